@@ -1,0 +1,363 @@
+package manifest
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxSafeInteger is 2^53, the largest magnitude a JSON number keeps exactly
+// through RFC 8785 canonicalization (which works in IEEE 754 doubles).
+const maxSafeInteger = 1 << 53
+
+// checker decodes the generic TOML tree into the typed manifest and collects
+// diagnostics with key paths.
+type checker struct {
+	file string
+	pos  map[string]position
+	errs Errors
+}
+
+func (c *checker) errorf(path, format string, args ...any) {
+	for _, e := range c.errs {
+		if e.Path == path {
+			return
+		}
+	}
+	d := Diagnostic{File: c.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	// Use the nearest enclosing key the source shows.
+	for p := path; ; {
+		if pos, ok := c.pos[p]; ok {
+			d.Line, d.Col = pos.line, pos.col
+			break
+		}
+		parent := parentPath(p)
+		if parent == p {
+			break
+		}
+		p = parent
+	}
+	c.errs = append(c.errs, d)
+}
+
+// parentPath strips the last element of a key path ("a.b[2]" -> "a.b",
+// "a.b" -> "a"), returning path itself at the top.
+func parentPath(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i > 0 {
+			return p[:i]
+		}
+	}
+	// Skip a quoted last key.
+	inQuote := false
+	for i := len(p) - 1; i >= 0; i-- {
+		switch p[i] {
+		case '"':
+			if i == 0 || p[i-1] != '\\' {
+				inQuote = !inQuote
+			}
+		case '.':
+			if !inQuote {
+				return p[:i]
+			}
+		}
+	}
+	if p == "" {
+		return p
+	}
+	return ""
+}
+
+func (c *checker) sort() {
+	sort.SliceStable(c.errs, func(i, j int) bool {
+		a, b := c.errs[i], c.errs[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+var requirementType = reflect.TypeFor[Requirement]()
+
+// decode fills dst from a value of the generic TOML tree.
+func (c *checker) decode(path string, src any, dst reflect.Value) {
+	if dst.Kind() == reflect.Pointer {
+		v := reflect.New(dst.Type().Elem())
+		c.decode(path, src, v.Elem())
+		dst.Set(v)
+		return
+	}
+	switch dst.Kind() {
+	case reflect.Struct:
+		tbl, ok := src.(map[string]any)
+		if !ok {
+			c.errorf(path, "expected a table, got %s", describe(src))
+			return
+		}
+		fields := tomlFields(dst.Type())
+		for _, k := range sortedKeys(tbl) {
+			kp := join(path, k)
+			if why := secretKey(k); why != "" {
+				c.errorf(kp, "%s", why)
+				continue
+			}
+			idx, ok := fields[k]
+			if !ok {
+				c.errorf(kp, "unknown key%s", suggest(k, fields))
+				continue
+			}
+			c.decode(kp, tbl[k], dst.Field(idx))
+		}
+	case reflect.String:
+		s, ok := src.(string)
+		if !ok {
+			c.errorf(path, "expected a string, got %s", describe(src))
+			return
+		}
+		if s == "" {
+			c.errorf(path, "must not be empty; remove the key to leave it out")
+			return
+		}
+		c.checkSecretText(path, s)
+		dst.SetString(s)
+	case reflect.Bool:
+		b, ok := src.(bool)
+		if !ok {
+			c.errorf(path, "expected true or false, got %s", describe(src))
+			return
+		}
+		dst.SetBool(b)
+	case reflect.Slice:
+		items, ok := asList(src)
+		if !ok {
+			c.errorf(path, "expected an array, got %s", describe(src))
+			return
+		}
+		if len(items) == 0 {
+			c.errorf(path, "must not be empty; remove the key to leave it out")
+			return
+		}
+		out := reflect.MakeSlice(dst.Type(), len(items), len(items))
+		for i, it := range items {
+			c.decode(path+"["+strconv.Itoa(i)+"]", it, out.Index(i))
+		}
+		dst.Set(out)
+	case reflect.Map:
+		tbl, ok := src.(map[string]any)
+		if !ok {
+			c.errorf(path, "expected a table, got %s", describe(src))
+			return
+		}
+		if len(tbl) == 0 {
+			c.errorf(path, "must not be empty; remove the key to leave it out")
+			return
+		}
+		out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
+		for _, k := range sortedKeys(tbl) {
+			kp := join(path, k)
+			if why := secretKey(k); why != "" {
+				c.errorf(kp, "%s", why)
+				continue
+			}
+			v := reflect.New(dst.Type().Elem()).Elem()
+			if dst.Type().Elem().Kind() == reflect.Interface {
+				v.Set(reflect.ValueOf(c.jsonValue(kp, tbl[k])))
+			} else {
+				if dst.Type() == requirementType {
+					// Scope lists may be empty: a scheme without scopes.
+					c.decodeScopes(kp, tbl[k], v)
+				} else {
+					c.decode(kp, tbl[k], v)
+				}
+			}
+			out.SetMapIndex(reflect.ValueOf(k), v)
+		}
+		dst.Set(out)
+	default:
+		panic("manifest: unsupported field type " + dst.Type().String())
+	}
+}
+
+func (c *checker) decodeScopes(path string, src any, dst reflect.Value) {
+	items, ok := asList(src)
+	if !ok {
+		c.errorf(path, "expected an array of scope names (use [] for none), got %s", describe(src))
+		return
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		s, ok := it.(string)
+		p := path + "[" + strconv.Itoa(i) + "]"
+		switch {
+		case !ok:
+			c.errorf(p, "expected a scope name, got %s", describe(it))
+		case s == "":
+			c.errorf(p, "a scope name must not be empty")
+		}
+		out[i] = s
+	}
+	dst.Set(reflect.ValueOf(out))
+}
+
+// jsonValue converts a free-form TOML value (extension params) to the JSON
+// value it will be in the card, reporting what JSON or the normal form
+// cannot carry.
+func (c *checker) jsonValue(path string, v any) any {
+	switch x := v.(type) {
+	case string:
+		if x == "" {
+			c.errorf(path, "must not be empty: A2A SDKs drop empty values before checking signatures; remove the key")
+		}
+		c.checkSecretText(path, x)
+		return x
+	case bool:
+		return x
+	case int64:
+		if x > maxSafeInteger || x < -maxSafeInteger {
+			c.errorf(path, "integer %d is outside ±2^53 and cannot be carried exactly in JSON; write it as a string", x)
+		}
+		return x
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			c.errorf(path, "%v cannot be written in JSON; use a finite number or a string", x)
+		}
+		return x
+	case time.Time:
+		c.errorf(path, "dates and times have no JSON form; quote the value as a string")
+		return nil
+	case map[string]any:
+		if len(x) == 0 {
+			c.errorf(path, "must not be empty: A2A SDKs drop empty values before checking signatures; remove the key")
+		}
+		if looksLikePrivateJWK(x) {
+			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
+		}
+		out := make(map[string]any, len(x))
+		for _, k := range sortedKeys(x) {
+			kp := join(path, k)
+			if why := secretKey(k); why != "" {
+				c.errorf(kp, "%s", why)
+				continue
+			}
+			out[k] = c.jsonValue(kp, x[k])
+		}
+		return out
+	default:
+		items, ok := asList(v)
+		if !ok {
+			c.errorf(path, "unsupported value %s", describe(v))
+			return nil
+		}
+		if len(items) == 0 {
+			c.errorf(path, "must not be empty: A2A SDKs drop empty values before checking signatures; remove the key")
+		}
+		out := make([]any, len(items))
+		for i, it := range items {
+			out[i] = c.jsonValue(path+"["+strconv.Itoa(i)+"]", it)
+		}
+		return out
+	}
+}
+
+func asList(v any) ([]any, bool) {
+	switch x := v.(type) {
+	case []any:
+		return x, true
+	case []map[string]any:
+		out := make([]any, len(x))
+		for i, m := range x {
+			out[i] = m
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case time.Time:
+		return "a date/time"
+	case map[string]any:
+		return "a table"
+	case []any, []map[string]any:
+		return "an array"
+	default:
+		return fmt.Sprintf("%T", x)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// tomlFields maps each toml tag of a struct type to its field index.
+func tomlFields(t reflect.Type) map[string]int {
+	out := map[string]int{}
+	for i := range t.NumField() {
+		tag := t.Field(i).Tag.Get("toml")
+		if tag != "" && tag != "-" {
+			out[tag] = i
+		}
+	}
+	return out
+}
+
+// suggest returns " (did you mean X?)" for the known key closest to k, or "".
+func suggest(k string, known map[string]int) string {
+	norm := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+	}
+	best, bestDist := "", 4
+	for _, cand := range sortedKeys(known) {
+		if norm(cand) == norm(k) {
+			return fmt.Sprintf(" (did you mean %q?)", cand)
+		}
+		if d := levenshtein(strings.ToLower(k), strings.ToLower(cand)); d < bestDist && d <= len(cand)/2 {
+			best, bestDist = cand, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return fmt.Sprintf("; known keys here: %s", strings.Join(sortedKeys(known), ", "))
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

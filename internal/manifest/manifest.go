@@ -1,0 +1,309 @@
+// Package manifest reads agents.toml into a typed, validated Manifest.
+//
+// The manifest uses the A2A specification's own field names (camelCase), so
+// the specification documents it. Every problem found is reported at once,
+// each as a Diagnostic carrying the file, line and column where the TOML
+// source allows it, and always the key path (agents[1].skills[0].tags).
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// DefaultModes is what defaultInputModes and defaultOutputModes hold when the
+// manifest leaves them out.
+var DefaultModes = []string{"text/plain"}
+
+// Manifest is a whole agents.toml.
+type Manifest struct {
+	Site     Site      `toml:"site"`
+	Provider *Provider `toml:"provider"`
+	Agents   []Agent   `toml:"agents"`
+
+	// Dir is the folder holding the manifest; relative paths resolve from it.
+	Dir string `toml:"-"`
+}
+
+// Site is the [site] table: where and how the site is published.
+type Site struct {
+	// BaseURL is the absolute URL the output folder is served at, without a
+	// trailing slash once loaded.
+	BaseURL string `toml:"baseUrl"`
+	// Title names the site in its HTML pages and catalog.
+	Title string `toml:"title"`
+	// DefaultAgent is the id of the agent served at the origin's
+	// /.well-known/agent-card.json.
+	DefaultAgent string `toml:"defaultAgent"`
+	// Output is the folder the site is written to (default "public").
+	Output string `toml:"output"`
+	// Keys is the folder of committed public keys (default "keys").
+	Keys string `toml:"keys"`
+}
+
+// Provider is an A2A AgentProvider.
+type Provider struct {
+	Organization string `toml:"organization"`
+	URL          string `toml:"url"`
+}
+
+// Agent is one [[agents]] entry.
+type Agent struct {
+	ID                   string                    `toml:"id"`
+	Name                 string                    `toml:"name"`
+	Description          string                    `toml:"description"`
+	Version              string                    `toml:"version"`
+	Provider             *Provider                 `toml:"provider"`
+	DocumentationURL     string                    `toml:"documentationUrl"`
+	IconURL              string                    `toml:"iconUrl"`
+	SupportedInterfaces  []Interface               `toml:"supportedInterfaces"`
+	Capabilities         Capabilities              `toml:"capabilities"`
+	DefaultInputModes    []string                  `toml:"defaultInputModes"`
+	DefaultOutputModes   []string                  `toml:"defaultOutputModes"`
+	SecuritySchemes      map[string]SecurityScheme `toml:"securitySchemes"`
+	SecurityRequirements []Requirement             `toml:"securityRequirements"`
+	Skills               []Skill                   `toml:"skills"`
+}
+
+// Interface is an A2A AgentInterface: one endpoint and how to talk to it.
+type Interface struct {
+	URL             string `toml:"url"`
+	ProtocolBinding string `toml:"protocolBinding"`
+	ProtocolVersion string `toml:"protocolVersion"`
+	Tenant          string `toml:"tenant"`
+}
+
+// Capabilities are the optional A2A features an agent supports.
+type Capabilities struct {
+	Streaming         bool        `toml:"streaming"`
+	PushNotifications bool        `toml:"pushNotifications"`
+	ExtendedAgentCard bool        `toml:"extendedAgentCard"`
+	Extensions        []Extension `toml:"extensions"`
+}
+
+// Extension is an A2A AgentExtension.
+type Extension struct {
+	URI         string         `toml:"uri"`
+	Description string         `toml:"description"`
+	Required    bool           `toml:"required"`
+	Params      map[string]any `toml:"params"`
+}
+
+// SecurityScheme is the flat, typed form of an A2A security scheme. Type
+// selects which of the other fields apply.
+type SecurityScheme struct {
+	Type        string `toml:"type"`
+	Description string `toml:"description"`
+
+	// apiKey
+	Location string `toml:"location"`
+	Name     string `toml:"name"`
+
+	// http
+	Scheme       string `toml:"scheme"`
+	BearerFormat string `toml:"bearerFormat"`
+
+	// oauth2
+	OAuth2MetadataURL string      `toml:"oauth2MetadataUrl"`
+	Flows             *OAuthFlows `toml:"flows"`
+
+	// openIdConnect
+	OpenIDConnectURL string `toml:"openIdConnectUrl"`
+}
+
+// Scheme types accepted in SecurityScheme.Type.
+const (
+	TypeAPIKey        = "apiKey"
+	TypeHTTP          = "http"
+	TypeOAuth2        = "oauth2"
+	TypeOpenIDConnect = "openIdConnect"
+	TypeMutualTLS     = "mutualTLS"
+)
+
+// OAuthFlows holds the one OAuth 2.0 flow of an oauth2 scheme (A2A v1.0
+// makes the flows a oneof).
+type OAuthFlows struct {
+	AuthorizationCode *AuthorizationCodeFlow `toml:"authorizationCode"`
+	ClientCredentials *ClientCredentialsFlow `toml:"clientCredentials"`
+	DeviceCode        *DeviceCodeFlow        `toml:"deviceCode"`
+}
+
+// AuthorizationCodeFlow is the OAuth 2.0 authorization code flow.
+type AuthorizationCodeFlow struct {
+	AuthorizationURL string            `toml:"authorizationUrl"`
+	TokenURL         string            `toml:"tokenUrl"`
+	RefreshURL       string            `toml:"refreshUrl"`
+	Scopes           map[string]string `toml:"scopes"`
+	PKCERequired     bool              `toml:"pkceRequired"`
+}
+
+// ClientCredentialsFlow is the OAuth 2.0 client credentials flow.
+type ClientCredentialsFlow struct {
+	TokenURL   string            `toml:"tokenUrl"`
+	RefreshURL string            `toml:"refreshUrl"`
+	Scopes     map[string]string `toml:"scopes"`
+}
+
+// DeviceCodeFlow is the OAuth 2.0 device authorization flow (RFC 8628).
+type DeviceCodeFlow struct {
+	DeviceAuthorizationURL string            `toml:"deviceAuthorizationUrl"`
+	TokenURL               string            `toml:"tokenUrl"`
+	RefreshURL             string            `toml:"refreshUrl"`
+	Scopes                 map[string]string `toml:"scopes"`
+}
+
+// Requirement is one alternative way to authenticate: every named scheme,
+// each with the scopes it needs (often none). A list of Requirements means
+// "any one of these".
+type Requirement map[string][]string
+
+// Skill is an A2A AgentSkill.
+type Skill struct {
+	ID                   string        `toml:"id"`
+	Name                 string        `toml:"name"`
+	Description          string        `toml:"description"`
+	Tags                 []string      `toml:"tags"`
+	Examples             []string      `toml:"examples"`
+	InputModes           []string      `toml:"inputModes"`
+	OutputModes          []string      `toml:"outputModes"`
+	SecurityRequirements []Requirement `toml:"securityRequirements"`
+}
+
+// Diagnostic is one problem found in a manifest.
+type Diagnostic struct {
+	File string // path of the manifest as given
+	Line int    // 1-based; 0 when unknown
+	Col  int    // 1-based, in characters; 0 when unknown
+	Path string // key path such as agents[1].skills[0].tags; may be empty
+	Msg  string
+}
+
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.File)
+	if d.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", d.Line, d.Col)
+	}
+	b.WriteString(": ")
+	if d.Path != "" {
+		b.WriteString(d.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Msg)
+	return b.String()
+}
+
+// Errors is every problem found in a manifest, in source order.
+type Errors []Diagnostic
+
+func (e Errors) Error() string {
+	lines := make([]string, len(e))
+	for i, d := range e {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Load reads and validates the manifest at path. On failure the error is
+// an Errors listing every problem, or an *os.PathError when the file cannot
+// be read.
+func Load(path string) (*Manifest, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	m.Dir = filepath.Dir(path)
+	return m, nil
+}
+
+// Parse validates manifest source; name is used in diagnostics only.
+func Parse(name string, src []byte) (*Manifest, error) {
+	var raw map[string]any
+	if _, err := toml.Decode(string(src), &raw); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, Errors{{File: name, Line: pe.Position.Line, Col: pe.Position.Col,
+				Msg: "not valid TOML: " + pe.Message}}
+		}
+		return nil, Errors{{File: name, Msg: "not valid TOML: " + err.Error()}}
+	}
+	c := &checker{file: name, pos: indexPositions(src)}
+	m := &Manifest{}
+	c.decode("", raw, reflect.ValueOf(m).Elem())
+	// Validate even after decoding errors, so that everything is reported
+	// at once; errorf keeps only the first problem of each key path.
+	c.validate(m)
+	if len(c.errs) > 0 {
+		c.sort()
+		return nil, c.errs
+	}
+	return m, nil
+}
+
+// DefaultAgentID is the id of the agent served at the site root.
+func (m *Manifest) DefaultAgentID() string {
+	if m.Site.DefaultAgent != "" {
+		return m.Site.DefaultAgent
+	}
+	return m.Agents[0].ID
+}
+
+// OutputDir is the output folder, resolved against the manifest's folder.
+func (m *Manifest) OutputDir() string { return m.resolve(m.Site.Output, "public") }
+
+// KeysDir is the public key folder, resolved against the manifest's folder.
+func (m *Manifest) KeysDir() string { return m.resolve(m.Site.Keys, "keys") }
+
+func (m *Manifest) resolve(p, def string) string {
+	if p == "" {
+		p = def
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(m.Dir, p)
+}
+
+// EffectiveProvider is the agent's provider, with the manifest-wide
+// [provider] filling whatever the agent leaves out; nil when neither is set.
+func (m *Manifest) EffectiveProvider(a *Agent) *Provider {
+	if a.Provider == nil && m.Provider == nil {
+		return nil
+	}
+	var p Provider
+	if m.Provider != nil {
+		p = *m.Provider
+	}
+	if a.Provider != nil {
+		if a.Provider.Organization != "" {
+			p.Organization = a.Provider.Organization
+		}
+		if a.Provider.URL != "" {
+			p.URL = a.Provider.URL
+		}
+	}
+	return &p
+}
+
+// InputModes is the agent's defaultInputModes, or DefaultModes.
+func (a *Agent) InputModes() []string { return modesOrDefault(a.DefaultInputModes) }
+
+// OutputModes is the agent's defaultOutputModes, or DefaultModes.
+func (a *Agent) OutputModes() []string { return modesOrDefault(a.DefaultOutputModes) }
+
+func modesOrDefault(m []string) []string {
+	if len(m) == 0 {
+		return DefaultModes
+	}
+	return m
+}

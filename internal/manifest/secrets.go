@@ -1,0 +1,60 @@
+package manifest
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// publicWarning explains why secrets are refused.
+const publicWarning = "agent cards and everything else built from agents.toml are published for anyone to read, " +
+	"so secrets must never be in it; keep the secret in your agent's deployment and remove it here"
+
+// secretKeyNames are key names (lower case, without '_' and '-') that hold
+// credentials rather than descriptions of them.
+var secretKeyNames = map[string]bool{
+	"secret": true, "sharedsecret": true, "clientsecret": true,
+	"password": true, "passwd": true, "passphrase": true,
+	"credential": true, "credentials": true,
+	"privatekey": true, "signingkey": true,
+	"accesstoken": true, "refreshtoken": true, "bearertoken": true, "idtoken": true,
+	"apikeyvalue": true, "apisecret": true,
+}
+
+// secretKey returns why key k is refused, or "" when it is fine.
+func secretKey(k string) string {
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	if !secretKeyNames[n] {
+		return ""
+	}
+	msg := "looks like a secret (" + k + "); " + publicWarning
+	if n == "password" {
+		msg += " (the OAuth password flow is deprecated in A2A v1.0 and not supported)"
+	}
+	return msg
+}
+
+// checkSecretText reports strings that carry key material.
+func (c *checker) checkSecretText(path, s string) {
+	switch {
+	case strings.Contains(s, "-----BEGIN") && strings.Contains(s, "PRIVATE KEY"):
+		c.errorf(path, "contains a PEM private key; %s", publicWarning)
+	case strings.Contains(s, `"kty"`):
+		var m map[string]any
+		if json.Unmarshal([]byte(strings.TrimSpace(s)), &m) == nil && looksLikePrivateJWK(m) {
+			c.errorf(path, "contains a private JSON Web Key; %s", publicWarning)
+		}
+	}
+}
+
+// looksLikePrivateJWK reports whether m is a JWK with private members.
+func looksLikePrivateJWK(m map[string]any) bool {
+	if _, ok := m["kty"]; !ok {
+		return false
+	}
+	for _, k := range []string{"d", "p", "q", "dp", "dq", "qi", "k"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,404 @@
+package manifest
+
+import (
+	"fmt"
+	"mime"
+	"net"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	slugRE      = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`)
+	skillIDRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+	schemeKeyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	versionRE   = regexp.MustCompile(`^[0-9]+\.[0-9]+(\.[0-9]+)?$`)
+)
+
+// Bindings are the protocol bindings A2A v1.0 defines.
+var Bindings = []string{"JSONRPC", "GRPC", "HTTP+JSON"}
+
+func (c *checker) validate(m *Manifest) {
+	c.validateSite(m)
+	if m.Provider != nil {
+		c.validateProvider("provider", m.Provider, true)
+	}
+	if len(m.Agents) == 0 {
+		c.errorf("agents", "no agents: add at least one [[agents]] table")
+		return
+	}
+	ids := map[string]int{}
+	for i := range m.Agents {
+		a := &m.Agents[i]
+		p := fmt.Sprintf("agents[%d]", i)
+		c.validateAgent(p, m, a)
+		if a.ID != "" {
+			if j, dup := ids[a.ID]; dup {
+				c.errorf(p+".id", "duplicate id %q (also agents[%d].id); ids must be unique", a.ID, j)
+			} else {
+				ids[a.ID] = i
+			}
+		}
+	}
+	switch {
+	case m.Site.DefaultAgent != "":
+		if _, ok := ids[m.Site.DefaultAgent]; !ok {
+			c.errorf("site.defaultAgent", "no agent has id %q; set it to one of: %s", m.Site.DefaultAgent, strings.Join(agentIDs(m), ", "))
+		}
+	case len(m.Agents) > 1:
+		c.errorf("site.defaultAgent", "required when there are several agents: it names the agent served at /.well-known/agent-card.json (one of: %s)", strings.Join(agentIDs(m), ", "))
+	}
+}
+
+func agentIDs(m *Manifest) []string {
+	var ids []string
+	for _, a := range m.Agents {
+		if a.ID != "" {
+			ids = append(ids, a.ID)
+		}
+	}
+	return ids
+}
+
+func (c *checker) validateSite(m *Manifest) {
+	s := &m.Site
+	if s.BaseURL == "" {
+		c.errorf("site.baseUrl", "required: the absolute https URL the site is served at, e.g. \"https://agents.example.com\"")
+	} else if c.checkURL("site.baseUrl", s.BaseURL) {
+		u, _ := url.Parse(s.BaseURL)
+		if u.RawQuery != "" || u.Fragment != "" {
+			c.errorf("site.baseUrl", "must not have a query or fragment")
+		}
+		s.BaseURL = strings.TrimRight(s.BaseURL, "/")
+	}
+	if s.Title == "" {
+		s.Title = "A2A agents"
+	}
+}
+
+func (c *checker) validateProvider(p string, pr *Provider, complete bool) {
+	if pr.URL != "" {
+		c.checkURL(p+".url", pr.URL)
+	}
+	if complete {
+		if pr.Organization == "" {
+			c.errorf(p+".organization", "required: A2A's AgentProvider needs both organization and url")
+		}
+		if pr.URL == "" {
+			c.errorf(p+".url", "required: A2A's AgentProvider needs both organization and url")
+		}
+	}
+}
+
+func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
+	switch {
+	case a.ID == "":
+		c.errorf(p+".id", "required: a URL slug such as \"travel-planner\" (it becomes /agents/<id>/)")
+	case !slugRE.MatchString(a.ID):
+		c.errorf(p+".id", "%q is not a URL slug: use 1-64 lower-case letters, digits and inner hyphens", a.ID)
+	}
+	c.required(p+".name", a.Name)
+	c.required(p+".description", a.Description)
+	c.required(p+".version", a.Version)
+	if a.Provider != nil {
+		c.validateProvider(p+".provider", a.Provider, m.Provider == nil)
+	}
+	if a.DocumentationURL != "" {
+		c.checkURL(p+".documentationUrl", a.DocumentationURL)
+	}
+	if a.IconURL != "" {
+		c.checkURL(p+".iconUrl", a.IconURL)
+	}
+	if len(a.SupportedInterfaces) == 0 {
+		c.errorf(p+".supportedInterfaces", "required: add at least one [[agents.supportedInterfaces]] with url, protocolBinding and protocolVersion")
+	}
+	for i, in := range a.SupportedInterfaces {
+		c.validateInterface(fmt.Sprintf("%s.supportedInterfaces[%d]", p, i), in)
+	}
+	for i, e := range a.Capabilities.Extensions {
+		ep := fmt.Sprintf("%s.capabilities.extensions[%d]", p, i)
+		if e.URI == "" {
+			c.errorf(ep+".uri", "required: the extension's URI")
+		} else if u, err := url.Parse(e.URI); err != nil || u.Scheme == "" {
+			c.errorf(ep+".uri", "%q is not an absolute URI", e.URI)
+		}
+	}
+	c.checkModes(p+".defaultInputModes", a.DefaultInputModes)
+	c.checkModes(p+".defaultOutputModes", a.DefaultOutputModes)
+	for _, name := range sortedKeys(a.SecuritySchemes) {
+		c.validateScheme(join(p+".securitySchemes", name), name, a.SecuritySchemes[name])
+	}
+	c.checkRequirements(p+".securityRequirements", a, a.SecurityRequirements)
+	if len(a.Skills) == 0 {
+		c.errorf(p+".skills", "required: add at least one [[agents.skills]] with id, name, description and tags")
+	}
+	skillIDs := map[string]int{}
+	for i := range a.Skills {
+		s := &a.Skills[i]
+		sp := fmt.Sprintf("%s.skills[%d]", p, i)
+		switch {
+		case s.ID == "":
+			c.errorf(sp+".id", "required")
+		case !skillIDRE.MatchString(s.ID):
+			c.errorf(sp+".id", "%q: use letters, digits, '.', '_', ':' and '-' (no spaces)", s.ID)
+		default:
+			if j, dup := skillIDs[s.ID]; dup {
+				c.errorf(sp+".id", "duplicate skill id %q (also %s.skills[%d].id)", s.ID, p, j)
+			}
+			skillIDs[s.ID] = i
+		}
+		c.required(sp+".name", s.Name)
+		c.required(sp+".description", s.Description)
+		if s.Tags == nil {
+			c.errorf(sp+".tags", "required: at least one tag")
+		}
+		c.checkModes(sp+".inputModes", s.InputModes)
+		c.checkModes(sp+".outputModes", s.OutputModes)
+		c.checkRequirements(sp+".securityRequirements", a, s.SecurityRequirements)
+	}
+}
+
+func (c *checker) required(path, v string) {
+	if v == "" {
+		c.errorf(path, "required")
+	}
+}
+
+func (c *checker) validateInterface(p string, in Interface) {
+	if in.URL == "" {
+		c.errorf(p+".url", "required: the endpoint's absolute URL")
+	} else {
+		c.checkURL(p+".url", in.URL)
+	}
+	switch {
+	case in.ProtocolBinding == "":
+		c.errorf(p+".protocolBinding", "required: one of %s", strings.Join(Bindings, ", "))
+	case !contains(Bindings, in.ProtocolBinding):
+		hint := ""
+		for _, b := range Bindings {
+			if strings.EqualFold(b, in.ProtocolBinding) || strings.EqualFold(strings.ReplaceAll(b, "+", ""), in.ProtocolBinding) {
+				hint = fmt.Sprintf(" (did you mean %q?)", b)
+			}
+		}
+		c.errorf(p+".protocolBinding", "%q is not an A2A binding: use one of %s%s", in.ProtocolBinding, strings.Join(Bindings, ", "), hint)
+	}
+	switch {
+	case in.ProtocolVersion == "":
+		c.errorf(p+".protocolVersion", "required: the A2A version the endpoint speaks, such as \"1.0\"")
+	case !versionRE.MatchString(in.ProtocolVersion):
+		c.errorf(p+".protocolVersion", "%q is not a version such as \"1.0\" or \"0.3.0\"", in.ProtocolVersion)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkURL reports a URL that is not absolute https (or http on loopback),
+// and returns whether it was fine.
+func (c *checker) checkURL(path, s string) bool {
+	u, err := url.Parse(s)
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		c.errorf(path, "%q is not an absolute URL; write it in full, e.g. \"https://example.com/path\"", s)
+		return false
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !isLoopback(u.Hostname()) {
+			c.errorf(path, "%q uses http; published URLs must use https (http is only allowed for localhost)", s)
+			return false
+		}
+	default:
+		c.errorf(path, "%q must use https (http only for localhost)", s)
+		return false
+	}
+	if u.User != nil {
+		c.errorf(path, "%q carries user information; %s", s, publicWarning)
+		return false
+	}
+	return true
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkModes reports media types that are not of the form type/subtype.
+func (c *checker) checkModes(path string, modes []string) {
+	for i, m := range modes {
+		mt, _, err := mime.ParseMediaType(m)
+		if err != nil || !strings.Contains(mt, "/") || strings.HasPrefix(mt, "/") || strings.HasSuffix(mt, "/") {
+			c.errorf(path+"["+strconv.Itoa(i)+"]", "%q is not a media type such as \"text/plain\" or \"application/json\"", m)
+		}
+	}
+}
+
+// schemeFields lists, per scheme type, the keys that type uses.
+var schemeFields = map[string][]string{
+	TypeAPIKey:        {"location", "name"},
+	TypeHTTP:          {"scheme", "bearerFormat"},
+	TypeOAuth2:        {"flows", "oauth2MetadataUrl"},
+	TypeOpenIDConnect: {"openIdConnectUrl"},
+	TypeMutualTLS:     {},
+}
+
+func (c *checker) validateScheme(p, name string, s SecurityScheme) {
+	if !schemeKeyRE.MatchString(name) {
+		c.errorf(p, "scheme name %q: use letters, digits, '.', '_' and '-'", name)
+	}
+	used, ok := schemeFields[s.Type]
+	if !ok {
+		if s.Type == "" {
+			c.errorf(p+".type", "required: one of apiKey, http, oauth2, openIdConnect, mutualTLS")
+		} else {
+			c.errorf(p+".type", "%q is not a scheme type: use one of apiKey, http, oauth2, openIdConnect, mutualTLS", s.Type)
+		}
+		return
+	}
+	set := map[string]bool{
+		"location": s.Location != "", "name": s.Name != "",
+		"scheme": s.Scheme != "", "bearerFormat": s.BearerFormat != "",
+		"flows": s.Flows != nil, "oauth2MetadataUrl": s.OAuth2MetadataURL != "",
+		"openIdConnectUrl": s.OpenIDConnectURL != "",
+	}
+	for _, k := range sortedKeys(set) {
+		if set[k] && !contains(used, k) {
+			c.errorf(p+"."+k, "not used by type %q (it takes: %s)", s.Type, strings.Join(append([]string{"type", "description"}, used...), ", "))
+		}
+	}
+	switch s.Type {
+	case TypeAPIKey:
+		switch s.Location {
+		case "header", "query", "cookie":
+		case "":
+			c.errorf(p+".location", "required: where the key goes: header, query or cookie")
+		default:
+			c.errorf(p+".location", "%q: use header, query or cookie", s.Location)
+		}
+		if s.Name == "" {
+			c.errorf(p+".name", "required: the header, query parameter or cookie name, e.g. \"X-API-Key\"")
+		}
+	case TypeHTTP:
+		if s.Scheme == "" {
+			c.errorf(p+".scheme", "required: the HTTP auth scheme, e.g. \"Bearer\" or \"Basic\"")
+		}
+	case TypeOAuth2:
+		if s.Flows == nil {
+			c.errorf(p+".flows", "required: one of flows.authorizationCode, flows.clientCredentials, flows.deviceCode")
+		} else {
+			c.validateFlows(p+".flows", s.Flows)
+		}
+		if s.OAuth2MetadataURL != "" {
+			c.checkURL(p+".oauth2MetadataUrl", s.OAuth2MetadataURL)
+		}
+	case TypeOpenIDConnect:
+		if s.OpenIDConnectURL == "" {
+			c.errorf(p+".openIdConnectUrl", "required: the OpenID Connect discovery URL")
+		} else {
+			c.checkURL(p+".openIdConnectUrl", s.OpenIDConnectURL)
+		}
+	}
+}
+
+func (c *checker) validateFlows(p string, f *OAuthFlows) {
+	n := 0
+	if a := f.AuthorizationCode; a != nil {
+		n++
+		fp := p + ".authorizationCode"
+		c.flowURL(fp+".authorizationUrl", a.AuthorizationURL, true)
+		c.flowURL(fp+".tokenUrl", a.TokenURL, true)
+		c.flowURL(fp+".refreshUrl", a.RefreshURL, false)
+		c.scopes(fp+".scopes", a.Scopes)
+	}
+	if cc := f.ClientCredentials; cc != nil {
+		n++
+		fp := p + ".clientCredentials"
+		c.flowURL(fp+".tokenUrl", cc.TokenURL, true)
+		c.flowURL(fp+".refreshUrl", cc.RefreshURL, false)
+		c.scopes(fp+".scopes", cc.Scopes)
+	}
+	if d := f.DeviceCode; d != nil {
+		n++
+		fp := p + ".deviceCode"
+		c.flowURL(fp+".deviceAuthorizationUrl", d.DeviceAuthorizationURL, true)
+		c.flowURL(fp+".tokenUrl", d.TokenURL, true)
+		c.flowURL(fp+".refreshUrl", d.RefreshURL, false)
+		c.scopes(fp+".scopes", d.Scopes)
+	}
+	switch {
+	case n == 0:
+		c.errorf(p, "name one flow: authorizationCode, clientCredentials or deviceCode")
+	case n > 1:
+		c.errorf(p, "A2A v1.0 allows one flow per oauth2 scheme; declare another scheme for the other flow")
+	}
+}
+
+func (c *checker) scopes(path string, s map[string]string) {
+	if s == nil {
+		c.errorf(path, "required: a table of scope = \"what it allows\", e.g. scopes = { \"read\" = \"Read access\" }")
+	}
+}
+
+func (c *checker) flowURL(path, v string, required bool) {
+	if v == "" {
+		if required {
+			c.errorf(path, "required")
+		}
+		return
+	}
+	c.checkURL(path, v)
+}
+
+// Scopes returns the scopes an oauth2 scheme declares, or nil.
+func (s SecurityScheme) Scopes() map[string]string {
+	if s.Flows == nil {
+		return nil
+	}
+	switch f := s.Flows; {
+	case f.AuthorizationCode != nil:
+		return f.AuthorizationCode.Scopes
+	case f.ClientCredentials != nil:
+		return f.ClientCredentials.Scopes
+	case f.DeviceCode != nil:
+		return f.DeviceCode.Scopes
+	}
+	return nil
+}
+
+func (c *checker) checkRequirements(p string, a *Agent, reqs []Requirement) {
+	for i, r := range reqs {
+		rp := fmt.Sprintf("%s[%d]", p, i)
+		for _, name := range sortedKeys(r) {
+			np := join(rp, name)
+			s, ok := a.SecuritySchemes[name]
+			if !ok {
+				declared := sortedKeys(a.SecuritySchemes)
+				if len(declared) == 0 {
+					c.errorf(np, "names scheme %q, but the agent declares no securitySchemes", name)
+				} else {
+					c.errorf(np, "names scheme %q, which the agent does not declare (declared: %s)", name, strings.Join(declared, ", "))
+				}
+				continue
+			}
+			if scopes := s.Scopes(); scopes != nil {
+				for j, sc := range r[name] {
+					if _, ok := scopes[sc]; !ok {
+						c.errorf(fmt.Sprintf("%s[%d]", np, j), "scope %q is not among the scopes scheme %q declares (%s)", sc, name, strings.Join(sortedKeys(scopes), ", "))
+					}
+				}
+			}
+		}
+	}
+}
