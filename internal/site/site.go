@@ -1,0 +1,369 @@
+// Package site writes the output tree: signed cards for every agent, the
+// JWKS, the AI catalog and an index page. A build is atomic (written beside
+// the output folder and swapped in at the end) and reproducible.
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/sign"
+	"github.com/agentcards/agentcards/templates"
+)
+
+// Paths inside the output tree.
+const (
+	WellKnown   = ".well-known"
+	CardFile    = "agent-card.json"
+	LegacyFile  = "agent.json"
+	JWKSFile    = "jwks.json"
+	CatalogFile = "ai-catalog.json"
+)
+
+// Options is what a build needs.
+type Options struct {
+	Manifest *manifest.Manifest
+	// OutDir is the output folder; it is replaced as a whole.
+	OutDir string
+	// Keys is the published key set; every signer's key must be in it.
+	Keys *sign.KeySet
+	// Signers sign every card, each adding one signature (two where a card
+	// needs an SDK-projection signature too).
+	Signers []*sign.Signer
+	// Workers is how many agents are built at once (default: GOMAXPROCS).
+	Workers int
+}
+
+// Report says what a build did.
+type Report struct {
+	Agents int
+	Files  int
+	// Notes are things the user should know, one line each.
+	Notes []string
+	// Projected lists, per agent id, the fields the A2A SDKs erase before
+	// verifying, for cards that therefore carry SDK-projection signatures.
+	Projected map[string][]string
+}
+
+// JWKSURL is the absolute URL of the site's JWKS, the jku of every signature.
+func JWKSURL(m *manifest.Manifest) string {
+	return m.Site.BaseURL + "/" + WellKnown + "/" + JWKSFile
+}
+
+// Build writes the whole site into a new folder beside opts.OutDir and
+// swaps it in. On any error the previous output is left as it was.
+func Build(opts Options) (*Report, error) {
+	m := opts.Manifest
+	if len(opts.Signers) == 0 {
+		return nil, errors.New("no signing key")
+	}
+	for _, s := range opts.Signers {
+		if opts.Keys.Find(s.KID) == nil {
+			return nil, fmt.Errorf("signing key %s has no public half in the keys folder (%s): add it with `agentcards keygen`, or commit its public JWK there", s.KID, m.KeysDir())
+		}
+	}
+	out, err := filepath.Abs(opts.OutDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOutDir(out, m.Dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".build-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	rep, err := write(tmp, opts)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	if err := swap(tmp, out); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return rep, nil
+}
+
+// checkOutDir refuses output folders a build must not replace: one holding
+// the manifest, or an existing folder that is not a previous build.
+func checkOutDir(out, manifestDir string) error {
+	md, err := filepath.Abs(manifestDir)
+	if err != nil {
+		return err
+	}
+	if rel, err := filepath.Rel(out, md); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+		return fmt.Errorf("output folder %s holds the manifest; choose a folder of its own (site.output)", out)
+	}
+	entries, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("output folder: %w", err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(out, WellKnown, JWKSFile)); err != nil {
+		return fmt.Errorf("output folder %s exists and is not an agentcards site (no %s/%s); move it away or choose another folder (site.output): a build replaces the whole folder", out, WellKnown, JWKSFile)
+	}
+	return nil
+}
+
+// swap replaces out with tmp: the old tree is moved aside, the new one
+// moved in, and the old one removed; if the second move fails the old tree
+// is put back.
+func swap(tmp, out string) error {
+	old := ""
+	if _, err := os.Lstat(out); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(out, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		if old != "" {
+			if rerr := os.Rename(old, out); rerr != nil {
+				return fmt.Errorf("%v; and restoring the previous output failed: %v (it is at %s)", err, rerr, old)
+			}
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// agentOutput is what building one agent produced.
+type agentOutput struct {
+	cardJSON, legacyJSON []byte
+	notes                []string
+	projected            []string
+	err                  error
+}
+
+func write(root string, opts Options) (*Report, error) {
+	m := opts.Manifest
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]agentOutput, len(m.Agents))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(m.Agents)) {
+		wg.Go(func() {
+			for i := range jobs {
+				results[i] = buildAgent(root, m, &m.Agents[i], opts.Signers)
+			}
+		})
+	}
+	for i := range m.Agents {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+
+	rep := &Report{Agents: len(m.Agents), Files: 2 * len(m.Agents), Projected: map[string][]string{}}
+	var def *agentOutput
+	for i := range results {
+		r := &results[i]
+		if r.err != nil {
+			return nil, fmt.Errorf("agent %q: %w", m.Agents[i].ID, r.err)
+		}
+		rep.Notes = append(rep.Notes, r.notes...)
+		if len(r.projected) > 0 {
+			rep.Projected[m.Agents[i].ID] = r.projected
+		}
+		if m.Agents[i].ID == m.DefaultAgentID() {
+			def = r
+		}
+	}
+	wk := filepath.Join(root, WellKnown)
+	if err := os.MkdirAll(wk, 0o755); err != nil {
+		return nil, err
+	}
+	jwks, err := opts.Keys.JSON()
+	if err != nil {
+		return nil, err
+	}
+	catalog, err := Catalog(m)
+	if err != nil {
+		return nil, err
+	}
+	index, err := renderIndex(m)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{
+		filepath.Join(wk, CardFile):       def.cardJSON,
+		filepath.Join(wk, LegacyFile):     def.legacyJSON,
+		filepath.Join(wk, JWKSFile):       jwks,
+		filepath.Join(wk, CatalogFile):    catalog,
+		filepath.Join(root, "index.html"): index,
+		// GitHub Pages deployed from a branch runs Jekyll, which drops
+		// dot-folders such as .well-known unless this file exists.
+		filepath.Join(root, ".nojekyll"): {},
+	}
+	for _, name := range slices.Sorted(mapKeys(files)) {
+		if err := os.WriteFile(name, files[name], 0o644); err != nil {
+			return nil, err
+		}
+	}
+	rep.Files += len(files)
+	return rep, nil
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// buildAgent writes agents/<id>/.well-known/{agent-card.json,agent.json}.
+func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []*sign.Signer) agentOutput {
+	var out agentOutput
+	v1 := card.NewV1(m, a)
+	unsigned, err := card.Marshal(v1)
+	if err != nil {
+		return agentOutput{err: err}
+	}
+	v1.Signatures, out.projected, err = signatures(unsigned, signers)
+	if err != nil {
+		return agentOutput{err: err}
+	}
+	if out.cardJSON, err = card.Marshal(v1); err != nil {
+		return agentOutput{err: err}
+	}
+
+	v03, notes := card.NewV03(m, a)
+	out.notes = notes
+	unsigned, err = card.Marshal(v03)
+	if err != nil {
+		return agentOutput{err: err}
+	}
+	if v03.Signatures, _, err = signatures(unsigned, signers); err != nil {
+		return agentOutput{err: err}
+	}
+	if out.legacyJSON, err = card.Marshal(v03); err != nil {
+		return agentOutput{err: err}
+	}
+
+	dir := filepath.Join(root, "agents", a.ID, WellKnown)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return agentOutput{err: err}
+	}
+	if err := os.WriteFile(filepath.Join(dir, CardFile), out.cardJSON, 0o644); err != nil {
+		return agentOutput{err: err}
+	}
+	if err := os.WriteFile(filepath.Join(dir, LegacyFile), out.legacyJSON, 0o644); err != nil {
+		return agentOutput{err: err}
+	}
+	return out
+}
+
+// signatures signs an unsigned card with every signer. When the A2A SDKs'
+// canonical form of the card differs from its strict JCS form (a security
+// requirement without scopes), each signer also signs the SDK projection,
+// after all the strict signatures; projected lists what that form leaves
+// out.
+func signatures(unsigned []byte, signers []*sign.Signer) (sigs []card.Signature, projected []string, err error) {
+	projectedDoc, removed, err := card.SDKProjection(unsigned)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, s := range signers {
+		sig, err := s.Sign(unsigned)
+		if err != nil {
+			return nil, nil, err
+		}
+		sigs = append(sigs, sig)
+	}
+	if len(removed) == 0 {
+		return sigs, nil, nil
+	}
+	for _, s := range signers {
+		sig, err := s.Sign(projectedDoc)
+		if err != nil {
+			return nil, nil, err
+		}
+		sigs = append(sigs, sig)
+	}
+	return sigs, removed, nil
+}
+
+// indexAgent is what the index page shows of an agent.
+type indexAgent struct {
+	ID, Name, Description, Version string
+	Tags                           []string
+	CardPath, LegacyPath           string
+	Default                        bool
+}
+
+func renderIndex(m *manifest.Manifest) ([]byte, error) {
+	t, err := templates.Parse()
+	if err != nil {
+		return nil, err
+	}
+	data := struct {
+		Title                 string
+		JWKSPath, CatalogPath string
+		Agents                []indexAgent
+	}{
+		Title:       m.Site.Title,
+		JWKSPath:    WellKnown + "/" + JWKSFile,
+		CatalogPath: WellKnown + "/" + CatalogFile,
+	}
+	for i := range m.Agents {
+		a := &m.Agents[i]
+		dir := "agents/" + a.ID + "/" + WellKnown + "/"
+		data.Agents = append(data.Agents, indexAgent{
+			ID: a.ID, Name: a.Name, Description: a.Description, Version: a.Version,
+			Tags: skillTags(a), CardPath: dir + CardFile, LegacyPath: dir + LegacyFile,
+			Default: a.ID == m.DefaultAgentID(),
+		})
+	}
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, "index.html", data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// skillTags is every tag of an agent's skills, first use first, once each.
+func skillTags(a *manifest.Agent) []string {
+	var tags []string
+	seen := map[string]bool{}
+	for _, s := range a.Skills {
+		for _, t := range s.Tags {
+			if !seen[t] {
+				seen[t] = true
+				tags = append(tags, t)
+			}
+		}
+	}
+	return tags
+}
