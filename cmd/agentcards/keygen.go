@@ -1,0 +1,93 @@
+package main
+
+import (
+	"crypto"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
+	fs := newFlags("keygen", stderr)
+	algFlag := fs.String("alg", "Ed25519", "algorithm: Ed25519 (EdDSA), ES256, RS256 or PS256")
+	out := fs.String("out", "", "where to write the new private key (default: .agentcards/signing-key-<kid>.pem, git-ignored)")
+	keysDir := fs.String("keys", "", "public key folder (default: site.keys from agents.toml, else keys)")
+	from := fs.String("from", "", "publish the public half of this existing private key `file` instead of making a new key")
+	manifestPath := fs.String("manifest", "agents.toml", "manifest whose site.keys names the public key folder")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	alg, err := sign.NormalizeAlg(*algFlag)
+	if err != nil {
+		return fmt.Errorf("%v: %w", err, errUsage)
+	}
+	if *from != "" && *out != "" {
+		return fmt.Errorf("-from and -out do not go together: -from writes no private key: %w", errUsage)
+	}
+	dir := *keysDir
+	if dir == "" {
+		dir = "keys"
+		if m, err := manifest.Load(*manifestPath); err == nil {
+			dir = m.KeysDir()
+		}
+	}
+
+	var key crypto.Signer
+	if *from != "" {
+		data, err := os.ReadFile(*from)
+		if err != nil {
+			return err
+		}
+		keys, err := sign.ParsePrivatePEM(data)
+		if err != nil {
+			return fmt.Errorf("%s: %v", *from, err)
+		}
+		if len(keys) != 1 {
+			return fmt.Errorf("%s holds %d keys; give one key per file", *from, len(keys))
+		}
+		key = keys[0]
+	} else {
+		if key, err = sign.GenerateKey(alg); err != nil {
+			return err
+		}
+	}
+	pub, err := sign.PublicJWK(key.Public(), alg)
+	if err != nil {
+		return fmt.Errorf("%v (pick the matching -alg)", err)
+	}
+
+	if *from == "" {
+		path := *out
+		if path == "" {
+			kd, err := sign.PrivateDir(".")
+			if err != nil {
+				return err
+			}
+			path = filepath.Join(kd, "signing-key-"+pub.KeyID[:12]+".pem")
+		}
+		pemBytes, err := sign.EncodePrivatePEM(key)
+		if err != nil {
+			return err
+		}
+		if err := sign.WriteNewFile(path, pemBytes, 0o600); err != nil {
+			return fmt.Errorf("writing the private key: %v (keygen never overwrites a key)", err)
+		}
+		fmt.Fprintf(stdout, "private key: %s (keep it secret; never commit it)\n", path)
+		defer fmt.Fprintf(stdout, "\nNext:\n"+
+			"  git add %s        # the public key is safe to publish\n"+
+			"  gh secret set %s < %s\n"+
+			"  then delete %s, or keep it somewhere safe outside the repository.\n"+
+			"Local builds sign with it through -key %s or $%s.\n",
+			filepath.Join(dir, pub.KeyID+".json"), sign.EnvSigningKey, path, path, path, sign.EnvSigningKey)
+	}
+	p, err := sign.WritePublicJWK(dir, pub)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "public key:  %s\nkid:         %s\nalg:         %s\n", p, pub.KeyID, pub.Algorithm)
+	return nil
+}
