@@ -4,6 +4,7 @@ import (
 	"crypto"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/go-jose/go-jose/v4"
@@ -28,7 +29,19 @@ type Signer struct {
 	Alg    string
 	Public jose.JSONWebKey
 	signer jose.Signer
+	// projection signs SDK projections; its protected header also carries
+	// ProjectionHeader.
+	projection jose.Signer
 }
+
+// ProjectionHeader is the protected header parameter that marks a signature
+// over the A2A SDKs' projection of a card rather than over the whole card,
+// so that a verifier can tell the two apart (README, "Scope-less security
+// requirements"). Its value is ProjectionValue.
+const ProjectionHeader = "agentcards:payload"
+
+// ProjectionValue is the value of ProjectionHeader.
+const ProjectionValue = "a2a-sdk-projection"
 
 // NewSigner prepares key to sign with alg; every signature's protected
 // header is {alg, jku, kid, typ: "JOSE"} with kid the key's thumbprint.
@@ -41,24 +54,41 @@ func NewSigner(key crypto.Signer, alg, jku string) (*Signer, error) {
 	if jku != "" {
 		opts = opts.WithHeader("jku", jku)
 	}
-	js, err := jose.NewSigner(jose.SigningKey{
+	sk := jose.SigningKey{
 		Algorithm: jose.SignatureAlgorithm(alg),
 		Key:       jose.JSONWebKey{Key: key, KeyID: pub.KeyID, Algorithm: alg},
-	}, opts)
+	}
+	js, err := jose.NewSigner(sk, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Signer{KID: pub.KeyID, Alg: alg, Public: pub, signer: js}, nil
+	popts := *opts
+	popts.ExtraHeaders = maps.Clone(opts.ExtraHeaders)
+	pjs, err := jose.NewSigner(sk, popts.WithHeader(ProjectionHeader, ProjectionValue))
+	if err != nil {
+		return nil, err
+	}
+	return &Signer{KID: pub.KeyID, Alg: alg, Public: pub, signer: js, projection: pjs}, nil
 }
 
 // Sign canonicalizes doc (a card without signatures) and returns the
 // detached JWS over it.
 func (s *Signer) Sign(doc []byte) (card.Signature, error) {
+	return sign(s.signer, doc)
+}
+
+// SignProjection is Sign for a card's SDK projection (card.SDKProjection):
+// the protected header also carries ProjectionHeader.
+func (s *Signer) SignProjection(projected []byte) (card.Signature, error) {
+	return sign(s.projection, projected)
+}
+
+func sign(js jose.Signer, doc []byte) (card.Signature, error) {
 	payload, err := Canonicalize(doc)
 	if err != nil {
 		return card.Signature{}, err
 	}
-	obj, err := s.signer.Sign(payload)
+	obj, err := js.Sign(payload)
 	if err != nil {
 		return card.Signature{}, err
 	}

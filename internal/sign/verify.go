@@ -76,8 +76,20 @@ func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 		r := &results[i]
 		r.Index = i
 		var key *jose.JSONWebKey
-		key, r.Err = checkHeader(sig, trusted, algs, r)
+		var marked bool
+		key, marked, r.Err = checkHeader(sig, trusted, algs, r)
 		if r.Err != nil {
+			continue
+		}
+		if marked {
+			// Signed over the SDK projection: it never covers the whole card.
+			payload := strict
+			if projected != nil {
+				payload = projected
+			}
+			if r.Err = verifyOne(sig, payload, key, r.Alg); r.Err == nil {
+				r.Verified, r.Covers, r.Uncovered = true, SDKProjection, uncovered
+			}
 			continue
 		}
 		if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
@@ -92,46 +104,49 @@ func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 }
 
 // checkHeader decodes the protected header, fills r, and returns the trusted
-// key the signature names.
-func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) (*jose.JSONWebKey, error) {
+// key the signature names; projection reports a signature marked with
+// ProjectionHeader.
+func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) (key *jose.JSONWebKey, projection bool, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(sig.Protected)
 	if err != nil {
-		return nil, fmt.Errorf("protected header is not base64url: %v", err)
+		return nil, false, fmt.Errorf("protected header is not base64url: %v", err)
 	}
 	var h struct {
-		Alg string `json:"alg"`
-		KID string `json:"kid"`
-		JKU string `json:"jku"`
-		Typ string `json:"typ"`
+		Alg     string `json:"alg"`
+		KID     string `json:"kid"`
+		JKU     string `json:"jku"`
+		Typ     string `json:"typ"`
+		Payload string `json:"agentcards:payload"`
 	}
 	if err := json.Unmarshal(raw, &h); err != nil {
-		return nil, fmt.Errorf("protected header is not JSON: %v", err)
+		return nil, false, fmt.Errorf("protected header is not JSON: %v", err)
 	}
+	projection = h.Payload == ProjectionValue
 	r.KID, r.Alg, r.JKU = h.KID, h.Alg, h.JKU
 	if _, ok := sig.Header["alg"]; ok {
-		return nil, errors.New("alg must be in the protected header only")
+		return nil, false, errors.New("alg must be in the protected header only")
 	}
 	if !slices.Contains(algs, h.Alg) {
-		return nil, fmt.Errorf("alg %q is not allowed (allowed: %v)", h.Alg, algs)
+		return nil, false, fmt.Errorf("alg %q is not allowed (allowed: %v)", h.Alg, algs)
 	}
 	if h.KID == "" {
-		return nil, errors.New("protected header has no kid")
+		return nil, false, errors.New("protected header has no kid")
 	}
-	key := trusted.Find(h.KID)
+	key = trusted.Find(h.KID)
 	if key == nil {
-		return nil, fmt.Errorf("kid %q is not among the trusted keys", h.KID)
+		return nil, false, fmt.Errorf("kid %q is not among the trusted keys", h.KID)
 	}
 	if !key.IsPublic() {
-		return nil, fmt.Errorf("trusted key %q carries private material; refusing it", h.KID)
+		return nil, false, fmt.Errorf("trusted key %q carries private material; refusing it", h.KID)
 	}
 	want := key.Algorithm
 	if want == EdDSA && h.Alg == "Ed25519" {
 		want = "Ed25519"
 	}
 	if key.Algorithm == "" || want != h.Alg {
-		return nil, fmt.Errorf("header alg %q does not match the key's alg %q", h.Alg, key.Algorithm)
+		return nil, false, fmt.Errorf("header alg %q does not match the key's alg %q", h.Alg, key.Algorithm)
 	}
-	return key, nil
+	return key, projection, nil
 }
 
 // verifyOne checks one detached signature over payload.

@@ -306,7 +306,7 @@ func signatures(unsigned []byte, signers []*sign.Signer) (sigs []card.Signature,
 		return sigs, nil, nil
 	}
 	for _, s := range signers {
-		sig, err := s.Sign(projectedDoc)
+		sig, err := s.SignProjection(projectedDoc)
 		if err != nil {
 			return nil, nil, err
 		}
