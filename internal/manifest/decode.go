@@ -323,12 +323,9 @@ func tomlFields(t reflect.Type) map[string]int {
 
 // suggest returns " (did you mean X?)" for the known key closest to k, or "".
 func suggest(k string, known map[string]int) string {
-	norm := func(s string) string {
-		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
-	}
 	best, bestDist := "", 4
 	for _, cand := range sortedKeys(known) {
-		if norm(cand) == norm(k) {
+		if normalizeKey(cand) == normalizeKey(k) {
 			return fmt.Sprintf(" (did you mean %q?)", cand)
 		}
 		if d := levenshtein(strings.ToLower(k), strings.ToLower(cand)); d < bestDist && d <= len(cand)/2 {

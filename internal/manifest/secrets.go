@@ -20,9 +20,15 @@ var secretKeyNames = map[string]bool{
 	"apikeyvalue": true, "apisecret": true,
 }
 
+// keySeparators are dropped when comparing key names.
+var keySeparators = strings.NewReplacer("_", "", "-", "")
+
+// normalizeKey lower-cases a key name and drops '_' and '-'.
+func normalizeKey(k string) string { return strings.ToLower(keySeparators.Replace(k)) }
+
 // secretKey returns why key k is refused, or "" when it is fine.
 func secretKey(k string) string {
-	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	n := normalizeKey(k)
 	if !secretKeyNames[n] {
 		return ""
 	}

@@ -480,4 +480,3 @@ func TestProjectionSignature(t *testing.T) {
 		t.Fatalf("stripped card: got %+v, want only the projection signature, marked as such", res)
 	}
 }
-

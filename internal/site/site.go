@@ -167,6 +167,9 @@ func write(root string, opts Options) (*Report, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if err := os.Mkdir(filepath.Join(root, "agents"), 0o755); err != nil {
+		return nil, err
+	}
 	results := make([]agentOutput, len(m.Agents))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -272,8 +275,13 @@ func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []
 		return agentOutput{err: err}
 	}
 
-	dir := filepath.Join(root, "agents", a.ID, WellKnown)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// agents/ exists already: two plain mkdirs are cheaper than MkdirAll.
+	dir := filepath.Join(root, "agents", a.ID)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return agentOutput{err: err}
+	}
+	dir = filepath.Join(dir, WellKnown)
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		return agentOutput{err: err}
 	}
 	if err := os.WriteFile(filepath.Join(dir, CardFile), out.cardJSON, 0o644); err != nil {

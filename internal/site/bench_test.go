@@ -1,0 +1,103 @@
+package site
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+// generatedManifest returns agents.toml text with n agents of 5 skills
+// each; even agents use an API key (so their cards carry SDK-projection
+// signatures too), odd ones OAuth 2.0 scopes.
+func generatedManifest(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[site]\nbaseUrl = \"https://agents.example.com\"\ntitle = \"Bench\"\ndefaultAgent = \"agent-0\"\n\n[provider]\norganization = \"Bench Co.\"\nurl = \"https://bench.example.com\"\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\n[[agents]]\nid = \"agent-%d\"\nname = \"Agent %d — Überprüfung\"\ndescription = \"Generated agent number %d for the build benchmark.\"\nversion = \"1.%d.0\"\n", i, i, i, i%100)
+		fmt.Fprintf(&b, "[[agents.supportedInterfaces]]\nurl = \"https://a%d.example.com/a2a\"\nprotocolBinding = \"JSONRPC\"\nprotocolVersion = \"1.0\"\n", i)
+		fmt.Fprintf(&b, "[[agents.supportedInterfaces]]\nurl = \"https://a%d.example.com/rest\"\nprotocolBinding = \"HTTP+JSON\"\nprotocolVersion = \"1.0\"\n", i)
+		b.WriteString("[agents.capabilities]\nstreaming = true\n")
+		if i%2 == 0 {
+			b.WriteString("[agents.securitySchemes.key]\ntype = \"apiKey\"\nlocation = \"header\"\nname = \"X-Key\"\n[[agents.securityRequirements]]\nkey = []\n")
+		} else {
+			b.WriteString("[agents.securitySchemes.oauth]\ntype = \"oauth2\"\n[agents.securitySchemes.oauth.flows.clientCredentials]\ntokenUrl = \"https://auth.example.com/token\"\nscopes = { read = \"Read\", write = \"Write\" }\n[[agents.securityRequirements]]\noauth = [\"read\"]\n")
+		}
+		for s := range 5 {
+			fmt.Fprintf(&b, "[[agents.skills]]\nid = \"skill-%d\"\nname = \"Skill %d\"\ndescription = \"Does thing %d well.\"\ntags = [\"tag-%d\", \"bench\"]\nexamples = [\"Do thing %d for me\"]\n", s, s, s, s, s)
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkBuild parses a generated manifest and builds its whole signed
+// site (two cards per agent, Ed25519), reporting ns/agent and the peak live
+// heap seen while it ran.
+func BenchmarkBuild(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
+			src := []byte(generatedManifest(n))
+			dir := b.TempDir()
+			path := filepath.Join(dir, "agents.toml")
+			if err := os.WriteFile(path, src, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			keysAbs, _ := filepath.Abs(testKeysDir + "/public")
+			ks, err := sign.LoadKeySet(keysAbs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var peak atomic.Uint64
+			stop := samplePeakHeap(&peak)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				m, err := manifest.Load(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				signers := testSigners(b, m, ks, "ed25519")
+				if _, err := Build(Options{Manifest: m, OutDir: filepath.Join(dir, "public"), Keys: ks, Signers: signers}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			stop()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/agent")
+			b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
+			b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
+		})
+	}
+}
+
+// samplePeakHeap records the largest live heap seen until stop is called.
+func samplePeakHeap(peak *atomic.Uint64) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
