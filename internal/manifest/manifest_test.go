@@ -1,0 +1,205 @@
+package manifest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestExampleManifestLoads(t *testing.T) {
+	m, err := Load("../../agents.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Agents) != 3 || m.DefaultAgentID() != "travel-planner" {
+		t.Fatalf("got %d agents, default %q", len(m.Agents), m.DefaultAgentID())
+	}
+	if m.Site.BaseURL != "https://agents.example.com" {
+		t.Errorf("baseUrl %q", m.Site.BaseURL)
+	}
+	inv := m.Agents[1]
+	if p := m.EffectiveProvider(&inv); p.Organization != "Example Co. Finance Tools" || p.URL != "https://example.com" {
+		t.Errorf("provider defaults not merged: %+v", p)
+	}
+	if got := m.Agents[2].InputModes(); len(got) != 1 || got[0] != "text/plain" {
+		t.Errorf("default input modes %v", got)
+	}
+}
+
+const validAgent = `
+[site]
+baseUrl = "https://agents.example.com/"
+
+[[agents]]
+id = "a"
+name = "A"
+description = "D"
+version = "1"
+[[agents.supportedInterfaces]]
+url = "https://a.example.com"
+protocolBinding = "JSONRPC"
+protocolVersion = "1.0"
+[[agents.skills]]
+id = "s"
+name = "S"
+description = "D"
+tags = ["t"]
+`
+
+func TestValidMinimal(t *testing.T) {
+	m, err := Parse("m.toml", []byte(validAgent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Site.BaseURL != "https://agents.example.com" {
+		t.Errorf("trailing slash kept: %q", m.Site.BaseURL)
+	}
+	if m.DefaultAgentID() != "a" {
+		t.Errorf("default agent %q", m.DefaultAgentID())
+	}
+}
+
+// TestDiagnostics checks each class of bad manifest yields the exact
+// file:line:col, key path and message.
+func TestDiagnostics(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"syntax", "[site\nbaseUrl = 1\n", []string{"m.toml:2:6: not valid TOML"}},
+		{"unknown key with suggestion", strings.Replace(validAgent, `baseUrl = "https://agents.example.com/"`, `baseUrl = "https://agents.example.com/"`+"\nbase_url = 1", 1),
+			[]string{`m.toml:4:1: site.base_url: unknown key (did you mean "baseUrl"?)`}},
+		{"typo in nested key", strings.Replace(validAgent, `protocolVersion = "1.0"`, `protocolVersion = "1.0"`+"\nprotocolBindng = \"GRPC\"", 1),
+			[]string{`m.toml:14:1: agents[0].supportedInterfaces[0].protocolBindng: unknown key (did you mean "protocolBinding"?)`}},
+		{"missing required", strings.Replace(validAgent, "name = \"A\"\n", "", 1),
+			[]string{"m.toml:5:1: agents[0].name: required"}},
+		{"empty tags", strings.Replace(validAgent, `tags = ["t"]`, "tags = []", 1),
+			[]string{"m.toml:18:1: agents[0].skills[0].tags: must not be empty"}},
+		{"empty tag inside", strings.Replace(validAgent, `tags = ["t"]`, `tags = ["t", ""]`, 1),
+			[]string{"m.toml:18:14: agents[0].skills[0].tags[1]: must not be empty"}},
+		{"wrong type", strings.Replace(validAgent, `name = "A"`, "name = 5", 1),
+			[]string{"m.toml:7:1: agents[0].name: expected a string, got an integer"}},
+		{"bad slug", strings.Replace(validAgent, `id = "a"`, `id = "Travel Planner"`, 1),
+			[]string{`m.toml:6:1: agents[0].id: "Travel Planner" is not a URL slug`}},
+		{"http url", strings.Replace(validAgent, `url = "https://a.example.com"`, `url = "http://a.example.com"`, 1),
+			[]string{`m.toml:11:1: agents[0].supportedInterfaces[0].url: "http://a.example.com" uses http`}},
+		{"relative url", strings.Replace(validAgent, `url = "https://a.example.com"`, `url = "/a2a"`, 1),
+			[]string{`agents[0].supportedInterfaces[0].url: "/a2a" is not an absolute URL`}},
+		{"bad binding", strings.Replace(validAgent, `"JSONRPC"`, `"jsonrpc"`, 1),
+			[]string{`agents[0].supportedInterfaces[0].protocolBinding: "jsonrpc" is not an A2A binding: use one of JSONRPC, GRPC, HTTP+JSON (did you mean "JSONRPC"?)`}},
+		{"bad mime", strings.Replace(validAgent, `tags = ["t"]`, "tags = [\"t\"]\ninputModes = [\"text\"]", 1),
+			[]string{`m.toml:19:15: agents[0].skills[0].inputModes[0]: "text" is not a media type`}},
+		{"undeclared scheme", validAgent + "[[agents.securityRequirements]]\nnope = []\n",
+			[]string{`m.toml:20:1: agents[0].securityRequirements[0].nope: names scheme "nope", but the agent declares no securitySchemes`}},
+		{"undeclared scope", validAgent + "[agents.securitySchemes.o]\ntype = \"oauth2\"\n[agents.securitySchemes.o.flows.clientCredentials]\ntokenUrl = \"https://t.example.com\"\nscopes = { read = \"Read\" }\n[[agents.securityRequirements]]\no = [\"write\"]\n",
+			[]string{`m.toml:25:6: agents[0].securityRequirements[0].o[0]: scope "write" is not among the scopes scheme "o" declares (read)`}},
+		{"two oauth flows", validAgent + "[agents.securitySchemes.o]\ntype = \"oauth2\"\n[agents.securitySchemes.o.flows.clientCredentials]\ntokenUrl = \"https://t.example.com\"\nscopes = { read = \"Read\" }\n[agents.securitySchemes.o.flows.deviceCode]\ndeviceAuthorizationUrl = \"https://t.example.com/d\"\ntokenUrl = \"https://t.example.com\"\nscopes = { read = \"Read\" }\n",
+			[]string{`agents[0].securitySchemes.o.flows: A2A v1.0 allows one flow per oauth2 scheme`}},
+		{"field of another scheme type", validAgent + "[agents.securitySchemes.k]\ntype = \"apiKey\"\nlocation = \"header\"\nname = \"X\"\nscheme = \"Bearer\"\n",
+			[]string{`m.toml:23:1: agents[0].securitySchemes.k.scheme: not used by type "apiKey"`}},
+		{"duplicate ids", validAgent + "[[agents]]" + strings.SplitN(validAgent, "[[agents]]", 2)[1],
+			[]string{`agents[1].id: duplicate id "a" (also agents[0].id)`, `site.defaultAgent: required when there are several agents`}},
+		{"duplicate skill ids", validAgent + "[[agents.skills]]\nid = \"s\"\nname = \"S2\"\ndescription = \"D\"\ntags = [\"t\"]\n",
+			[]string{`m.toml:20:1: agents[0].skills[1].id: duplicate skill id "s"`}},
+		{"missing default agent", strings.Replace(validAgent, "[site]\n", "[site]\ndefaultAgent = \"zz\"\n", 1),
+			[]string{`m.toml:3:1: site.defaultAgent: no agent has id "zz"; set it to one of: a`}},
+		{"integer beyond 2^53", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\nparams = { big = 9007199254740993 }\n",
+			[]string{`m.toml:21:12: agents[0].capabilities.extensions[0].params.big: integer 9007199254740993 is outside ±2^53`}},
+		{"infinite float", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\nparams = { f = inf }\n",
+			[]string{`params.f: +Inf cannot be written in JSON`}},
+		{"secret keys", validAgent + "[agents.securitySchemes.k]\ntype = \"apiKey\"\nlocation = \"header\"\nname = \"X\"\nclient_secret = \"s3cr3t\"\n",
+			[]string{`m.toml:23:1: agents[0].securitySchemes.k.client_secret: looks like a secret (client_secret); agent cards and everything else built from agents.toml are published`}},
+		{"credentials in params", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\n[agents.capabilities.extensions.params]\ncredentials = \"x\"\nshared_secret = \"y\"\n",
+			[]string{`params.credentials: looks like a secret`, `params.shared_secret: looks like a secret`}},
+		{"pem in description", strings.Replace(validAgent, `description = "D"`, "description = \"\"\"-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIHL8\n-----END PRIVATE KEY-----\"\"\"", 1),
+			[]string{`m.toml:8:1: agents[0].description: contains a PEM private key`}},
+		{"private jwk in params", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\nparams = { key = { kty = \"OKP\", crv = \"Ed25519\", x = \"abc\", d = \"def\" } }\n",
+			[]string{`params.key: looks like a private JSON Web Key`}},
+		{"private jwk as string", strings.Replace(validAgent, `description = "D"`, `description = '{"kty":"EC","d":"x"}'`, 1),
+			[]string{`agents[0].description: contains a private JSON Web Key`}},
+		{"no agents", "[site]\nbaseUrl = \"https://x.example.com\"\n", []string{"m.toml: agents: no agents"}},
+		{"several problems together", strings.Replace(strings.Replace(validAgent, `tags = ["t"]`, "tags = []", 1), `name = "A"`, "name = 5", 1),
+			[]string{"agents[0].name: expected a string", "agents[0].skills[0].tags: must not be empty"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("m.toml", []byte(tt.src))
+			var errs Errors
+			if !errors.As(err, &errs) {
+				t.Fatalf("got %v, want diagnostics", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("missing %q in:\n%s", w, err)
+				}
+			}
+		})
+	}
+}
+
+func TestLocalhostHTTPAllowed(t *testing.T) {
+	src := strings.Replace(validAgent, `url = "https://a.example.com"`, `url = "http://localhost:8080/a2a"`, 1)
+	src = strings.Replace(src, `baseUrl = "https://agents.example.com/"`, `baseUrl = "http://127.0.0.1:8000"`, 1)
+	if _, err := Parse("m.toml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPositions(t *testing.T) {
+	src := `# comment
+[site]
+baseUrl = "x"  # trailing
+"quoted key" = 1
+
+[[agents]]
+id = "a"
+tags = ["x", 'y', """z
+still z"""]
+inline = { k = 1, nested = { deep = true } }
+[agents.capabilities]
+streaming = true
+
+[[agents]]
+id = "b"
+[[agents.skills]]
+id = "s0"
+[[agents.skills]]
+id = "s1"
+dotted.key = 2
+`
+	pos := indexPositions([]byte(src))
+	want := map[string]position{
+		"site":                             {2, 1},
+		"site.baseUrl":                     {3, 1},
+		`site."quoted key"`:                {4, 1},
+		"agents[0]":                        {6, 1},
+		"agents[0].id":                     {7, 1},
+		"agents[0].tags[1]":                {8, 14},
+		"agents[0].tags[2]":                {8, 19},
+		"agents[0].inline.k":               {10, 12},
+		"agents[0].inline.nested.deep":     {10, 30},
+		"agents[0].capabilities.streaming": {12, 1},
+		"agents[1].id":                     {15, 1},
+		"agents[1].skills[1].id":           {19, 1},
+		"agents[1].skills[1].dotted.key":   {20, 1},
+	}
+	for path, w := range want {
+		if got, ok := pos[path]; !ok || got != w {
+			t.Errorf("%s: got %v (found %v), want %v", path, got, ok, w)
+		}
+	}
+}
+
+func TestParentPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"a.b[2]":      "a.b",
+		"a.b":         "a",
+		"a":           "",
+		`a."x.y"`:     "a",
+		"a[0].b[1].c": "a[0].b[1]",
+	} {
+		if got := parentPath(in); got != want {
+			t.Errorf("parentPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
