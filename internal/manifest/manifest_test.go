@@ -117,6 +117,8 @@ func TestDiagnostics(t *testing.T) {
 			[]string{`params.key: looks like a private JSON Web Key`}},
 		{"private jwk as string", strings.Replace(validAgent, `description = "D"`, `description = '{"kty":"EC","d":"x"}'`, 1),
 			[]string{`agents[0].description: contains a private JSON Web Key`}},
+		{"invalid UTF-8", "[site]\nbaseUrl = \"\xff\"\n", []string{"m.toml:2:11: not valid TOML: invalid UTF-8 byte"}},
+		{"surrogate escape", "[site]\nbaseUrl = \"\\uD800\"\n", []string{"m.toml:2:", "not valid UTF-8"}},
 		{"no agents", "[site]\nbaseUrl = \"https://x.example.com\"\n", []string{"m.toml: agents: no agents"}},
 		{"several problems together", strings.Replace(strings.Replace(validAgent, `tags = ["t"]`, "tags = []", 1), `name = "A"`, "name = 5", 1),
 			[]string{"agents[0].name: expected a string", "agents[0].skills[0].tags: must not be empty"}},
