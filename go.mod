@@ -7,3 +7,9 @@ require (
 	github.com/go-jose/go-jose/v4 v4.1.8
 	github.com/gowebpki/jcs v1.0.2
 )
+
+require (
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"crypto"
+	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 
@@ -31,8 +33,14 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 	dir := *keysDir
 	if dir == "" {
 		dir = "keys"
-		if m, err := manifest.Load(*manifestPath); err == nil {
+		m, err := manifest.Load(*manifestPath)
+		switch {
+		case err == nil:
 			dir = m.KeysDir()
+		case errors.Is(err, iofs.ErrNotExist):
+			// No manifest: the default folder.
+		default:
+			return fmt.Errorf("%s must load to know where public keys go (site.keys); fix it or pass -keys DIR:\n%v", *manifestPath, err)
 		}
 	}
 

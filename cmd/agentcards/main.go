@@ -2,7 +2,7 @@
 // agents.toml.
 //
 //	agentcards build  [-manifest agents.toml] [-out DIR] [-key FILE]...
-//	agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE]
+//	agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 package main

@@ -167,7 +167,11 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 			}
 			v := reflect.New(dst.Type().Elem()).Elem()
 			if dst.Type().Elem().Kind() == reflect.Interface {
-				v.Set(reflect.ValueOf(c.jsonValue(kp, tbl[k])))
+				jv := c.jsonValue(kp, tbl[k])
+				if jv == nil {
+					continue // reported
+				}
+				v.Set(reflect.ValueOf(jv))
 			} else {
 				if dst.Type() == requirementType {
 					// Scope lists may be empty: a scheme without scopes.

@@ -7,12 +7,14 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -232,8 +234,15 @@ func Parse(name string, src []byte) (*Manifest, error) {
 	if _, err := toml.Decode(string(src), &raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, Errors{{File: name, Line: pe.Position.Line, Col: pe.Position.Col,
-				Msg: "not valid TOML: " + pe.Message}}
+			line, col := pe.Position.Line, pe.Position.Col
+			if st := pe.Position.Start; st >= 0 && st <= len(src) && line > 0 {
+				// The library's column is off at line starts and counts
+				// bytes; recount in characters from the byte offset.
+				if ls := bytes.LastIndexByte(src[:st], '\n') + 1; bytes.Count(src[:ls], []byte("\n"))+1 == line {
+					col = utf8.RuneCount(src[ls:st]) + 1
+				}
+			}
+			return nil, Errors{{File: name, Line: line, Col: col, Msg: "not valid TOML: " + pe.Message}}
 		}
 		return nil, Errors{{File: name, Msg: "not valid TOML: " + err.Error()}}
 	}

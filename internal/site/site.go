@@ -76,7 +76,7 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOutDir(out, m.Dir); err != nil {
+	if err := checkOutDir(out, m.Dir, m.KeysDir()); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
@@ -103,14 +103,17 @@ func Build(opts Options) (*Report, error) {
 }
 
 // checkOutDir refuses output folders a build must not replace: one holding
-// the manifest, or an existing folder that is not a previous build.
-func checkOutDir(out, manifestDir string) error {
-	md, err := filepath.Abs(manifestDir)
-	if err != nil {
-		return err
-	}
-	if rel, err := filepath.Rel(out, md); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
-		return fmt.Errorf("output folder %s holds the manifest; choose a folder of its own (site.output)", out)
+// the manifest or the keys folder, or an existing folder that is not a
+// previous build.
+func checkOutDir(out, manifestDir, keysDir string) error {
+	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
+		d, err := filepath.Abs(in.dir)
+		if err != nil {
+			return err
+		}
+		if rel, err := filepath.Rel(out, d); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+			return fmt.Errorf("output folder %s holds %s, which a build would delete; choose a folder of its own (site.output)", out, in.what)
+		}
 	}
 	entries, err := os.ReadDir(out)
 	if errors.Is(err, fs.ErrNotExist) {

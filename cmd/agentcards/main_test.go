@@ -1,0 +1,131 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite testscript golden sections")
+
+// TestMain lets the scripts run the agentcards command in-process
+// (as "exec agentcards ...").
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"agentcards": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) },
+	})
+}
+
+// TestScripts runs the end-to-end scenarios in testdata/script.
+//
+// Besides testscript's own environment, scripts see:
+//
+//	KEYS     the repository's testdata/keys, made absolute (published TEST
+//	         keys; their public JWKs are in $KEYS/public)
+//	EXAMPLE  the repository's example agents.toml, made absolute
+//
+// and two extra commands, status and capture (see cmdStatus, cmdCapture).
+func TestScripts(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:           filepath.Join(root, "testdata", "script"),
+		UpdateScripts: *update,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("KEYS", filepath.Join(root, "testdata", "keys"))
+			e.Setenv("EXAMPLE", filepath.Join(root, "agents.toml"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status":  cmdStatus,
+			"capture": cmdCapture,
+		},
+	})
+}
+
+// cmdStatus implements
+//
+//	status N program [args...]
+//
+// It runs program like exec does (stdout and stderr then refer to its
+// output) and fails unless it exits with status N. "! exec" only tells
+// failure from success; the CLI's contract is 1 for a failed command and 2
+// for a usage error. A Go panic also exits with status 2, so status fails
+// whenever stderr shows one.
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! status")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: status N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if stderr := ts.ReadFile("stderr"); strings.Contains(stderr, "panic: ") && strings.Contains(stderr, "goroutine ") {
+		ts.Fatalf("%s panicked", args[1])
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
+
+// cmdCapture implements
+//
+//	capture [-quote] VAR regexp [file]
+//
+// It matches regexp against file (default stdout; "stdout" and "stderr"
+// name the last command's output) and sets VAR to the first submatch, or
+// to the whole match when the regexp has no group. With -quote, VAR is set
+// to the regexp.QuoteMeta of that text, so it can be used as a literal
+// pattern in grep, stdout and stderr. Scripts use it for values that only
+// exist at run time: a generated kid, a development key's PEM line.
+func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! capture")
+	}
+	quote := false
+	if len(args) > 0 && args[0] == "-quote" {
+		quote = true
+		args = args[1:]
+	}
+	if len(args) != 2 && len(args) != 3 {
+		ts.Fatalf("usage: capture [-quote] VAR regexp [file]")
+	}
+	name := "stdout"
+	if len(args) == 3 {
+		name = args[2]
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	m := re.FindStringSubmatch(ts.ReadFile(name))
+	if m == nil {
+		ts.Fatalf("capture: no match for %#q in %s", args[1], name)
+	}
+	v := m[0]
+	if len(m) > 1 {
+		v = m[1]
+	}
+	if quote {
+		v = regexp.QuoteMeta(v)
+	}
+	ts.Setenv(args[0], v)
+	ts.Logf("%s=%s", args[0], v)
+}
