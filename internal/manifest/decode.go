@@ -19,21 +19,25 @@ const maxSafeInteger = 1 << 53
 // diagnostics with key paths.
 type checker struct {
 	file string
+	src  []byte
 	pos  map[string]position
 	errs Errors
+	seen map[string]bool // key paths that have a diagnostic already
 }
 
 func (c *checker) errorf(path, format string, args ...any) {
-	for _, e := range c.errs {
-		if e.Path == path {
-			return
-		}
+	if c.seen[path] {
+		return
 	}
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	c.seen[path] = true
 	d := Diagnostic{File: c.file, Path: path, Msg: fmt.Sprintf(format, args...)}
 	// Use the nearest enclosing key the source shows.
 	for p := path; ; {
 		if pos, ok := c.pos[p]; ok {
-			d.Line, d.Col = pos.line, pos.col
+			d.Line, d.Col = pos.line, pos.col(c.src)
 			break
 		}
 		parent := parentPath(p)

@@ -246,7 +246,7 @@ func Parse(name string, src []byte) (*Manifest, error) {
 		}
 		return nil, Errors{{File: name, Msg: "not valid TOML: " + err.Error()}}
 	}
-	c := &checker{file: name, pos: indexPositions(src)}
+	c := &checker{file: name, src: src, pos: indexPositions(src)}
 	m := &Manifest{}
 	c.decode("", raw, reflect.ValueOf(m).Elem())
 	// Validate even after decoding errors, so that everything is reported

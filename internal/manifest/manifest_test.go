@@ -173,9 +173,11 @@ id = "s0"
 [[agents.skills]]
 id = "s1"
 dotted.key = 2
+multi = [{ a = 1,
+  b = 2 }, { c = 3 }]
 `
 	pos := indexPositions([]byte(src))
-	want := map[string]position{
+	want := map[string]struct{ line, col int }{
 		"site":                             {2, 1},
 		"site.baseUrl":                     {3, 1},
 		`site."quoted key"`:                {4, 1},
@@ -191,8 +193,9 @@ dotted.key = 2
 		"agents[1].skills[1].dotted.key":   {20, 1},
 	}
 	for path, w := range want {
-		if got, ok := pos[path]; !ok || got != w {
-			t.Errorf("%s: got %v (found %v), want %v", path, got, ok, w)
+		got, ok := pos[path]
+		if !ok || got.line != w.line || got.col([]byte(src)) != w.col {
+			t.Errorf("%s: got line %d col %d (found %v), want %v", path, got.line, got.col([]byte(src)), ok, w)
 		}
 	}
 }

@@ -6,8 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// position is a 1-based line and column (in characters).
-type position struct{ line, col int }
+// position is where a key starts: a 1-based line and the byte offsets of
+// that line's start and of the key. The column in characters is counted
+// only when a diagnostic needs it, so long lines cost nothing up front.
+type position struct{ line, lineStart, off int }
+
+// col is the 1-based column in characters.
+func (p position) col(src []byte) int {
+	return utf8.RuneCount(src[p.lineStart:p.off]) + 1
+}
 
 // indexPositions maps every key path in valid TOML source to where its key
 // (or, for array elements, its value) starts. The TOML library does not
@@ -30,7 +37,7 @@ type scanner struct {
 }
 
 func (s *scanner) here() position {
-	return position{s.line + 1, utf8.RuneCountInString(s.src[s.lineStart:s.i]) + 1}
+	return position{s.line + 1, s.lineStart, s.i}
 }
 
 func (s *scanner) record(path string, p position) {
@@ -217,12 +224,16 @@ func (s *scanner) value(path string) {
 			if s.eof() || s.peek() == ']' {
 				break
 			}
+			before := s.i
 			el := path + "[" + strconv.Itoa(n) + "]"
 			s.record(el, s.here())
 			s.value(el)
 			s.skipSpace(true)
 			if s.peek() == ',' {
 				s.advance()
+			}
+			if s.i == before {
+				s.advance() // something this scanner does not follow: move on
 			}
 		}
 		if !s.eof() {
@@ -231,10 +242,12 @@ func (s *scanner) value(path string) {
 	case '{':
 		s.advance()
 		for {
-			s.skipSpace(false)
-			if s.eof() || s.peek() == '}' || s.peek() == '\n' {
+			// TOML 1.1 allows newlines and comments in inline tables.
+			s.skipSpace(true)
+			if s.eof() || s.peek() == '}' {
 				break
 			}
+			before := s.i
 			start := s.here()
 			keys := s.key()
 			if len(keys) == 0 {
@@ -250,8 +263,11 @@ func (s *scanner) value(path string) {
 				s.advance()
 			}
 			s.value(p)
-			s.skipSpace(false)
+			s.skipSpace(true)
 			if s.peek() == ',' {
+				s.advance()
+			}
+			if s.i == before {
 				s.advance()
 			}
 		}
