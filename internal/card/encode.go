@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/gowebpki/jcs"
 )
 
 // Marshal writes a card as indented JSON with a final newline. HTML
@@ -45,11 +46,13 @@ func Unsigned(cardJSON []byte) ([]byte, error) {
 }
 
 // SDKProjection returns what the official A2A SDKs sign and verify for a
-// card in normal form (given without signatures): the same JSON with every
-// empty string, null, empty array and empty object removed, recursively
-// (DESIGN.md section 2: @a2a-js/sdk cleanEmpty, a2a-python _clean_empty).
-// removed lists the paths that disappeared; when it is empty the card is a
-// fixed point and one signature serves every verifier.
+// card given without signatures (DESIGN.md section 2). A v1.0 card (one with
+// supportedInterfaces) is first round-tripped as the SDKs' generated types
+// do (projectV1); then, for both versions, every empty string, null, empty
+// array and empty object is removed, recursively (@a2a-js/sdk cleanEmpty,
+// a2a-python _clean_empty). removed lists the outermost paths that
+// disappeared or changed; when it is empty the card is a fixed point and one
+// signature serves every verifier.
 func SDKProjection(unsigned []byte) (projected []byte, removed []string, err error) {
 	dec := json.NewDecoder(bytes.NewReader(unsigned))
 	dec.UseNumber()
@@ -57,35 +60,26 @@ func SDKProjection(unsigned []byte) (projected []byte, removed []string, err err
 	if err := dec.Decode(&v); err != nil {
 		return nil, nil, fmt.Errorf("card: %w", err)
 	}
-	cleaned, _ := clean("", v, &removed)
+	p := v
+	if obj, ok := v.(map[string]any); ok {
+		if _, v1 := obj["supportedInterfaces"]; v1 {
+			p = projectV1("AgentCard", obj)
+		}
+	}
+	cleaned, ok := clean(p)
+	if !ok {
+		cleaned = map[string]any{}
+	}
+	removed = diff("", v, cleaned, nil)
 	if len(removed) == 0 {
 		return unsigned, nil, nil
 	}
 	projected, err = marshalPlain(cleaned)
-	return projected, outermost(removed), err
-}
-
-// outermost keeps the paths that are not inside another path of the list.
-func outermost(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		inner := false
-		for _, q := range paths {
-			if len(q) < len(p) && strings.HasPrefix(p, q) && (p[len(q)] == '.' || p[len(q)] == '[') {
-				inner = true
-				break
-			}
-		}
-		if !inner {
-			out = append(out, p)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return projected, removed, err
 }
 
 // clean drops empty values under v; ok is false when v itself is empty.
-func clean(path string, v any, removed *[]string) (out any, ok bool) {
+func clean(v any) (out any, ok bool) {
 	switch x := v.(type) {
 	case nil:
 		return nil, false
@@ -93,17 +87,35 @@ func clean(path string, v any, removed *[]string) (out any, ok bool) {
 		return x, x != ""
 	case []any:
 		var kept []any
-		for i, e := range x {
-			p := path + "[" + strconv.Itoa(i) + "]"
-			if c, ok := clean(p, e, removed); ok {
+		for _, e := range x {
+			if c, ok := clean(e); ok {
 				kept = append(kept, c)
-			} else {
-				*removed = append(*removed, p)
 			}
 		}
 		return kept, len(kept) > 0
 	case map[string]any:
 		kept := map[string]any{}
+		for k, e := range x {
+			if c, ok := clean(e); ok {
+				kept[k] = c
+			}
+		}
+		return kept, len(kept) > 0
+	default:
+		return x, true
+	}
+}
+
+// diff lists the outermost paths of a that are missing from b or differ.
+// Array elements are compared by position after the first difference is
+// reported for the array itself.
+func diff(path string, a, b any, out []string) []string {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return append(out, orRoot(path))
+		}
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
@@ -114,14 +126,74 @@ func clean(path string, v any, removed *[]string) (out any, ok bool) {
 			if path != "" {
 				p = path + "." + k
 			}
-			if c, ok := clean(p, x[k], removed); ok {
-				kept[k] = c
-			} else {
-				*removed = append(*removed, p)
+			bv, present := y[k]
+			if !present {
+				out = append(out, p)
+				continue
 			}
+			out = diff(p, x[k], bv, out)
 		}
-		return kept, len(kept) > 0
+		return out
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return append(out, orRoot(path))
+		}
+		if len(x) != len(y) {
+			// Elements were dropped: name each one that is gone.
+			j := 0
+			for i, e := range x {
+				p := path + "[" + strconv.Itoa(i) + "]"
+				if j < len(y) && len(diff(p, e, y[j], nil)) == 0 {
+					j++
+					continue
+				}
+				out = append(out, p)
+			}
+			return out
+		}
+		for i := range x {
+			out = diff(path+"["+strconv.Itoa(i)+"]", x[i], y[i], out)
+		}
+		return out
 	default:
-		return x, true
+		if !scalarEqual(a, b) {
+			return append(out, orRoot(path))
+		}
+		return out
 	}
+}
+
+func orRoot(p string) string {
+	if p == "" {
+		return "(card)"
+	}
+	return p
+}
+
+func scalarEqual(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && x == y
+	default:
+		return a == b
+	}
+}
+
+// jsonNumberString formats a JSON number as JavaScript's String() would.
+func jsonNumberString(v any) string {
+	n, ok := v.(json.Number)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return n.String()
+	}
+	s, err := jcs.NumberToJSON(f)
+	if err != nil {
+		return n.String()
+	}
+	return s
 }
