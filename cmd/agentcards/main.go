@@ -3,6 +3,7 @@
 //
 //	agentcards build  [-manifest agents.toml] [-out DIR] [-key FILE]...
 //	agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
+//	agentcards verify [-jwks URL|FILE] [-all] [-json] TARGET...
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 package main
@@ -46,6 +47,8 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		err = runBuild(args[1:], stdout, stderr, getenv)
 	case "keygen":
 		err = runKeygen(args[1:], stdout, stderr, getenv)
+	case "verify":
+		err = runVerify(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -58,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, new(errNotVerified)):
+		return 1
 	case errors.Is(err, errUsage):
 		msg := strings.TrimSuffix(strings.TrimSuffix(err.Error(), errUsage.Error()), ": ")
 		if msg != "" {
@@ -79,15 +84,21 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
+		return usageOrHelp(err)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q: %w", fs.Arg(0), errUsage)
 	}
 	return nil
+}
+
+// usageOrHelp turns a flag parsing error into errUsage (flag has printed
+// it), keeping -h a success.
+func usageOrHelp(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return errUsage
 }
 
 // multiFlag is a repeatable string flag.

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/verify"
+)
+
+// errNotVerified makes exit code 1 without another message.
+type errNotVerified struct{}
+
+func (errNotVerified) Error() string { return "not verified" }
+
+func runVerify(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("verify", stderr)
+	jwks := fs.String("jwks", "", "trusted JWKS `URL|FILE` (default: the card's origin, or the site folder's)")
+	all := fs.Bool("all", false, "require every signature to verify, not just one")
+	asJSON := fs.Bool("json", false, "write the report as JSON")
+	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
+	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest document fetched, in bytes")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE] [-all] [-json] TARGET...\n\n"+
+			"TARGET is a card file, a built site folder, or a URL (an origin means its /.well-known/agent-card.json).\n"+
+			"Exit status: 0 verified, 1 not verified, 2 usage or fetch error.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageOrHelp(err)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	opts := verify.Options{JWKS: *jwks, All: *all, Fetch: &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}}
+	rep := &verify.Report{Cards: []verify.Card{}}
+	ctx := context.Background()
+	for _, t := range fs.Args() {
+		if err := verify.Target(ctx, t, opts, rep); err != nil {
+			if verify.IsUsage(err) {
+				return fmt.Errorf("%s: %v: %w", t, err, errUsage)
+			}
+			return fmt.Errorf("%s: %v", t, err)
+		}
+	}
+	verify.Finish(rep)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(stdout, rep)
+	}
+	if !rep.Verified {
+		return errNotVerified{}
+	}
+	return nil
+}
+
+func printReport(w io.Writer, rep *verify.Report) {
+	for _, c := range rep.Cards {
+		name := ""
+		if c.Name != "" {
+			name = fmt.Sprintf(" %q", c.Name)
+		}
+		fmt.Fprintf(w, "%s: %s (A2A %s%s)\n", c.Source, strings.ToUpper(outcomeWords(c.Outcome)), c.Version, name)
+		for _, s := range c.Signatures {
+			fmt.Fprintf(w, "  signature %d: kid %s, alg %s: ", s.Index+1, orDash(s.KID), orDash(s.Alg))
+			switch {
+			case s.Verified && s.Covers == "strict":
+				fmt.Fprintln(w, "verified, covers the whole card (RFC 8785)")
+			case s.Verified:
+				fmt.Fprintf(w, "verified over the A2A SDKs' projection only; not covered: %s\n", strings.Join(s.Uncovered, ", "))
+			default:
+				fmt.Fprintf(w, "NOT verified: %s\n", s.Reason)
+			}
+		}
+		for _, p := range c.Problems {
+			fmt.Fprintf(w, "  problem: %s\n", p)
+		}
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(w, "problem: %s\n", p)
+	}
+	for _, wn := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", wn)
+	}
+	if rep.Verified {
+		fmt.Fprintf(w, "verified: %d card(s)\n", len(rep.Cards))
+	} else {
+		fmt.Fprintln(w, "NOT VERIFIED")
+	}
+}
+
+func outcomeWords(o string) string {
+	switch o {
+	case verify.OutcomeVerified:
+		return "verified"
+	case verify.OutcomeSDKProjection:
+		return "verified (SDK projection only)"
+	case verify.OutcomeNotAllVerified:
+		return "not all signatures verified"
+	}
+	return "not verified"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

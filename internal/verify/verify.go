@@ -1,0 +1,475 @@
+// Package verify answers "is this agent card genuine?" for a card file, a
+// built site folder or a URL, with trust pinned to a JWKS the caller chose
+// (the card's own origin by default), never to the card's own jku.
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+// Options steer a verification.
+type Options struct {
+	// JWKS, when set, is the trusted key set: a URL or a file. Otherwise
+	// keys come from the card's origin (/.well-known/jwks.json), or from
+	// the site folder the card lies in.
+	JWKS string
+	// All demands that every signature verify, not just one.
+	All bool
+	// Algorithms is the allow-list (default sign.VerifyAlgorithms).
+	Algorithms []string
+	// Fetch gets remote documents.
+	Fetch *fetch.Client
+}
+
+// Signature is the outcome for one signature.
+type Signature struct {
+	Index    int    `json:"index"`
+	KID      string `json:"kid,omitempty"`
+	Alg      string `json:"alg,omitempty"`
+	JKU      string `json:"jku,omitempty"`
+	Verified bool   `json:"verified"`
+	// Covers is "strict" (RFC 8785 over the whole card) or
+	// "sdk-projection" (the A2A SDKs' form: Uncovered lists what it leaves
+	// out), when Verified.
+	Covers    string   `json:"covers,omitempty"`
+	Uncovered []string `json:"uncovered,omitempty"`
+	Reason    string   `json:"reason,omitempty"`
+}
+
+// Card is the outcome for one card.
+type Card struct {
+	Source     string      `json:"source"`
+	Version    string      `json:"version,omitempty"` // "1.0" or "0.3"
+	Name       string      `json:"name,omitempty"`
+	Verified   bool        `json:"verified"`
+	Outcome    string      `json:"outcome"`
+	Signatures []Signature `json:"signatures"`
+	Problems   []string    `json:"problems,omitempty"`
+}
+
+// Outcomes of a card.
+const (
+	OutcomeVerified       = "verified"                    // a strict signature verified
+	OutcomeSDKProjection  = "verified-sdk-projection"     // only over the SDKs' projection
+	OutcomeNotVerified    = "not-verified"                // no trusted signature verified
+	OutcomeNotAllVerified = "not-all-signatures-verified" // --all, and one failed
+)
+
+// Report is the outcome for every target.
+type Report struct {
+	Cards    []Card   `json:"cards"`
+	Problems []string `json:"problems,omitempty"` // site-level problems: fail
+	Warnings []string `json:"warnings,omitempty"`
+	Verified bool     `json:"verified"`
+}
+
+// UsageError is an error in what the caller asked for (exit code 2), as is
+// a *fetch.Error.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usagef(format string, args ...any) error { return &UsageError{fmt.Errorf(format, args...)} }
+
+// keySource is a trusted key set and where it came from.
+type keySource struct {
+	keys *sign.KeySet
+	// url is the JWKS URL when the keys were fetched; signatures whose jku
+	// names anything else are refused.
+	url      string
+	from     string
+	problems []string
+}
+
+// Target verifies one target: a URL, a site folder or a card file.
+func Target(ctx context.Context, target string, opts Options, rep *Report) error {
+	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") {
+		return verifyURL(ctx, target, opts, rep)
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if st.IsDir() {
+		return verifySite(ctx, target, opts, rep)
+	}
+	return verifyFile(ctx, target, opts, rep)
+}
+
+// Finish sets rep.Verified: every card verified and no site problem.
+func Finish(rep *Report) {
+	rep.Verified = len(rep.Cards) > 0 && len(rep.Problems) == 0
+	for _, c := range rep.Cards {
+		if !c.Verified {
+			rep.Verified = false
+		}
+	}
+}
+
+func verifyURL(ctx context.Context, target string, opts Options, rep *Report) error {
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" {
+		return usagef("%q is not a URL", target)
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/.well-known/agent-card.json"
+	}
+	body, final, err := opts.Fetch.Get(ctx, u.String())
+	if err != nil {
+		return err
+	}
+	ks, err := trustedKeys(ctx, opts, final.Scheme+"://"+final.Host+"/.well-known/jwks.json", "")
+	if err != nil {
+		return err
+	}
+	rep.Cards = append(rep.Cards, checkCard(final.String(), body, ks, opts))
+	return nil
+}
+
+// trustedKeys loads opts.JWKS, or else originJWKS (a URL) or localJWKS (a
+// file).
+func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string) (*keySource, error) {
+	src := opts.JWKS
+	switch {
+	case src == "" && originJWKS != "":
+		src = originJWKS
+	case src == "" && localJWKS != "":
+		src = localJWKS
+	case src == "":
+		return nil, usagef("no trusted keys: give --jwks URL|FILE (a card file outside a built site has no origin to take keys from)")
+	}
+	var data []byte
+	ks := &keySource{from: src}
+	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
+		body, _, err := opts.Fetch.Get(ctx, src)
+		if err != nil {
+			return nil, err
+		}
+		data, ks.url = body, src
+	} else {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			return nil, usagef("trusted JWKS: %v", err)
+		}
+		data = b
+	}
+	set, problems, err := ParseJWKS(data)
+	if err != nil {
+		return nil, fmt.Errorf("trusted JWKS %s: %v", src, err)
+	}
+	ks.keys, ks.problems = set, problems
+	return ks, nil
+}
+
+// ParseJWKS reads a JWKS as a verifier must: keys with private members,
+// without alg, or with an alg that does not fit them are refused (and
+// reported); the others are trusted. kid need not be a thumbprint.
+func ParseJWKS(data []byte) (*sign.KeySet, []string, error) {
+	var doc struct {
+		Keys []json.RawMessage `json:"keys"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, nil, fmt.Errorf("not a JWKS: %v", err)
+	}
+	set := &sign.KeySet{}
+	var problems []string
+	for i, raw := range doc.Keys {
+		var members map[string]any
+		if err := json.Unmarshal(raw, &members); err != nil {
+			problems = append(problems, fmt.Sprintf("key %d: %v", i, err))
+			continue
+		}
+		kid, _ := members["kid"].(string)
+		name := fmt.Sprintf("key %d (kid %q)", i, kid)
+		if priv := privateMembers(members); len(priv) > 0 {
+			problems = append(problems, fmt.Sprintf("%s carries private key material (%s): refused; the publisher must rotate this key", name, strings.Join(priv, ", ")))
+			continue
+		}
+		var k jose.JSONWebKey
+		if err := k.UnmarshalJSON(raw); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		switch {
+		case k.KeyID == "":
+			problems = append(problems, name+": no kid: refused")
+		case k.Algorithm == "":
+			problems = append(problems, name+": no alg, so it cannot be checked against a signature's alg: refused")
+		case k.Use != "" && k.Use != "sig":
+			problems = append(problems, fmt.Sprintf("%s: use %q: refused", name, k.Use))
+		case set.Find(k.KeyID) != nil:
+			problems = append(problems, name+": duplicate kid: refused")
+		default:
+			set.Keys = append(set.Keys, k)
+		}
+	}
+	return set, problems, nil
+}
+
+func privateMembers(m map[string]any) []string {
+	var out []string
+	for _, p := range []string{"d", "p", "q", "dp", "dq", "qi", "k", "oth"} {
+		if _, ok := m[p]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func verifyFile(ctx context.Context, path string, opts Options, rep *Report) error {
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	local := ""
+	if root := siteRoot(path); root != "" {
+		local = filepath.Join(root, ".well-known", "jwks.json")
+	}
+	ks, err := trustedKeys(ctx, opts, "", local)
+	if err != nil {
+		return err
+	}
+	rep.Cards = append(rep.Cards, checkCard(path, body, ks, opts))
+	return nil
+}
+
+// siteRoot finds the built site a card file lies in: the nearest folder
+// above it with .well-known/jwks.json.
+func siteRoot(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, ".well-known", "jwks.json")); err == nil {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
+}
+
+// checkCard verifies one card's signatures against ks.
+func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
+	c := Card{Source: source, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
+	var head struct {
+		Name                string          `json:"name"`
+		SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
+		ProtocolVersion     string          `json:"protocolVersion"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		c.Problems = append(c.Problems, "not a JSON object: "+err.Error())
+		return c
+	}
+	c.Name = head.Name
+	c.Version = "1.0"
+	if head.SupportedInterfaces == nil {
+		c.Version = "0.3"
+		if head.ProtocolVersion != "" {
+			c.Version = head.ProtocolVersion
+		}
+	}
+	c.Problems = append(c.Problems, ks.problems...)
+	algs := opts.Algorithms
+	if len(algs) == 0 {
+		algs = sign.VerifyAlgorithms
+	}
+	results, err := sign.Verify(body, ks.keys, algs)
+	if err != nil {
+		c.Problems = append(c.Problems, err.Error())
+		return c
+	}
+	strict, verified := 0, 0
+	for _, r := range results {
+		s := Signature{Index: r.Index, KID: r.KID, Alg: r.Alg, JKU: r.JKU, Verified: r.Verified}
+		if r.Err != nil {
+			s.Reason = r.Err.Error()
+		}
+		if s.Verified && ks.url != "" && r.JKU != "" && r.JKU != ks.url {
+			s.Verified = false
+			s.Reason = fmt.Sprintf("jku %q is not the trusted JWKS %s: refused (a jku is a hint, never a trust root)", r.JKU, ks.url)
+		}
+		if s.Verified {
+			s.Covers = string(r.Covers)
+			s.Uncovered = r.Uncovered
+			verified++
+			if r.Covers == sign.Strict {
+				strict++
+			}
+		}
+		c.Signatures = append(c.Signatures, s)
+	}
+	switch {
+	case opts.All && verified < len(results):
+		c.Outcome = OutcomeNotAllVerified
+	case strict > 0:
+		c.Outcome, c.Verified = OutcomeVerified, true
+	case verified > 0:
+		c.Outcome, c.Verified = OutcomeSDKProjection, true
+	}
+	return c
+}
+
+// verifySite checks every card under dir, its JWKS and its catalog.
+func verifySite(ctx context.Context, dir string, opts Options, rep *Report) error {
+	jwksPath := filepath.Join(dir, ".well-known", "jwks.json")
+	if _, err := os.Stat(jwksPath); err != nil && opts.JWKS == "" {
+		return usagef("%s is not a built site: no .well-known/jwks.json", dir)
+	}
+	ks, err := trustedKeys(ctx, opts, "", jwksPath)
+	if err != nil {
+		return err
+	}
+	var files []string
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if len(files) == 0 {
+		rep.Problems = append(rep.Problems, dir+": no agent cards found")
+		return nil
+	}
+	slices.Sort(files)
+	used := map[string]bool{}
+	jkus := map[string]bool{}
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		c := checkCard(f, body, ks, opts)
+		for _, s := range c.Signatures {
+			if s.KID != "" {
+				used[s.KID] = true
+			}
+			if s.JKU != "" {
+				jkus[s.JKU] = true
+			}
+		}
+		rep.Cards = append(rep.Cards, c)
+	}
+	// Every kid used is in the JWKS; unused keys are only a warning (a
+	// key published ahead of a rotation, or kept after one).
+	for kid := range used {
+		if ks.keys.Find(kid) == nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: kid %s signs cards but is not in the JWKS", dir, kid))
+		}
+	}
+	for _, k := range ks.keys.Keys {
+		if !used[k.KeyID] {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: JWKS key %s (%s) signs no card (fine ahead of or after a rotation)", dir, k.KeyID, k.Algorithm))
+		}
+	}
+	if len(jkus) > 1 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: cards name %d different jku values", dir, len(jkus)))
+	}
+	checkRootCard(dir, rep)
+	checkCatalog(dir, jkus, rep)
+	return nil
+}
+
+// checkRootCard: the root cards must equal one agent's cards.
+func checkRootCard(dir string, rep *Report) {
+	root, err := os.ReadFile(filepath.Join(dir, ".well-known", "agent-card.json"))
+	if err != nil {
+		rep.Problems = append(rep.Problems, dir+": no /.well-known/agent-card.json")
+		return
+	}
+	agents, _ := filepath.Glob(filepath.Join(dir, "agents", "*", ".well-known", "agent-card.json"))
+	if len(agents) == 0 {
+		return // a single-card site
+	}
+	for _, a := range agents {
+		if b, err := os.ReadFile(a); err == nil && string(b) == string(root) {
+			legacyRoot, _ := os.ReadFile(filepath.Join(dir, ".well-known", "agent.json"))
+			legacy, _ := os.ReadFile(filepath.Join(filepath.Dir(a), "agent.json"))
+			if string(legacyRoot) != string(legacy) {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: root agent.json is not the default agent's (%s)", dir, filepath.Dir(filepath.Dir(a))))
+			}
+			return
+		}
+	}
+	rep.Problems = append(rep.Problems, dir+": /.well-known/agent-card.json is not the card of any agent under agents/")
+}
+
+// checkCatalog: every catalog entry's url names a card file in the site.
+func checkCatalog(dir string, jkus map[string]bool, rep *Report) {
+	data, err := os.ReadFile(filepath.Join(dir, ".well-known", "ai-catalog.json"))
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, dir+": no /.well-known/ai-catalog.json")
+		return
+	}
+	var cat struct {
+		Host struct {
+			DocumentationURL string `json:"documentationUrl"`
+		} `json:"host"`
+		Entries []struct {
+			Identifier string `json:"identifier"`
+			URL        string `json:"url"`
+			MediaType  string `json:"mediaType"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal(data, &cat); err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: ai-catalog.json: %v", dir, err))
+		return
+	}
+	// The site's base URL: from the catalog host, else from a jku.
+	base := strings.TrimSuffix(cat.Host.DocumentationURL, "/")
+	if base == "" {
+		for j := range jkus {
+			base = strings.TrimSuffix(j, "/.well-known/jwks.json")
+		}
+	}
+	if base != "" {
+		want := base + "/.well-known/jwks.json"
+		for j := range jkus {
+			if j != want {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: cards name jku %s, but the site's JWKS is %s", dir, j, want))
+			}
+		}
+	}
+	for i, e := range cat.Entries {
+		if e.MediaType != "application/a2a-agent-card+json" {
+			continue
+		}
+		rel, ok := strings.CutPrefix(e.URL, base+"/")
+		if base == "" || !ok {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: catalog entry %d (%s): url %s is not on this site (%s)", dir, i, e.Identifier, e.URL, base))
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: catalog entry %d (%s): %s does not exist in the site", dir, i, e.Identifier, rel))
+		}
+	}
+}
+
+// IsUsage reports errors that mean exit code 2: usage and fetch errors.
+func IsUsage(err error) bool {
+	var ue *UsageError
+	var fe *fetch.Error
+	return errors.As(err, &ue) || errors.As(err, &fe)
+}
