@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/pem"
 	"errors"
 	"flag"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -32,7 +36,8 @@ func TestMain(m *testing.M) {
 //	         keys; their public JWKs are in $KEYS/public)
 //	EXAMPLE  the repository's example agents.toml, made absolute
 //
-// and two extra commands, status and capture (see cmdStatus, cmdCapture).
+// and extra commands: status, capture and serve (see cmdStatus, cmdCapture,
+// cmdServe).
 func TestScripts(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -49,6 +54,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status":  cmdStatus,
 			"capture": cmdCapture,
+			"serve":   cmdServe,
 		},
 	})
 }
@@ -128,4 +134,60 @@ func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Setenv(args[0], v)
 	ts.Logf("%s=%s", args[0], v)
+}
+
+// cmdServe implements
+//
+//	serve [-tls] VAR DIR
+//
+// It starts an HTTP server on 127.0.0.1 serving the files under DIR (which
+// may be created later) and sets VAR to its URL; with -tls it serves https
+// with a test certificate written to $WORK/VAR.pem (for verify -cacert).
+// Special paths help the negative tests:
+//
+//	/__big                2 MiB body
+//	/__slow/PATH          PATH after a 3 s delay
+//	/__redirect?to=URL    302 to URL
+//
+// The server stops when the script ends.
+func cmdServe(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! serve")
+	}
+	useTLS := len(args) > 0 && args[0] == "-tls"
+	if useTLS {
+		args = args[1:]
+	}
+	if len(args) != 2 {
+		ts.Fatalf("usage: serve [-tls] VAR DIR")
+	}
+	dir := ts.MkAbs(args[1])
+	files := http.FileServer(http.Dir(dir))
+	mux := http.NewServeMux()
+	mux.HandleFunc("/__big", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"name":"` + strings.Repeat("x", 2<<20) + `"}`))
+	})
+	mux.HandleFunc("/__slow/", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(3 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+		http.StripPrefix("/__slow", files).ServeHTTP(w, r)
+	})
+	mux.HandleFunc("/__redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	mux.Handle("/", files)
+	srv := httptest.NewUnstartedServer(mux)
+	if useTLS {
+		srv.StartTLS()
+		cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]+".pem"), cert, 0o644))
+	} else {
+		srv.Start()
+	}
+	ts.Defer(srv.Close)
+	ts.Setenv(args[0], srv.URL)
 }

@@ -23,6 +23,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "write the report as JSON")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
 	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest document fetched, in bytes")
+	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE] [-all] [-json] TARGET...\n\n"+
 			"TARGET is a card file, a built site folder, or a URL (an origin means its /.well-known/agent-card.json).\n"+
@@ -36,7 +37,15 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	opts := verify.Options{JWKS: *jwks, All: *all, Fetch: &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}}
+	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}
+	if *cacert != "" {
+		pool, err := fetch.LoadRootCAs(*cacert)
+		if err != nil {
+			return fmt.Errorf("%v: %w", err, errUsage)
+		}
+		client.RootCAs = pool
+	}
+	opts := verify.Options{JWKS: *jwks, All: *all, Fetch: client}
 	rep := &verify.Report{Cards: []verify.Card{}}
 	ctx := context.Background()
 	for _, t := range fs.Args() {
