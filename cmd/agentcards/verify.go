@@ -20,12 +20,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("verify", stderr)
 	jwks := fs.String("jwks", "", "trusted JWKS `URL|FILE` (default: the card's origin, or the site folder's)")
 	all := fs.Bool("all", false, "require every signature to verify, not just one")
+	strict := fs.Bool("strict", false, "require a signature over the whole card (RFC 8785), not only over the A2A SDKs' projection")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
 	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest document fetched, in bytes")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE] [-all] [-json] TARGET...\n\n"+
+		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] TARGET...\n\n"+
 			"TARGET is a card file, a built site folder, or a URL (an origin means its /.well-known/agent-card.json).\n"+
 			"Exit status: 0 verified, 1 not verified, 2 usage or fetch error.\n\n")
 		fs.PrintDefaults()
@@ -45,7 +46,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		}
 		client.RootCAs = pool
 	}
-	opts := verify.Options{JWKS: *jwks, All: *all, Fetch: client}
+	opts := verify.Options{JWKS: *jwks, All: *all, Strict: *strict, Fetch: client}
 	rep := &verify.Report{Cards: []verify.Card{}}
 	ctx := context.Background()
 	for _, t := range fs.Args() {

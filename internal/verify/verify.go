@@ -29,6 +29,9 @@ type Options struct {
 	JWKS string
 	// All demands that every signature verify, not just one.
 	All bool
+	// Strict refuses cards whose only verified signatures cover the SDK
+	// projection rather than the whole card.
+	Strict bool
 	// Algorithms is the allow-list (default sign.VerifyAlgorithms).
 	Algorithms []string
 	// Fetch gets remote documents.
@@ -320,6 +323,9 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 		c.Outcome = OutcomeNotAllVerified
 	case strict > 0:
 		c.Outcome, c.Verified = OutcomeVerified, true
+	case verified > 0 && opts.Strict:
+		c.Outcome = OutcomeSDKProjection
+		c.Problems = append(c.Problems, "only the A2A SDKs' projection of the card is signed; -strict demands a signature over the whole card")
 	case verified > 0:
 		c.Outcome, c.Verified = OutcomeSDKProjection, true
 	}

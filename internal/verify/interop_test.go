@@ -1,0 +1,74 @@
+package verify
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/fetch"
+)
+
+const interopDir = "../../testdata/interop"
+
+// TestSDKSignedCardsVerify is the reverse interop direction: cards signed by
+// the official @a2a-js/sdk generateAgentCardSignature (ES256, and Ed25519
+// under both alg names) verify here. Cards in normal form verify strictly;
+// cards the SDK canonicalizes differently verify over the SDK projection,
+// with exactly the fields it leaves out listed.
+func TestSDKSignedCardsVerify(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(interopDir, "node_modules", "@a2a-js", "sdk", "package.json"))
+	}
+	if err != nil {
+		msg := "needs node and `npm ci --prefix testdata/interop`: " + err.Error()
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	out := t.TempDir()
+	cmd := exec.Command(node, "sdk-sign.mjs", out)
+	cmd.Dir = interopDir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("sdk-sign.mjs: %v\n%s", err, b)
+	}
+	jwks := filepath.Join(out, "jwks.json")
+	wantLoose := []string{"capabilities.extensions[0].required", "securityRequirements[1]", "supportedInterfaces[0].tenant", "x_vendor"}
+	for name, want := range map[string]string{
+		"es256-normal":   OutcomeVerified,
+		"eddsa-normal":   OutcomeVerified,
+		"ed25519-normal": OutcomeVerified,
+		"es256-loose":    OutcomeSDKProjection,
+		"eddsa-loose":    OutcomeSDKProjection,
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := &Report{}
+			opts := Options{JWKS: jwks, Fetch: &fetch.Client{}}
+			if err := Target(context.Background(), filepath.Join(out, name+".json"), opts, rep); err != nil {
+				t.Fatal(err)
+			}
+			Finish(rep)
+			c := rep.Cards[0]
+			if !rep.Verified || c.Outcome != want {
+				t.Fatalf("outcome %s (verified %v), want %s: %+v", c.Outcome, rep.Verified, want, c)
+			}
+			if want == OutcomeSDKProjection && !slices.Equal(c.Signatures[0].Uncovered, wantLoose) {
+				t.Errorf("uncovered %v, want %v", c.Signatures[0].Uncovered, wantLoose)
+			}
+			// -strict refuses a card only the SDK projection covers.
+			rep = &Report{}
+			opts.Strict = true
+			if err := Target(context.Background(), filepath.Join(out, name+".json"), opts, rep); err != nil {
+				t.Fatal(err)
+			}
+			Finish(rep)
+			if rep.Verified != (want == OutcomeVerified) {
+				t.Errorf("-strict: verified = %v", rep.Verified)
+			}
+		})
+	}
+}
