@@ -3,7 +3,8 @@
 //
 //	agentcards build  [-manifest agents.toml] [-out DIR] [-key FILE]...
 //	agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
-//	agentcards verify [-jwks URL|FILE] [-all] [-json] TARGET...
+//	agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] TARGET...
+//	agentcards import [-id ID] [-append agents.toml] SOURCE
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 package main
@@ -49,6 +50,8 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		err = runKeygen(args[1:], stdout, stderr, getenv)
 	case "verify":
 		err = runVerify(args[1:], stdout, stderr)
+	case "import":
+		err = runImport(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,227 @@
+package importer
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+const site = "[site]\nbaseUrl = \"https://agents.example.com\"\n\n"
+
+// canonicalV1 builds agent a's v1.0 card and returns its RFC 8785 form.
+func canonicalV1(t *testing.T, m *manifest.Manifest, a *manifest.Agent) []byte {
+	t.Helper()
+	b, err := card.Marshal(card.NewV1(m, a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sign.Canonicalize(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// variety is a manifest that uses every feature of the manifest.
+const variety = site + `[provider]
+organization = "Org"
+url = "https://org.example.com"
+
+[[agents]]
+id = "all"
+name = "All <features> & \"quotes\""
+description = "Tabs\tnewlines\nand ünïcödé 🚀"
+version = "1.2.3"
+documentationUrl = "https://docs.example.com"
+iconUrl = "https://docs.example.com/icon.png"
+defaultInputModes = ["text/plain", "application/json; charset=utf-8"]
+[[agents.supportedInterfaces]]
+url = "https://a.example.com/v1"
+protocolBinding = "GRPC"
+protocolVersion = "1.0"
+tenant = "acme"
+[[agents.supportedInterfaces]]
+url = "http://localhost:8080/a2a"
+protocolBinding = "HTTP+JSON"
+protocolVersion = "0.3.0"
+[agents.capabilities]
+streaming = true
+extendedAgentCard = true
+[[agents.capabilities.extensions]]
+uri = "urn:example:ext"
+description = "x"
+required = true
+params = { n = 9007199254740992, neg = -3, f = 1.5, big = 1e300, small = 2.5e-8, whole = 5.0, s = "x", b = false, list = [1, "two", { three = 3 }], nested = { deep = { deeper = true } }, "odd key" = "v" }
+[[agents.capabilities.extensions]]
+uri = "https://ext.example.com/2"
+[agents.securitySchemes.k]
+type = "apiKey"
+location = "cookie"
+name = "sid"
+[agents.securitySchemes.h]
+type = "http"
+scheme = "Basic"
+[agents.securitySchemes.o]
+type = "oauth2"
+oauth2MetadataUrl = "https://auth.example.com/meta"
+[agents.securitySchemes.o.flows.deviceCode]
+deviceAuthorizationUrl = "https://auth.example.com/device"
+tokenUrl = "https://auth.example.com/token"
+refreshUrl = "https://auth.example.com/refresh"
+scopes = { "a:b" = "A B", c = "C" }
+[agents.securitySchemes.ac]
+type = "oauth2"
+[agents.securitySchemes.ac.flows.authorizationCode]
+authorizationUrl = "https://auth.example.com/authorize"
+tokenUrl = "https://auth.example.com/token"
+pkceRequired = true
+scopes = { read = "Read" }
+[agents.securitySchemes.oidc]
+type = "openIdConnect"
+openIdConnectUrl = "https://auth.example.com/.well-known/openid-configuration"
+[agents.securitySchemes.m]
+type = "mutualTLS"
+[agents.securitySchemes."dotted.name"]
+type = "mutualTLS"
+description = "Described"
+[[agents.securityRequirements]]
+k = []
+m = []
+[[agents.securityRequirements]]
+o = ["a:b", "c"]
+[[agents.skills]]
+id = "s.1:x"
+name = "S"
+description = "D"
+tags = ["t", "ü"]
+examples = ["e1", "e2"]
+inputModes = ["image/png"]
+outputModes = ["text/csv"]
+[[agents.skills.securityRequirements]]
+ac = ["read"]
+[[agents.skills.securityRequirements]]
+oidc = []
+`
+
+// TestRoundTrip is the import property: for every v1.0 card in normal form,
+// import -> agents.toml -> build gives the card back (without signatures).
+func TestRoundTrip(t *testing.T) {
+	example, err := os.ReadFile("../../agents.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gen strings.Builder
+	gen.WriteString(strings.Replace(site, "[site]\n", "[site]\ndefaultAgent = \"g0\"\n", 1))
+	for i := range 30 {
+		fmt.Fprintf(&gen, "[[agents]]\nid = \"g%d\"\nname = \"Generated %d\"\ndescription = \"D %d\"\nversion = \"%d.0\"\n[[agents.supportedInterfaces]]\nurl = \"https://g%d.example.com\"\nprotocolBinding = \"JSONRPC\"\nprotocolVersion = \"1.0\"\n[agents.capabilities]\npushNotifications = %v\n[[agents.skills]]\nid = \"s\"\nname = \"S\"\ndescription = \"D\"\ntags = [\"t%d\"]\n\n", i, i, i, i, i, i%2 == 0, i)
+	}
+	for name, src := range map[string]string{"example": string(example), "variety": variety, "generated": gen.String()} {
+		m, err := manifest.Parse(name, []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := range m.Agents {
+			a := &m.Agents[i]
+			t.Run(name+"/"+a.ID, func(t *testing.T) {
+				want := canonicalV1(t, m, a)
+				signed, err := card.Marshal(card.NewV1(m, a))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Card(signed, a.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Warnings) > 0 {
+					t.Errorf("warnings for a normal-form card: %v", res.Warnings)
+				}
+				block := manifest.EncodeAgent(&res.Agent)
+				m2, err := manifest.Parse("imported", append([]byte(site), block...))
+				if err != nil {
+					t.Fatalf("imported block does not load: %v\n%s", err, block)
+				}
+				got := canonicalV1(t, m2, &m2.Agents[0])
+				if string(got) != string(want) {
+					t.Errorf("round trip differs:\n got  %s\n want %s\nblock:\n%s", got, want, block)
+				}
+			})
+		}
+	}
+}
+
+// TestShapes imports each testdata/import card and checks the block loads
+// and the warnings name what was dropped.
+func TestShapes(t *testing.T) {
+	for file, want := range map[string][]string{
+		"v03.json": {"signatures: dropped", "capabilities.stateTransitionHistory: dropped", "securitySchemes.fxOAuth.flows.implicit: dropped"},
+		"v02.json": {`defaultInputModes: "text" written as "text/plain"`, "protocolVersion: missing"},
+		"legacy-registry.json": {
+			"@context: dropped", "@type: dropped", `id "agent://registry.example.org/acme/weather-bot"`,
+			"authentication.credentials: dropped: it holds a secret",
+			"securitySchemes.partnerKey.shared_secret: dropped: it holds a secret",
+			"llmConfig: dropped: no A2A field carries it",
+		},
+	} {
+		t.Run(file, func(t *testing.T) {
+			data, err := os.ReadFile("../../testdata/import/" + file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Card(data, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := strings.Join(res.Warnings, "\n")
+			for _, w := range want {
+				if !strings.Contains(all, w) {
+					t.Errorf("no warning %q in:\n%s", w, all)
+				}
+			}
+			if strings.Contains(all, "hunter2") || strings.Contains(all, "sk-live") {
+				t.Error("a warning repeats a secret")
+			}
+			block := manifest.EncodeAgent(&res.Agent)
+			if strings.Contains(string(block), "hunter2") || strings.Contains(string(block), "sk-live") {
+				t.Error("the block carries a secret")
+			}
+			if _, err := manifest.Parse(file, append([]byte(site), block...)); err != nil {
+				t.Errorf("block does not load: %v\n%s", err, block)
+			}
+		})
+	}
+}
+
+func TestStringBooleansAndLegacyInterface(t *testing.T) {
+	data, _ := os.ReadFile("../../testdata/import/legacy-registry.json")
+	res, err := Card(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.Agent
+	if a.ID != "weather-bot" || !a.Capabilities.Streaming || a.Capabilities.PushNotifications {
+		t.Errorf("got id %q streaming %v push %v", a.ID, a.Capabilities.Streaming, a.Capabilities.PushNotifications)
+	}
+	if len(a.SupportedInterfaces) != 1 || a.SupportedInterfaces[0].URL != "https://weather.example.com/rpc" || a.DefaultOutputModes[0] != "application/json" {
+		t.Errorf("interface object not hoisted: %+v %v", a.SupportedInterfaces, a.DefaultOutputModes)
+	}
+	if s, ok := a.SecuritySchemes["partnerKey"]; !ok || s.Location != "query" {
+		t.Errorf("array securitySchemes: %+v", a.SecuritySchemes)
+	}
+	if s, ok := a.SecuritySchemes["bearer"]; !ok || s.Scheme != "Bearer" {
+		t.Errorf("authentication.schemes: %+v", a.SecuritySchemes)
+	}
+}
+
+func TestNoEndpoint(t *testing.T) {
+	if _, err := Card([]byte(`{"name":"x"}`), ""); err == nil || !strings.Contains(err.Error(), "no endpoint") {
+		t.Errorf("got %v", err)
+	}
+	if _, err := Card([]byte(`[1]`), ""); err == nil {
+		t.Error("array accepted")
+	}
+}

@@ -1,0 +1,629 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+)
+
+// normalizeLegacy rewrites registry-era shapes into the v0.3 shape:
+// JSON-LD annotations, an "interface" object, "authentication", security
+// schemes as an array.
+func (im *importer) normalizeLegacy() {
+	c := im.card
+	for _, k := range []string{"@context", "@type"} {
+		if _, ok := take(c, k); ok {
+			im.warnf("%s: dropped: JSON-LD annotations have no place in an A2A card", k)
+			im.legacy = true
+		}
+	}
+	if v, ok := take(c, "id"); ok {
+		im.legacy = true
+		if s := str(v); s != "" {
+			c["@id"] = s
+			im.warnf("id %q: dropped from the card; it suggests the agent id", s)
+		}
+	}
+	if v, ok := take(c, "interface"); ok {
+		im.legacy = true
+		if obj, ok := v.(map[string]any); ok {
+			if t, ok := take(obj, "transport"); ok {
+				obj["preferredTransport"] = t
+			}
+			for _, k := range []string{"url", "preferredTransport", "protocolVersion", "additionalInterfaces", "defaultInputModes", "defaultOutputModes"} {
+				if val, ok := take(obj, k); ok {
+					if _, exists := c[k]; !exists {
+						c[k] = val
+					}
+				}
+			}
+			im.leftovers("interface", obj)
+		}
+	}
+	if arr, ok := c["securitySchemes"].([]any); ok {
+		im.legacy = true
+		m := map[string]any{}
+		for i, e := range arr {
+			obj, ok := e.(map[string]any)
+			if !ok {
+				im.warnf("securitySchemes[%d]: dropped: not an object", i)
+				continue
+			}
+			name := ""
+			for _, k := range []string{"id", "key", "schemeName"} {
+				if s, ok := take(obj, k); ok && str(s) != "" {
+					name = str(s)
+					break
+				}
+			}
+			if name == "" {
+				name = str(obj["type"])
+			}
+			if name == "" {
+				name = "scheme" + strconv.Itoa(i+1)
+			}
+			for base, n := name, 2; m[name] != nil; n++ {
+				name = base + strconv.Itoa(n)
+			}
+			m[name] = obj
+		}
+		c["securitySchemes"] = m
+	}
+	if v, ok := take(c, "authentication"); ok {
+		im.legacy = true
+		im.authentication(v)
+	}
+}
+
+// authentication converts the pre-0.2 {"schemes": [...], "credentials": ...}.
+func (im *importer) authentication(v any) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		im.warnf("authentication: dropped: not an object")
+		return
+	}
+	if _, ok := take(obj, "credentials"); ok {
+		im.warnf("authentication.credentials: dropped: it holds a secret, and cards are public; keep it out of agents.toml")
+	}
+	schemes, _ := take(obj, "schemes")
+	im.leftovers("authentication", obj)
+	ss, _ := im.card["securitySchemes"].(map[string]any)
+	if ss == nil {
+		ss = map[string]any{}
+	}
+	var reqs []any
+	for _, s := range strings_(schemes) {
+		switch strings.ToLower(s) {
+		case "bearer", "basic", "digest":
+			name := strings.ToLower(s)
+			ss[name] = map[string]any{"type": "http", "scheme": strings.ToUpper(s[:1]) + strings.ToLower(s[1:])}
+			reqs = append(reqs, map[string]any{name: []any{}})
+		default:
+			im.warnf("authentication.schemes: %q dropped: the old authentication object does not say where its credentials go (declare it in securitySchemes by hand)", s)
+		}
+	}
+	if len(ss) > 0 {
+		im.card["securitySchemes"] = ss
+	}
+	if len(reqs) > 0 {
+		if existing, ok := im.card["security"].([]any); ok {
+			reqs = append(existing, reqs...)
+		}
+		im.card["security"] = reqs
+	}
+}
+
+// v1 reads an A2A v1.0 card.
+func (im *importer) v1() {
+	c, a := im.card, &im.res.Agent
+	im.common()
+	ifaces, _ := take(c, "supportedInterfaces")
+	for i, e := range asObjects(ifaces) {
+		p := fmt.Sprintf("supportedInterfaces[%d]", i)
+		in := manifest.Interface{
+			URL:             str(pop(e, "url")),
+			ProtocolBinding: str(pop(e, "protocolBinding")),
+			ProtocolVersion: str(pop(e, "protocolVersion")),
+			Tenant:          str(pop(e, "tenant")),
+		}
+		im.leftovers(p, e)
+		a.SupportedInterfaces = append(a.SupportedInterfaces, in)
+	}
+	if v, ok := take(c, "capabilities"); ok {
+		caps, _ := v.(map[string]any)
+		a.Capabilities.Streaming = im.boolean("capabilities.streaming", pop(caps, "streaming"))
+		a.Capabilities.PushNotifications = im.boolean("capabilities.pushNotifications", pop(caps, "pushNotifications"))
+		a.Capabilities.ExtendedAgentCard = im.boolean("capabilities.extendedAgentCard", pop(caps, "extendedAgentCard"))
+		a.Capabilities.Extensions = im.extensions(pop(caps, "extensions"))
+		im.leftovers("capabilities", caps)
+	}
+	dropped := map[string]bool{}
+	if v, ok := take(c, "securitySchemes"); ok {
+		schemes, _ := v.(map[string]any)
+		for _, name := range sortedKeys(schemes) {
+			obj, _ := schemes[name].(map[string]any)
+			s, ok := im.schemeV1("securitySchemes."+name, obj)
+			if !ok {
+				dropped[name] = true
+				continue
+			}
+			if a.SecuritySchemes == nil {
+				a.SecuritySchemes = map[string]manifest.SecurityScheme{}
+			}
+			a.SecuritySchemes[name] = s
+		}
+	}
+	a.SecurityRequirements = im.requirementsV1("securityRequirements", pop(c, "securityRequirements"), dropped)
+	skills, _ := take(c, "skills")
+	for i, e := range asObjects(skills) {
+		p := fmt.Sprintf("skills[%d]", i)
+		s := im.skill(p, e)
+		s.SecurityRequirements = im.requirementsV1(p+".securityRequirements", pop(e, "securityRequirements"), dropped)
+		im.leftovers(p, e)
+		a.Skills = append(a.Skills, s)
+	}
+	im.leftovers("", c)
+}
+
+// common reads the fields v1.0 and v0.3 share.
+func (im *importer) common() {
+	c, a := im.card, &im.res.Agent
+	a.Name = str(pop(c, "name"))
+	a.Description = str(pop(c, "description"))
+	a.Version = str(pop(c, "version"))
+	a.DocumentationURL = str(pop(c, "documentationUrl"))
+	a.IconURL = str(pop(c, "iconUrl"))
+	if v, ok := take(c, "provider"); ok {
+		if obj, ok := v.(map[string]any); ok {
+			p := &manifest.Provider{Organization: str(pop(obj, "organization")), URL: str(pop(obj, "url"))}
+			im.leftovers("provider", obj)
+			if p.Organization != "" && p.URL != "" {
+				a.Provider = p
+			} else {
+				im.warnf("provider: dropped: A2A needs both organization and url")
+			}
+		}
+	}
+	a.DefaultInputModes = im.modes("defaultInputModes", pop(c, "defaultInputModes"))
+	a.DefaultOutputModes = im.modes("defaultOutputModes", pop(c, "defaultOutputModes"))
+	if _, ok := take(c, "signatures"); ok {
+		im.warnf("signatures: dropped: agentcards signs the card anew with your keys")
+	}
+	delete(c, "@id")
+}
+
+func (im *importer) skill(p string, e map[string]any) manifest.Skill {
+	return manifest.Skill{
+		ID:          str(pop(e, "id")),
+		Name:        str(pop(e, "name")),
+		Description: str(pop(e, "description")),
+		Tags:        strings_(pop(e, "tags")),
+		Examples:    strings_(pop(e, "examples")),
+		InputModes:  im.modes(p+".inputModes", pop(e, "inputModes")),
+		OutputModes: im.modes(p+".outputModes", pop(e, "outputModes")),
+	}
+}
+
+// shortModes maps the bare words early A2A samples used to media types.
+var shortModes = map[string]string{"text": "text/plain", "json": "application/json", "data": "application/json"}
+
+var versionRE = regexp.MustCompile(`^[0-9]+\.[0-9]+(\.[0-9]+)?$`)
+
+var mediaTypeRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\s*;.*)?$`)
+
+func (im *importer) modes(path string, v any) []string {
+	var out []string
+	for _, m := range strings_(v) {
+		switch {
+		case mediaTypeRE.MatchString(m):
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		case shortModes[strings.ToLower(m)] != "":
+			mt := shortModes[strings.ToLower(m)]
+			im.warnf("%s: %q written as %q", path, m, mt)
+			if !slices.Contains(out, mt) {
+				out = append(out, mt)
+			}
+		default:
+			im.warnf("%s: %q dropped: not a media type", path, m)
+		}
+	}
+	return out
+}
+
+func (im *importer) extensions(v any) []manifest.Extension {
+	var out []manifest.Extension
+	for i, e := range asObjects(v) {
+		p := fmt.Sprintf("capabilities.extensions[%d]", i)
+		x := manifest.Extension{
+			URI:         str(pop(e, "uri")),
+			Description: str(pop(e, "description")),
+			Required:    im.boolean(p+".required", pop(e, "required")),
+		}
+		if params, ok := pop(e, "params").(map[string]any); ok {
+			if cleaned, ok := im.params(p+".params", params).(map[string]any); ok {
+				x.Params = cleaned
+			}
+		}
+		im.leftovers(p, e)
+		out = append(out, x)
+	}
+	return out
+}
+
+// params keeps a free-form JSON value, dropping what the manifest (and the
+// SDKs) cannot carry: nulls, empty values, secrets.
+func (im *importer) params(path string, v any) any {
+	switch x := v.(type) {
+	case nil:
+		im.warnf("%s: null dropped", path)
+		return nil
+	case string:
+		if x == "" {
+			im.warnf("%s: empty string dropped", path)
+			return nil
+		}
+		return x
+	case map[string]any:
+		out := map[string]any{}
+		for _, k := range sortedKeys(x) {
+			if slices.Contains(secretKeys, k) {
+				im.warnf("%s.%s: dropped: it holds a secret, and cards are public", path, k)
+				continue
+			}
+			if c := im.params(path+"."+k, x[k]); c != nil {
+				out[k] = c
+			}
+		}
+		if len(out) == 0 {
+			im.warnf("%s: empty object dropped", path)
+			return nil
+		}
+		return out
+	case []any:
+		var out []any
+		for i, e := range x {
+			if c := im.params(fmt.Sprintf("%s[%d]", path, i), e); c != nil {
+				out = append(out, c)
+			}
+		}
+		if len(out) == 0 {
+			im.warnf("%s: empty array dropped", path)
+			return nil
+		}
+		return out
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		f, err := x.Float64()
+		if err != nil {
+			im.warnf("%s: number %s dropped", path, x)
+			return nil
+		}
+		return f
+	default:
+		return x
+	}
+}
+
+func (im *importer) schemeV1(p string, obj map[string]any) (manifest.SecurityScheme, bool) {
+	var s manifest.SecurityScheme
+	switch {
+	case obj["apiKeySecurityScheme"] != nil:
+		o, _ := take(obj, "apiKeySecurityScheme")
+		b, _ := o.(map[string]any)
+		s = manifest.SecurityScheme{Type: manifest.TypeAPIKey, Description: str(pop(b, "description")), Location: str(pop(b, "location")), Name: str(pop(b, "name"))}
+		im.leftovers(p+".apiKeySecurityScheme", b)
+	case obj["httpAuthSecurityScheme"] != nil:
+		o, _ := take(obj, "httpAuthSecurityScheme")
+		b, _ := o.(map[string]any)
+		s = manifest.SecurityScheme{Type: manifest.TypeHTTP, Description: str(pop(b, "description")), Scheme: str(pop(b, "scheme")), BearerFormat: str(pop(b, "bearerFormat"))}
+		im.leftovers(p+".httpAuthSecurityScheme", b)
+	case obj["oauth2SecurityScheme"] != nil:
+		o, _ := take(obj, "oauth2SecurityScheme")
+		b, _ := o.(map[string]any)
+		s = manifest.SecurityScheme{Type: manifest.TypeOAuth2, Description: str(pop(b, "description")), OAuth2MetadataURL: str(pop(b, "oauth2MetadataUrl"))}
+		flows, ok := im.flows(p+".oauth2SecurityScheme.flows", pop(b, "flows"))
+		im.leftovers(p+".oauth2SecurityScheme", b)
+		if !ok {
+			im.leftovers(p, obj)
+			return s, false
+		}
+		s.Flows = flows
+	case obj["openIdConnectSecurityScheme"] != nil:
+		o, _ := take(obj, "openIdConnectSecurityScheme")
+		b, _ := o.(map[string]any)
+		s = manifest.SecurityScheme{Type: manifest.TypeOpenIDConnect, Description: str(pop(b, "description")), OpenIDConnectURL: str(pop(b, "openIdConnectUrl"))}
+		im.leftovers(p+".openIdConnectSecurityScheme", b)
+	case obj["mtlsSecurityScheme"] != nil:
+		o, _ := take(obj, "mtlsSecurityScheme")
+		b, _ := o.(map[string]any)
+		s = manifest.SecurityScheme{Type: manifest.TypeMutualTLS, Description: str(pop(b, "description"))}
+		im.leftovers(p+".mtlsSecurityScheme", b)
+	default:
+		im.warnf("%s: dropped: no security scheme this version of A2A knows", p)
+		return s, false
+	}
+	im.leftovers(p, obj)
+	return s, true
+}
+
+// flows reads OAuth flows (v1.0 or v0.3 shape); v1.0 allows one.
+func (im *importer) flows(p string, v any) (*manifest.OAuthFlows, bool) {
+	obj, _ := v.(map[string]any)
+	var f manifest.OAuthFlows
+	n := 0
+	for _, name := range []string{"authorizationCode", "clientCredentials", "deviceCode", "implicit", "password"} {
+		raw, ok := take(obj, name)
+		if !ok {
+			continue
+		}
+		b, _ := raw.(map[string]any)
+		fp := p + "." + name
+		if n > 0 {
+			im.warnf("%s: dropped: A2A v1.0 allows one flow per scheme (declare another scheme for it)", fp)
+			continue
+		}
+		scopes := map[string]string{}
+		if sc, ok := pop(b, "scopes").(map[string]any); ok {
+			for k, d := range sc {
+				desc := str(d)
+				if desc == "" {
+					desc = k
+					im.warnf("%s.scopes.%s: no description; the scope name is used", fp, k)
+				}
+				scopes[k] = desc
+			}
+		}
+		if len(scopes) == 0 {
+			scopes = nil
+		}
+		switch name {
+		case "authorizationCode":
+			f.AuthorizationCode = &manifest.AuthorizationCodeFlow{AuthorizationURL: str(pop(b, "authorizationUrl")), TokenURL: str(pop(b, "tokenUrl")), RefreshURL: str(pop(b, "refreshUrl")), Scopes: scopes, PKCERequired: im.boolean(fp+".pkceRequired", pop(b, "pkceRequired"))}
+		case "clientCredentials":
+			f.ClientCredentials = &manifest.ClientCredentialsFlow{TokenURL: str(pop(b, "tokenUrl")), RefreshURL: str(pop(b, "refreshUrl")), Scopes: scopes}
+		case "deviceCode":
+			f.DeviceCode = &manifest.DeviceCodeFlow{DeviceAuthorizationURL: str(pop(b, "deviceAuthorizationUrl")), TokenURL: str(pop(b, "tokenUrl")), RefreshURL: str(pop(b, "refreshUrl")), Scopes: scopes}
+		default:
+			im.warnf("%s: dropped: the %s flow is deprecated in A2A v1.0 and not supported", fp, name)
+			continue
+		}
+		n++
+		im.leftovers(fp, b)
+	}
+	im.leftovers(p, obj)
+	if n == 0 {
+		im.warnf("%s: no supported flow, so the scheme is dropped", p)
+		return nil, false
+	}
+	return &f, true
+}
+
+func (im *importer) requirementsV1(p string, v any, dropped map[string]bool) []manifest.Requirement {
+	var out []manifest.Requirement
+	for i, e := range asObjects(v) {
+		schemes, _ := pop(e, "schemes").(map[string]any)
+		im.leftovers(fmt.Sprintf("%s[%d]", p, i), e)
+		r := manifest.Requirement{}
+		for name, sl := range schemes {
+			obj, _ := sl.(map[string]any)
+			r[name] = strings_(pop(obj, "list"))
+		}
+		out = im.appendRequirement(out, fmt.Sprintf("%s[%d]", p, i), r, dropped)
+	}
+	return out
+}
+
+func (im *importer) appendRequirement(out []manifest.Requirement, p string, r manifest.Requirement, dropped map[string]bool) []manifest.Requirement {
+	for name := range r {
+		if dropped[name] {
+			im.warnf("%s: dropped: it names scheme %q, which was dropped", p, name)
+			return out
+		}
+	}
+	if len(r) == 0 {
+		return out
+	}
+	return append(out, r)
+}
+
+// v03 reads a v0.3.x or v0.2.x card (after normalizeLegacy).
+func (im *importer) v03() {
+	c, a := im.card, &im.res.Agent
+	im.common()
+	pv := str(pop(c, "protocolVersion"))
+	if !versionRE.MatchString(pv) {
+		if pv == "" {
+			im.warnf("protocolVersion: missing; the endpoints are taken to speak A2A \"0.3.0\"")
+		} else {
+			im.warnf("protocolVersion %q: not a version; \"0.3.0\" used", pv)
+		}
+		pv = "0.3.0"
+	}
+	main := str(pop(c, "url"))
+	transport := str(pop(c, "preferredTransport"))
+	if transport == "" {
+		transport = "JSONRPC"
+	}
+	transport = bindingName(transport)
+	if main != "" {
+		a.SupportedInterfaces = append(a.SupportedInterfaces, manifest.Interface{URL: main, ProtocolBinding: transport, ProtocolVersion: pv})
+	}
+	for i, e := range asObjects(pop(c, "additionalInterfaces")) {
+		in := manifest.Interface{URL: str(pop(e, "url")), ProtocolBinding: bindingName(str(pop(e, "transport"))), ProtocolVersion: pv}
+		im.leftovers(fmt.Sprintf("additionalInterfaces[%d]", i), e)
+		if in.URL == main && in.ProtocolBinding == transport {
+			continue
+		}
+		a.SupportedInterfaces = append(a.SupportedInterfaces, in)
+	}
+	if v, ok := take(c, "capabilities"); ok {
+		caps, _ := v.(map[string]any)
+		a.Capabilities.Streaming = im.boolean("capabilities.streaming", pop(caps, "streaming"))
+		a.Capabilities.PushNotifications = im.boolean("capabilities.pushNotifications", pop(caps, "pushNotifications"))
+		if v, ok := take(caps, "stateTransitionHistory"); ok && im.boolean("capabilities.stateTransitionHistory", v) {
+			im.warnf("capabilities.stateTransitionHistory: dropped: A2A v1.0 has no such capability")
+		}
+		a.Capabilities.Extensions = im.extensions(pop(caps, "extensions"))
+		im.leftovers("capabilities", caps)
+	}
+	a.Capabilities.ExtendedAgentCard = im.boolean("supportsAuthenticatedExtendedCard", pop(c, "supportsAuthenticatedExtendedCard"))
+	dropped := map[string]bool{}
+	if v, ok := take(c, "securitySchemes"); ok {
+		schemes, _ := v.(map[string]any)
+		for _, name := range sortedKeys(schemes) {
+			obj, _ := schemes[name].(map[string]any)
+			s, ok := im.schemeV03("securitySchemes."+name, obj)
+			if !ok {
+				dropped[name] = true
+				continue
+			}
+			if a.SecuritySchemes == nil {
+				a.SecuritySchemes = map[string]manifest.SecurityScheme{}
+			}
+			a.SecuritySchemes[name] = s
+		}
+	}
+	a.SecurityRequirements = im.requirementsV03("security", pop(c, "security"), dropped)
+	for i, e := range asObjects(pop(c, "skills")) {
+		p := fmt.Sprintf("skills[%d]", i)
+		s := im.skill(p, e)
+		s.SecurityRequirements = im.requirementsV03(p+".security", pop(e, "security"), dropped)
+		im.leftovers(p, e)
+		a.Skills = append(a.Skills, s)
+	}
+	im.leftovers("", c)
+}
+
+// bindingName maps transport spellings to the A2A binding names.
+func bindingName(t string) string {
+	switch strings.ToUpper(strings.ReplaceAll(t, "-", "")) {
+	case "JSONRPC", "JSONRPC2.0", "":
+		return "JSONRPC"
+	case "GRPC":
+		return "GRPC"
+	case "HTTP+JSON", "HTTPJSON", "REST", "HTTP":
+		return "HTTP+JSON"
+	}
+	return t
+}
+
+func (im *importer) schemeV03(p string, obj map[string]any) (manifest.SecurityScheme, bool) {
+	typ := str(pop(obj, "type"))
+	desc := str(pop(obj, "description"))
+	var s manifest.SecurityScheme
+	switch strings.ToLower(typ) {
+	case "apikey":
+		s = manifest.SecurityScheme{Type: manifest.TypeAPIKey, Description: desc, Location: str(pop(obj, "in")), Name: str(pop(obj, "name"))}
+	case "http":
+		s = manifest.SecurityScheme{Type: manifest.TypeHTTP, Description: desc, Scheme: str(pop(obj, "scheme")), BearerFormat: str(pop(obj, "bearerFormat"))}
+	case "oauth2":
+		s = manifest.SecurityScheme{Type: manifest.TypeOAuth2, Description: desc, OAuth2MetadataURL: str(pop(obj, "oauth2MetadataUrl"))}
+		flows, ok := im.flows(p+".flows", pop(obj, "flows"))
+		if !ok {
+			im.leftovers(p, obj)
+			return s, false
+		}
+		s.Flows = flows
+	case "openidconnect":
+		s = manifest.SecurityScheme{Type: manifest.TypeOpenIDConnect, Description: desc, OpenIDConnectURL: str(pop(obj, "openIdConnectUrl"))}
+	case "mutualtls":
+		s = manifest.SecurityScheme{Type: manifest.TypeMutualTLS, Description: desc}
+	default:
+		im.warnf("%s: dropped: unknown scheme type %q", p, typ)
+		im.leftovers(p, obj)
+		return s, false
+	}
+	im.leftovers(p, obj)
+	return s, true
+}
+
+func (im *importer) requirementsV03(p string, v any, dropped map[string]bool) []manifest.Requirement {
+	var out []manifest.Requirement
+	for i, e := range asObjects(v) {
+		r := manifest.Requirement{}
+		for name, scopes := range e {
+			r[name] = strings_(scopes)
+		}
+		out = im.appendRequirement(out, fmt.Sprintf("%s[%d]", p, i), r, dropped)
+	}
+	return out
+}
+
+// fillRequired fills what the manifest requires and an old card may lack,
+// saying so.
+func (im *importer) fillRequired() {
+	a := &im.res.Agent
+	if a.Name == "" {
+		a.Name = a.ID
+		im.warnf("name: missing; %q used", a.Name)
+	}
+	if a.Description == "" {
+		a.Description = a.Name
+		im.warnf("description: missing; the name is used; write a real one")
+	}
+	if a.Version == "" {
+		a.Version = "1.0.0"
+		im.warnf("version: missing; \"1.0.0\" used")
+	}
+	for i := range a.Skills {
+		s := &a.Skills[i]
+		if s.ID == "" {
+			s.ID = slug(s.Name)
+			if s.ID == "" {
+				s.ID = fmt.Sprintf("skill-%d", i+1)
+			}
+			im.warnf("skills[%d].id: missing; %q used", i, s.ID)
+		}
+		if s.Name == "" {
+			s.Name = s.ID
+			im.warnf("skills[%d].name: missing; %q used", i, s.Name)
+		}
+		if s.Description == "" {
+			s.Description = s.Name
+			im.warnf("skills[%d].description: missing; the name is used", i)
+		}
+		if len(s.Tags) == 0 {
+			s.Tags = []string{s.ID}
+			im.warnf("skills[%d].tags: missing; tag %q used", i, s.ID)
+		}
+	}
+}
+
+func asObjects(v any) []map[string]any {
+	arr, _ := v.([]any)
+	var out []map[string]any
+	for _, e := range arr {
+		if o, ok := e.(map[string]any); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// pop removes key from obj (which may be nil) and returns its value.
+func pop(obj map[string]any, key string) any {
+	if obj == nil {
+		return nil
+	}
+	v := obj[key]
+	delete(obj, key)
+	return v
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
