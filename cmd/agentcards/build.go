@@ -117,9 +117,13 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 			}
 			shown = append(shown, id+": "+strings.Join(rep.Projected[id], ", "))
 		}
-		fmt.Fprintf(stderr, "note: %d agent(s) have security requirements without scopes, which the A2A SDKs erase before they verify (%s).\n"+
-			"note: each key signed those cards twice: over the strict RFC 8785 form, and over the SDKs' form, which does not cover those fields (README, \"Scope-less security requirements\").\n",
+		fmt.Fprintf(stderr, "note: %d agent(s) have security requirements without scopes, which the A2A SDKs erase before they verify (%s).\n",
 			len(ids), strings.Join(shown, "; "))
+		if m.Site.ProjectionSignatures() {
+			fmt.Fprintf(stderr, "note: each key signed those cards twice: over the strict RFC 8785 form, and over the SDKs' form, which does not cover those fields (README, \"Scope-less security requirements\").\n")
+		} else {
+			fmt.Fprintf(stderr, "WARNING: site.sdkProjectionSignatures is false, so those cards carry strict signatures only and will NOT verify with the A2A SDKs.\n")
+		}
 	}
 	var kids []string
 	for _, s := range signers {

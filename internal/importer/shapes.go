@@ -277,6 +277,10 @@ func (im *importer) params(path string, v any) any {
 				im.warnf("%s.%s: dropped: it holds a secret, and cards are public", path, k)
 				continue
 			}
+			if k == "__proto__" {
+				im.warnf("%s.%s: dropped: the A2A JS SDK cannot carry this key", path, k)
+				continue
+			}
 			if c := im.params(path+"."+k, x[k]); c != nil {
 				out[k] = c
 			}
@@ -374,6 +378,10 @@ func (im *importer) flows(p string, v any) (*manifest.OAuthFlows, bool) {
 		scopes := map[string]string{}
 		if sc, ok := pop(b, "scopes").(map[string]any); ok {
 			for k, d := range sc {
+				if k == "__proto__" {
+					im.warnf("%s.scopes.%s: dropped: the A2A JS SDK cannot carry this key", fp, k)
+					continue
+				}
 				desc := str(d)
 				if desc == "" {
 					desc = k

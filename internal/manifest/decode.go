@@ -89,6 +89,11 @@ func (c *checker) sort() {
 
 var requirementType = reflect.TypeFor[Requirement]()
 
+// protoKey explains why "__proto__" cannot be a key: the A2A JS SDK builds
+// objects by assignment, where it sets the prototype instead, so the key
+// vanishes from what the SDK verifies.
+const protoKey = `"__proto__" cannot be a key: the A2A JS SDK would drop it before checking the signature; rename it`
+
 // decode fills dst from a value of the generic TOML tree.
 func (c *checker) decode(path string, src any, dst reflect.Value) {
 	if dst.Kind() == reflect.Pointer {
@@ -125,7 +130,7 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 			return
 		}
 		if s == "" {
-			c.errorf(path, "must not be empty; remove the key to leave it out")
+			c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
 			return
 		}
 		c.checkSecretText(path, s)
@@ -144,7 +149,7 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 			return
 		}
 		if len(items) == 0 {
-			c.errorf(path, "must not be empty; remove the key to leave it out")
+			c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
 			return
 		}
 		out := reflect.MakeSlice(dst.Type(), len(items), len(items))
@@ -159,13 +164,19 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 			return
 		}
 		if len(tbl) == 0 {
-			c.errorf(path, "must not be empty; remove the key to leave it out")
+			c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
 			return
 		}
 		out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
 		for _, k := range sortedKeys(tbl) {
 			kp := join(path, k)
-			if why := secretKey(k); why != "" {
+			if k == "__proto__" {
+				c.errorf(kp, "%s", protoKey)
+				continue
+			}
+			// Free-form values (params) may hide secrets under any key;
+			// scope and scheme names are names, not values.
+			if why := secretKey(k); why != "" && dst.Type().Elem().Kind() == reflect.Interface {
 				c.errorf(kp, "%s", why)
 				continue
 			}
@@ -249,6 +260,10 @@ func (c *checker) jsonValue(path string, v any) any {
 		out := make(map[string]any, len(x))
 		for _, k := range sortedKeys(x) {
 			kp := join(path, k)
+			if k == "__proto__" {
+				c.errorf(kp, "%s", protoKey)
+				continue
+			}
 			if why := secretKey(k); why != "" {
 				c.errorf(kp, "%s", why)
 				continue

@@ -47,6 +47,16 @@ type Site struct {
 	Output string `toml:"output"`
 	// Keys is the folder of committed public keys (default "keys").
 	Keys string `toml:"keys"`
+	// SDKProjectionSignatures says whether cards the A2A SDKs canonicalize
+	// differently (scope-less security requirements) also get a signature
+	// over the SDKs' projection (default true). README: "Scope-less
+	// security requirements".
+	SDKProjectionSignatures *bool `toml:"sdkProjectionSignatures"`
+}
+
+// ProjectionSignatures reports whether site.sdkProjectionSignatures is on.
+func (s *Site) ProjectionSignatures() bool {
+	return s.SDKProjectionSignatures == nil || *s.SDKProjectionSignatures
 }
 
 // Provider is an A2A AgentProvider.

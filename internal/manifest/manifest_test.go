@@ -124,6 +124,22 @@ func TestDiagnostics(t *testing.T) {
 			[]string{`agents[0].description: contains a private JSON Web Key`}},
 		{"invalid UTF-8", "[site]\nbaseUrl = \"\xff\"\n", []string{"m.toml:2:11: not valid TOML: invalid UTF-8 byte"}},
 		{"surrogate escape", "[site]\nbaseUrl = \"\\uD800\"\n", []string{"m.toml:2:", "not valid UTF-8"}},
+		{"__proto__ in params", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\nparams = { \"__proto__\" = { a = 1 }, b = 2 }\n",
+			[]string{`m.toml:21:12: agents[0].capabilities.extensions[0].params.__proto__: "__proto__" cannot be a key`}},
+		{"__proto__ as a scope", validAgent + "[agents.securitySchemes.o]\ntype = \"oauth2\"\n[agents.securitySchemes.o.flows.clientCredentials]\ntokenUrl = \"https://t.example.com\"\nscopes = { \"__proto__\" = \"x\", read = \"r\" }\n",
+			[]string{`scopes.__proto__: "__proto__" cannot be a key`}},
+		{"private JWKS in a string", strings.Replace(validAgent, `description = "D"`, `description = '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"abc","d":"def"}]}'`, 1),
+			[]string{`agents[0].description: contains a private JSON Web Key`}},
+		{"private JWK among text", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\nparams = { note = 'my key: {\"kty\":\"EC\", \"d\" : \"x\"} ok' }\n",
+			[]string{`params.note: contains a private JSON Web Key`}},
+		{"media type with spaces", strings.Replace(validAgent, `tags = ["t"]`, "tags = [\"t\"]\ninputModes = [\" text/plain \", \"text/plain;\"]", 1),
+			[]string{`inputModes[0]: " text/plain " is not written in canonical form; write "text/plain"`, `inputModes[1]: "text/plain;" is not written in canonical form`}},
+		{"URL with a space", strings.Replace(validAgent, `version = "1"`, "version = \"1\"\ndocumentationUrl = \"https://example.com/my docs\"", 1),
+			[]string{`documentationUrl: "https://example.com/my docs" is not a well-formed URL`}},
+		{"URL with a bad port", strings.Replace(validAgent, `url = "https://a.example.com"`, `url = "https://a.example.com:99999"`, 1),
+			[]string{`port 99999 is not between 1 and 65535`}},
+		{"device code only", validAgent + "[agents.securitySchemes.dev]\ntype = \"oauth2\"\n[agents.securitySchemes.dev.flows.deviceCode]\ndeviceAuthorizationUrl = \"https://t.example.com/d\"\ntokenUrl = \"https://t.example.com\"\nscopes = { read = \"Read\" }\n[[agents.securityRequirements]]\ndev = [\"read\"]\n",
+			[]string{`agents[0].securityRequirements: every requirement names a device code scheme, which A2A v0.3 cannot express`}},
 		{"no agents", "[site]\nbaseUrl = \"https://x.example.com\"\n", []string{"m.toml: agents: no agents"}},
 		{"several problems together", strings.Replace(strings.Replace(validAgent, `tags = ["t"]`, "tags = []", 1), `name = "A"`, "name = 5", 1),
 			[]string{"agents[0].name: expected a string", "agents[0].skills[0].tags: must not be empty"}},
@@ -141,6 +157,13 @@ func TestDiagnostics(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestScopeNamedLikeASecretIsFine(t *testing.T) {
+	src := validAgent + "[agents.securitySchemes.o]\ntype = \"oauth2\"\n[agents.securitySchemes.o.flows.clientCredentials]\ntokenUrl = \"https://t.example.com\"\nscopes = { credentials = \"Manage stored credentials\" }\n"
+	if _, err := Parse("m.toml", []byte(src)); err != nil {
+		t.Fatal(err)
 	}
 }
 

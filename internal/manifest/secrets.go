@@ -1,7 +1,7 @@
 package manifest
 
 import (
-	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -44,13 +44,15 @@ func (c *checker) checkSecretText(path, s string) {
 	switch {
 	case strings.Contains(s, "-----BEGIN") && strings.Contains(s, "PRIVATE KEY"):
 		c.errorf(path, "contains a PEM private key; %s", publicWarning)
-	case strings.Contains(s, `"kty"`):
-		var m map[string]any
-		if json.Unmarshal([]byte(strings.TrimSpace(s)), &m) == nil && looksLikePrivateJWK(m) {
-			c.errorf(path, "contains a private JSON Web Key; %s", publicWarning)
-		}
+	case strings.Contains(s, `"kty"`) && privateMemberRE.MatchString(s):
+		c.errorf(path, "contains a private JSON Web Key; %s", publicWarning)
 	}
 }
+
+// privateMemberRE finds a JWK private member ("d", "p", "q", "dp", "dq",
+// "qi", "k", "oth") as a JSON key anywhere in a string holding "kty": a
+// private JWK, a JWKS of them, or one pasted among other text.
+var privateMemberRE = regexp.MustCompile(`"(d|p|q|dp|dq|qi|k|oth)"\s*:`)
 
 // looksLikePrivateJWK reports whether m is a JWK with private members.
 func looksLikePrivateJWK(m map[string]any) bool {

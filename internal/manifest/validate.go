@@ -131,6 +131,7 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 		c.validateScheme(join(p+".securitySchemes", name), name, a.SecuritySchemes[name])
 	}
 	c.checkRequirements(p+".securityRequirements", a, a.SecurityRequirements)
+	c.checkLegacyExpressible(p+".securityRequirements", a, a.SecurityRequirements)
 	if len(a.Skills) == 0 {
 		c.errorf(p+".skills", "required: add at least one [[agents.skills]] with id, name, description and tags")
 	}
@@ -157,6 +158,7 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 		c.checkModes(sp+".inputModes", s.InputModes)
 		c.checkModes(sp+".outputModes", s.OutputModes)
 		c.checkRequirements(sp+".securityRequirements", a, s.SecurityRequirements)
+		c.checkLegacyExpressible(sp+".securityRequirements", a, s.SecurityRequirements)
 	}
 }
 
@@ -224,6 +226,16 @@ func (c *checker) checkURL(path, s string) bool {
 		c.errorf(path, "%q carries user information; %s", s, publicWarning)
 		return false
 	}
+	if u.String() != s {
+		c.errorf(path, "%q is not a well-formed URL (spaces and other special characters must be percent-encoded: %q)", s, u.String())
+		return false
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			c.errorf(path, "%q: port %s is not between 1 and 65535", s, p)
+			return false
+		}
+	}
 	return true
 }
 
@@ -238,7 +250,11 @@ func isLoopback(host string) bool {
 // checkModes reports media types that are not of the form type/subtype.
 func (c *checker) checkModes(path string, modes []string) {
 	for i, m := range modes {
-		mt, _, err := mime.ParseMediaType(m)
+		mt, params, err := mime.ParseMediaType(m)
+		if err == nil && mime.FormatMediaType(mt, params) != strings.ToLower(m) && mime.FormatMediaType(mt, params) != m {
+			c.errorf(path+"["+strconv.Itoa(i)+"]", "%q is not written in canonical form; write %q", m, mime.FormatMediaType(mt, params))
+			continue
+		}
 		if err != nil || !strings.Contains(mt, "/") || strings.HasPrefix(mt, "/") || strings.HasSuffix(mt, "/") {
 			c.errorf(path+"["+strconv.Itoa(i)+"]", "%q is not a media type such as \"text/plain\" or \"application/json\"", m)
 		}
@@ -375,6 +391,27 @@ func (s SecurityScheme) Scopes() map[string]string {
 		return f.DeviceCode.Scopes
 	}
 	return nil
+}
+
+// checkLegacyExpressible reports requirement lists that agent.json (A2A
+// v0.3, which has no device code flow) could only show as empty: v0.3
+// clients would take the agent for an open one.
+func (c *checker) checkLegacyExpressible(p string, a *Agent, reqs []Requirement) {
+	if len(reqs) == 0 {
+		return
+	}
+	for _, r := range reqs {
+		device := false
+		for name := range r {
+			if s, ok := a.SecuritySchemes[name]; ok && s.Flows != nil && s.Flows.DeviceCode != nil {
+				device = true
+			}
+		}
+		if !device {
+			return
+		}
+	}
+	c.errorf(p, "every requirement names a device code scheme, which A2A v0.3 cannot express: agent.json would show no authentication at all; add an alternative requirement with a scheme v0.3 knows")
 }
 
 func (c *checker) checkRequirements(p string, a *Agent, reqs []Requirement) {

@@ -300,5 +300,12 @@ func WritePublicJWK(dir string, k jose.JSONWebKey) (string, error) {
 		return "", err
 	}
 	p := filepath.Join(dir, k.KeyID+".json")
-	return p, os.WriteFile(p, append(b, '\n'), 0o644)
+	b = append(b, '\n')
+	if old, err := os.ReadFile(p); err == nil {
+		if string(old) == string(b) {
+			return p, nil // already published
+		}
+		return p, fmt.Errorf("%s exists and differs (another alg or use?); remove it first if you mean to replace it", p)
+	}
+	return p, WriteNewFile(p, b, 0o644)
 }

@@ -96,6 +96,11 @@ func Build(opts Options) (*Report, error) {
 		return nil, err
 	}
 	if err := swap(tmp, out); err != nil {
+		var ce *CleanupError
+		if errors.As(err, &ce) {
+			rep.Notes = append(rep.Notes, ce.Error())
+			return rep, nil
+		}
 		os.RemoveAll(tmp)
 		return nil, err
 	}
@@ -125,11 +130,25 @@ func checkOutDir(out, manifestDir, keysDir string) error {
 	if len(entries) == 0 {
 		return nil
 	}
+	foreign := ""
 	if _, err := os.Stat(filepath.Join(out, WellKnown, JWKSFile)); err != nil {
-		return fmt.Errorf("output folder %s exists and is not an agentcards site (no %s/%s); move it away or choose another folder (site.output): a build replaces the whole folder", out, WellKnown, JWKSFile)
+		foreign = "no " + WellKnown + "/" + JWKSFile
+	}
+	for _, e := range entries {
+		if !slices.Contains(TopLevel, e.Name()) {
+			foreign = "it holds " + e.Name() + ", which a build does not write"
+			break
+		}
+	}
+	if foreign != "" {
+		return fmt.Errorf("output folder %s exists and is not an agentcards site (%s); move it away or choose another folder (site.output): a build replaces the whole folder", out, foreign)
 	}
 	return nil
 }
+
+// TopLevel is every name a build writes at the top of the output folder;
+// a folder holding anything else is not replaced.
+var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll"}
 
 // swap replaces out with tmp: the old tree is moved aside, the new one
 // moved in, and the old one removed; if the second move fails the old tree
@@ -151,9 +170,23 @@ func swap(tmp, out string) error {
 		return err
 	}
 	if old != "" {
-		return os.RemoveAll(old)
+		if err := os.RemoveAll(old); err != nil {
+			// The new site is in place; only the cleanup failed.
+			return &CleanupError{Path: old, Err: err}
+		}
 	}
 	return nil
+}
+
+// CleanupError says the new site is in place but the previous one, moved
+// aside, could not be removed.
+type CleanupError struct {
+	Path string
+	Err  error
+}
+
+func (e *CleanupError) Error() string {
+	return fmt.Sprintf("the new site is in place, but the previous one could not be removed from %s: %v", e.Path, e.Err)
 }
 
 // agentOutput is what building one agent produced.
@@ -257,7 +290,8 @@ func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []
 	if err != nil {
 		return agentOutput{err: err}
 	}
-	v1.Signatures, out.projected, err = signatures(unsigned, signers)
+	project := m.Site.ProjectionSignatures()
+	v1.Signatures, out.projected, err = signatures(unsigned, signers, project)
 	if err != nil {
 		return agentOutput{err: err}
 	}
@@ -271,7 +305,7 @@ func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []
 	if err != nil {
 		return agentOutput{err: err}
 	}
-	if v03.Signatures, _, err = signatures(unsigned, signers); err != nil {
+	if v03.Signatures, _, err = signatures(unsigned, signers, project); err != nil {
 		return agentOutput{err: err}
 	}
 	if out.legacyJSON, err = card.Marshal(v03); err != nil {
@@ -298,10 +332,10 @@ func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []
 
 // signatures signs an unsigned card with every signer. When the A2A SDKs'
 // canonical form of the card differs from its strict JCS form (a security
-// requirement without scopes), each signer also signs the SDK projection,
-// after all the strict signatures; projected lists what that form leaves
-// out.
-func signatures(unsigned []byte, signers []*sign.Signer) (sigs []card.Signature, projected []string, err error) {
+// requirement without scopes), and project is set, each signer also signs
+// the SDK projection, after all the strict signatures; projected lists what
+// that form leaves out either way.
+func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
 	projectedDoc, removed, err := card.SDKProjection(unsigned)
 	if err != nil {
 		return nil, nil, err
@@ -313,8 +347,8 @@ func signatures(unsigned []byte, signers []*sign.Signer) (sigs []card.Signature,
 		}
 		sigs = append(sigs, sig)
 	}
-	if len(removed) == 0 {
-		return sigs, nil, nil
+	if len(removed) == 0 || !project {
+		return sigs, removed, nil
 	}
 	for _, s := range signers {
 		sig, err := s.SignProjection(projectedDoc)

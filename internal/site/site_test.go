@@ -406,3 +406,26 @@ func TestProjectionMatchesReport(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectionSignaturesOff: with site.sdkProjectionSignatures = false,
+// cards carry strict signatures only, and the report still names them.
+func TestProjectionSignaturesOff(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	m := loadExample(t)
+	off := false
+	m.Site.SDKProjectionSignatures = &off
+	ks, _ := sign.LoadKeySet(m.KeysDir())
+	rep, err := Build(Options{Manifest: m, OutDir: out, Keys: ks, Signers: testSigners(t, m, ks, "ed25519")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Projected["invoice-reader"]) == 0 {
+		t.Error("report does not name the card the SDKs cannot verify")
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "agents", "invoice-reader", WellKnown, CardFile))
+	var c card.V1
+	json.Unmarshal(b, &c)
+	if len(c.Signatures) != 1 {
+		t.Errorf("%d signatures, want 1", len(c.Signatures))
+	}
+}
