@@ -8,6 +8,8 @@ require (
 	github.com/gowebpki/jcs v1.0.2
 )
 
+require github.com/yuin/goldmark v1.8.7 // indirect
+
 require (
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.26.0 // indirect

@@ -1,0 +1,129 @@
+// Package markdown renders the Markdown people write (agent descriptions,
+// site/ pages) to safe HTML: GitHub Flavored Markdown, heading ids that
+// keep non-ASCII titles, raw HTML left out, and links limited to http,
+// https, mailto and relative URLs.
+package markdown
+
+import (
+	"bytes"
+	"html/template"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// md is safe for concurrent use; raw HTML is never enabled (no WithUnsafe).
+var md = goldmark.New(
+	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(
+		parser.WithAutoHeadingID(),
+		parser.WithASTTransformers(util.Prioritized(linkFilter{}, 100)),
+	),
+)
+
+// Render converts Markdown to HTML that is safe to put in a page.
+func Render(src string) (template.HTML, error) {
+	var b bytes.Buffer
+	ctx := parser.NewContext(parser.WithIDs(newIDs()))
+	if err := md.Convert([]byte(src), &b, parser.WithContext(ctx)); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil // #nosec: goldmark without WithUnsafe escapes text and drops raw HTML
+}
+
+// SafeURL reports whether a link target may be rendered: http(s), mailto,
+// or a relative URL (no scheme).
+func SafeURL(raw string) bool {
+	s := strings.TrimSpace(raw)
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "", "http", "https", "mailto":
+		// A relative URL must not smuggle a scheme past the parser.
+		return u.Scheme != "" || !strings.Contains(strings.SplitN(s, "/", 2)[0], ":")
+	}
+	return false
+}
+
+// linkFilter blanks links and images whose destination is not SafeURL, on
+// top of goldmark's own filter.
+type linkFilter struct{}
+
+func (linkFilter) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	var unsafeAutoLinks []*ast.AutoLink
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch l := n.(type) {
+		case *ast.Link:
+			if !SafeURL(string(l.Destination)) {
+				l.Destination = []byte("#")
+			}
+		case *ast.Image:
+			if !SafeURL(string(l.Destination)) {
+				l.Destination = []byte("")
+			}
+		case *ast.AutoLink:
+			if !SafeURL(string(l.URL(reader.Source()))) {
+				unsafeAutoLinks = append(unsafeAutoLinks, l)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	// Replace after the walk: an unsafe autolink becomes its plain text.
+	for _, l := range unsafeAutoLinks {
+		l.Parent().ReplaceChild(l.Parent(), l, ast.NewString(l.Label(reader.Source())))
+	}
+}
+
+// ids generates heading ids that keep letters and digits of every script
+// ("Über uns" -> "über-uns", "東京" -> "東京"); goldmark's default drops
+// them.
+type ids struct{ used map[string]bool }
+
+func newIDs() *ids { return &ids{used: map[string]bool{}} }
+
+// Slug is the id a heading with this text gets (before de-duplication).
+func Slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		case unicode.IsSpace(r) || r == '-':
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+func (s *ids) Generate(value []byte, kind ast.NodeKind) []byte {
+	base := Slug(string(value))
+	if base == "" {
+		base = "section"
+	}
+	id := base
+	for n := 1; s.used[id]; n++ {
+		id = base + "-" + strconv.Itoa(n)
+	}
+	s.used[id] = true
+	return []byte(id)
+}
+
+func (s *ids) Put(value []byte) { s.used[string(value)] = true }
