@@ -1,16 +1,88 @@
-// Package templates embeds the html/template files the site is rendered
-// with.
+// Package templates embeds the html/template files and static assets the
+// site is rendered with. A file of the same name in the templates/ folder
+// beside agents.toml overrides the embedded one.
 package templates
 
 import (
 	"embed"
+	"errors"
 	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
 )
 
-//go:embed *.html
+//go:embed *.html *.css *.js
 var files embed.FS
 
-// Parse returns every embedded template, each named by its file name.
-func Parse() (*template.Template, error) {
-	return template.ParseFS(files, "*.html")
+// Pages are the page templates; each is parsed with layout.html.
+var Pages = []string{"index.html", "agent.html", "page.html", "404.html"}
+
+// Assets are copied to the site root as they are.
+var Assets = []string{"style.css", "search.js"}
+
+// Set is the templates and assets for one build.
+type Set struct {
+	pages  map[string]*template.Template
+	assets map[string][]byte
+	// Overridden lists the files taken from the override folder.
+	Overridden []string
 }
+
+// Load parses the embedded templates, each replaced by dir/<name> when that
+// file exists (dir may be "").
+func Load(dir string) (*Set, error) {
+	s := &Set{pages: map[string]*template.Template{}, assets: map[string][]byte{}}
+	read := func(name string) ([]byte, error) {
+		if dir != "" {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err == nil {
+				s.Overridden = append(s.Overridden, name)
+				return b, nil
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+		}
+		return files.ReadFile(name)
+	}
+	layout, err := read("layout.html")
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range Pages {
+		src, err := read(p)
+		if err != nil {
+			return nil, err
+		}
+		t, err := template.New("layout.html").Parse(string(layout))
+		if err != nil {
+			return nil, templateError("layout.html", dir, err)
+		}
+		if _, err := t.New(p).Parse(string(src)); err != nil {
+			return nil, templateError(p, dir, err)
+		}
+		s.pages[p] = t
+	}
+	for _, a := range Assets {
+		b, err := read(a)
+		if err != nil {
+			return nil, err
+		}
+		s.assets[a] = b
+	}
+	return s, nil
+}
+
+func templateError(name, dir string, err error) error {
+	if dir != "" {
+		return errors.New(filepath.Join(dir, name) + " (or the built-in one): " + err.Error())
+	}
+	return err
+}
+
+// Page returns the template set for a page; execute "layout".
+func (s *Set) Page(name string) *template.Template { return s.pages[name] }
+
+// Asset returns a static asset's bytes.
+func (s *Set) Asset(name string) []byte { return s.assets[name] }

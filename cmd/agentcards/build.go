@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/keyring"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/site"
@@ -36,54 +36,19 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 		return fmt.Errorf("%v (run it where agents.toml is, or pass -manifest)", err)
 	}
-	keys, err := sign.LoadKeySet(m.KeysDir())
-	if err != nil {
-		return fmt.Errorf("keys folder: %v", err)
-	}
-	privs, err := signingKeys(keyFiles, getenv)
+	privs, err := keyring.Read(keyFiles, getenv(sign.EnvSigningKey))
 	if err != nil {
 		return err
 	}
-	jku := site.JWKSURL(m)
-	var signers []*sign.Signer
-	if len(privs) == 0 {
-		if isCI(getenv) {
-			return fmt.Errorf("no signing key, and CI=%s: refusing to sign with a development key. Give the key through $%s (a secret holding the PEM) or -key FILE; see README, \"Signing keys\"", getenv("CI"), sign.EnvSigningKey)
-		}
-		key, path, created, err := sign.DevKey(m.Dir)
-		if err != nil {
-			return fmt.Errorf("development key: %v", err)
-		}
-		s, err := sign.NewSigner(key, sign.EdDSA, jku)
-		if err != nil {
-			return err
-		}
-		keys.Add(s.Public)
-		signers = append(signers, s)
-		verb := "using"
-		if created {
-			verb = "created"
-		}
-		fmt.Fprintf(stderr, "WARNING: no signing key configured: %s the DEVELOPMENT key %s (kid %s).\n"+
-			"WARNING: its public half is added to this build's jwks.json. Do not publish this site;\n"+
-			"WARNING: sign with $%s or -key FILE instead (README, \"Signing keys\").\n", verb, path, s.KID, sign.EnvSigningKey)
-	} else {
-		for _, p := range privs {
-			kid, err := sign.Thumbprint(p.key.Public())
-			if err != nil {
-				return err
-			}
-			pub := keys.Find(kid)
-			if pub == nil {
-				return fmt.Errorf("signing key %s (from %s) has no public half in %s: run `agentcards keygen -from FILE -alg ALG` to add it, and commit it", kid, p.from, m.KeysDir())
-			}
-			s, err := sign.NewSigner(p.key, pub.Algorithm, jku)
-			if err != nil {
-				return fmt.Errorf("signing key %s (from %s): %v", kid, p.from, err)
-			}
-			signers = append(signers, s)
-		}
+	ring, err := keyring.Open(m.KeysDir(), m.Dir, privs, site.JWKSURL(m), !isCI(getenv))
+	if errors.Is(err, keyring.ErrDevKeyRefused) {
+		return fmt.Errorf("no signing key, and CI=%s: refusing to sign with a development key. Give the key through $%s (a secret holding the PEM) or -key FILE; see README, \"Signing keys\"", getenv("CI"), sign.EnvSigningKey)
 	}
+	if err != nil {
+		return err
+	}
+	warnDevKey(stderr, ring)
+	keys, signers := ring.Keys, ring.Signers
 
 	if *outDir != "" {
 		m.Site.Output = *outDir
@@ -140,45 +105,16 @@ func isCI(getenv env) bool {
 	return v != "" && v != "false" && v != "0"
 }
 
-type privateKey struct {
-	key  crypto.Signer
-	from string
-}
-
-// signingKeys reads the private keys from -key files and $AGENTCARDS_SIGNING_KEY.
-func signingKeys(files []string, getenv env) ([]privateKey, error) {
-	var out []privateKey
-	seen := map[string]bool{}
-	add := func(from string, data []byte) error {
-		keys, err := sign.ParsePrivatePEM(data)
-		if err != nil {
-			return fmt.Errorf("signing key from %s: %v", from, err)
-		}
-		for _, k := range keys {
-			kid, err := sign.Thumbprint(k.Public())
-			if err != nil {
-				return err
-			}
-			if !seen[kid] {
-				seen[kid] = true
-				out = append(out, privateKey{k, from})
-			}
-		}
-		return nil
+// warnDevKey says loudly that a development key signs.
+func warnDevKey(stderr io.Writer, ring *keyring.Ring) {
+	if ring.DevKey == "" {
+		return
 	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		if err := add(f, data); err != nil {
-			return nil, err
-		}
+	verb := "using"
+	if ring.DevCreated {
+		verb = "created"
 	}
-	if v := getenv(sign.EnvSigningKey); v != "" {
-		if err := add("$"+sign.EnvSigningKey, []byte(v)); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	fmt.Fprintf(stderr, "WARNING: no signing key configured: %s the DEVELOPMENT key %s (kid %s).\n"+
+		"WARNING: its public half is added to this build's jwks.json. Do not publish this site;\n"+
+		"WARNING: sign with $%s or -key FILE instead (README, \"Signing keys\").\n", verb, ring.DevKey, ring.Signers[0].KID, sign.EnvSigningKey)
 }

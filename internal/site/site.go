@@ -4,7 +4,6 @@
 package site
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,7 +17,6 @@ import (
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
-	"github.com/agentcards/agentcards/templates"
 )
 
 // Paths inside the output tree.
@@ -76,7 +74,7 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOutDir(out, m.Dir, m.KeysDir()); err != nil {
+	if err := checkOutDir(out, m.Dir, m.KeysDir(), pageSlugs(m)); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
@@ -110,7 +108,7 @@ func Build(opts Options) (*Report, error) {
 // checkOutDir refuses output folders a build must not replace: one holding
 // the manifest or the keys folder, or an existing folder that is not a
 // previous build.
-func checkOutDir(out, manifestDir, keysDir string) error {
+func checkOutDir(out, manifestDir, keysDir string, pages []string) error {
 	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
 		d, err := filepath.Abs(in.dir)
 		if err != nil {
@@ -135,7 +133,7 @@ func checkOutDir(out, manifestDir, keysDir string) error {
 		foreign = "no " + WellKnown + "/" + JWKSFile
 	}
 	for _, e := range entries {
-		if !slices.Contains(TopLevel, e.Name()) {
+		if !slices.Contains(TopLevel, e.Name()) && !slices.Contains(pages, e.Name()) {
 			foreign = "it holds " + e.Name() + ", which a build does not write"
 			break
 		}
@@ -148,7 +146,20 @@ func checkOutDir(out, manifestDir, keysDir string) error {
 
 // TopLevel is every name a build writes at the top of the output folder;
 // a folder holding anything else is not replaced.
-var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll"}
+var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll", NotFoundFile, RobotsFile, SitemapFile, SearchIndexFile, "style.css", "search.js"}
+
+// pageSlugs lists the extra pages in site/ (each becomes a top-level
+// folder).
+func pageSlugs(m *manifest.Manifest) []string {
+	files, _ := filepath.Glob(filepath.Join(m.Dir, PagesDir, "*.md"))
+	var out []string
+	for _, f := range files {
+		if slug := strings.TrimSuffix(filepath.Base(f), ".md"); slug != "index" {
+			out = append(out, slug)
+		}
+	}
+	return out
+}
 
 // swap replaces out with tmp: the old tree is moved aside, the new one
 // moved in, and the old one removed; if the second move fails the old tree
@@ -249,16 +260,11 @@ func write(root string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	index, err := renderIndex(m)
-	if err != nil {
-		return nil, err
-	}
 	files := map[string][]byte{
-		filepath.Join(wk, CardFile):       def.cardJSON,
-		filepath.Join(wk, LegacyFile):     def.legacyJSON,
-		filepath.Join(wk, JWKSFile):       jwks,
-		filepath.Join(wk, CatalogFile):    catalog,
-		filepath.Join(root, "index.html"): index,
+		filepath.Join(wk, CardFile):    def.cardJSON,
+		filepath.Join(wk, LegacyFile):  def.legacyJSON,
+		filepath.Join(wk, JWKSFile):    jwks,
+		filepath.Join(wk, CatalogFile): catalog,
 		// GitHub Pages deployed from a branch runs Jekyll, which drops
 		// dot-folders such as .well-known unless this file exists.
 		filepath.Join(root, ".nojekyll"): {},
@@ -269,7 +275,26 @@ func write(root string, opts Options) (*Report, error) {
 		}
 	}
 	rep.Files += len(files)
+	if _, err := writeDocs(root, opts, rep.Projected); err != nil {
+		return nil, err
+	}
+	n, err := countFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	rep.Files = n
 	return rep, nil
+}
+
+func countFiles(root string) (int, error) {
+	n := 0
+	err := filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	})
+	return n, err
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
@@ -358,44 +383,6 @@ func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []c
 		sigs = append(sigs, sig)
 	}
 	return sigs, removed, nil
-}
-
-// indexAgent is what the index page shows of an agent.
-type indexAgent struct {
-	ID, Name, Description, Version string
-	Tags                           []string
-	CardPath, LegacyPath           string
-	Default                        bool
-}
-
-func renderIndex(m *manifest.Manifest) ([]byte, error) {
-	t, err := templates.Parse()
-	if err != nil {
-		return nil, err
-	}
-	data := struct {
-		Title                 string
-		JWKSPath, CatalogPath string
-		Agents                []indexAgent
-	}{
-		Title:       m.Site.Title,
-		JWKSPath:    WellKnown + "/" + JWKSFile,
-		CatalogPath: WellKnown + "/" + CatalogFile,
-	}
-	for i := range m.Agents {
-		a := &m.Agents[i]
-		dir := "agents/" + a.ID + "/" + WellKnown + "/"
-		data.Agents = append(data.Agents, indexAgent{
-			ID: a.ID, Name: a.Name, Description: a.Description, Version: a.Version,
-			Tags: skillTags(a), CardPath: dir + CardFile, LegacyPath: dir + LegacyFile,
-			Default: a.ID == m.DefaultAgentID(),
-		})
-	}
-	var b bytes.Buffer
-	if err := t.ExecuteTemplate(&b, "index.html", data); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // skillTags is every tag of an agent's skills, first use first, once each.

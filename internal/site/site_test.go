@@ -203,9 +203,10 @@ func TestTreeAndCards(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	m, rep := buildExample(t, out, "ed25519", "es256", "rs256", "ps256")
 	tree := readTree(t, out)
-	want := []string{".nojekyll", "index.html", ".well-known/agent-card.json", ".well-known/agent.json", ".well-known/jwks.json", ".well-known/ai-catalog.json"}
+	want := []string{".nojekyll", "index.html", ".well-known/agent-card.json", ".well-known/agent.json", ".well-known/jwks.json", ".well-known/ai-catalog.json",
+		"404.html", "robots.txt", "sitemap.xml", "search-index.json", "search.js", "style.css", "verify/index.html"}
 	for _, a := range m.Agents {
-		want = append(want, "agents/"+a.ID+"/.well-known/agent-card.json", "agents/"+a.ID+"/.well-known/agent.json")
+		want = append(want, "agents/"+a.ID+"/.well-known/agent-card.json", "agents/"+a.ID+"/.well-known/agent.json", "agents/"+a.ID+"/index.html")
 	}
 	if got := slices.Sorted(keys(tree)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
 		t.Fatalf("tree:\n got  %v\n want %v", got, want)

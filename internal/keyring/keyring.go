@@ -1,0 +1,114 @@
+// Package keyring decides which keys a build signs with: the private keys
+// given (files, $AGENTCARDS_SIGNING_KEY), each matched to its public half in
+// the keys folder, or else the development key.
+package keyring
+
+import (
+	"crypto"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+// Private is a private key and where it came from.
+type Private struct {
+	Key  crypto.Signer
+	From string
+}
+
+// Read loads the private keys from files and from the PEM in envValue
+// (the content of $AGENTCARDS_SIGNING_KEY), once per key.
+func Read(files []string, envValue string) ([]Private, error) {
+	var out []Private
+	seen := map[string]bool{}
+	add := func(from string, data []byte) error {
+		keys, err := sign.ParsePrivatePEM(data)
+		if err != nil {
+			return fmt.Errorf("signing key from %s: %v", from, err)
+		}
+		for _, k := range keys {
+			kid, err := sign.Thumbprint(k.Public())
+			if err != nil {
+				return err
+			}
+			if !seen[kid] {
+				seen[kid] = true
+				out = append(out, Private{k, from})
+			}
+		}
+		return nil
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(f, data); err != nil {
+			return nil, err
+		}
+	}
+	if envValue != "" {
+		if err := add("$"+sign.EnvSigningKey, []byte(envValue)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Ring is the published key set and the signers of one build.
+type Ring struct {
+	Keys    *sign.KeySet
+	Signers []*sign.Signer
+	// DevKey is the development key's path when the build signs with it.
+	DevKey     string
+	DevCreated bool
+}
+
+// ErrDevKeyRefused is returned when no key is given and the development
+// key is not allowed (CI).
+var ErrDevKeyRefused = errors.New("no signing key, and the development key is refused here")
+
+// Open loads the keys folder and makes a signer for each private key (its
+// alg from its public JWK; a key without one is an error). With no private
+// key it uses the development key kept in devDir when allowDev is set.
+func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*Ring, error) {
+	keys, err := sign.LoadKeySet(keysDir)
+	if err != nil {
+		return nil, fmt.Errorf("keys folder: %v", err)
+	}
+	r := &Ring{Keys: keys}
+	if len(privs) == 0 {
+		if !allowDev {
+			return nil, ErrDevKeyRefused
+		}
+		key, path, created, err := sign.DevKey(devDir)
+		if err != nil {
+			return nil, fmt.Errorf("development key: %v", err)
+		}
+		s, err := sign.NewSigner(key, sign.EdDSA, jku)
+		if err != nil {
+			return nil, err
+		}
+		keys.Add(s.Public)
+		r.Signers, r.DevKey, r.DevCreated = []*sign.Signer{s}, path, created
+		return r, nil
+	}
+	for _, p := range privs {
+		kid, err := sign.Thumbprint(p.Key.Public())
+		if err != nil {
+			return nil, err
+		}
+		pub := keys.Find(kid)
+		if pub == nil {
+			return nil, fmt.Errorf("signing key %s (from %s) has no public half in %s: run `agentcards keygen -from FILE -alg ALG` to add it, and commit it", kid, p.From, keysDir)
+		}
+		s, err := sign.NewSigner(p.Key, pub.Algorithm, jku)
+		if err != nil {
+			return nil, fmt.Errorf("signing key %s (from %s): %v", kid, p.From, err)
+		}
+		r.Signers = append(r.Signers, s)
+	}
+	return r, nil
+}
