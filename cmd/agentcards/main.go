@@ -5,6 +5,7 @@
 //	agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
 //	agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] TARGET...
 //	agentcards import [-id ID] [-append agents.toml] SOURCE
+//	agentcards serve  [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]...
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 package main
@@ -52,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		err = runVerify(args[1:], stdout, stderr)
 	case "import":
 		err = runImport(args[1:], stdout, stderr)
+	case "serve":
+		err = runServe(args[1:], stdout, stderr, getenv)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

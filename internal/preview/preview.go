@@ -1,0 +1,273 @@
+// Package preview serves a site on 127.0.0.1 while it is being written:
+// it builds into a temporary folder with baseUrl rewritten to the local
+// address, serves it with the headers production has (but no caching),
+// rebuilds when the manifest, site/, templates/ or keys/ change, and keeps
+// serving the last good build, with the error shown, when a rebuild fails.
+package preview
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"html"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentcards/agentcards/internal/keyring"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/site"
+)
+
+// DefaultAddr is where serve listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:8090"
+
+// Config says what to serve.
+type Config struct {
+	Manifest string // path of agents.toml
+	Addr     string // listen address (loopback); port 0 picks one
+	Keys     []keyring.Private
+	// Log receives build results and errors (the terminal).
+	Log io.Writer
+	// Poll is how often sources are checked for changes (default 500ms).
+	Poll time.Duration
+}
+
+// Server is a running preview.
+type Server struct {
+	URL string
+
+	cfg     Config
+	tmp     string
+	ln      net.Listener
+	http    *http.Server
+	mu      sync.RWMutex
+	current string // folder of the last good build
+	lastErr string // why the last rebuild failed ("" when it did not)
+	builds  int
+	done    chan struct{}
+}
+
+// Start listens, builds once, and serves until ctx is done. A first build
+// that fails is not fatal: the error is shown until a rebuild succeeds.
+func Start(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = 500 * time.Millisecond
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	host, _, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("address %q: %v", cfg.Addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("address %q: serve listens on loopback only (127.0.0.1)", cfg.Addr)
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "agentcards-serve-")
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	s := &Server{cfg: cfg, tmp: tmp, ln: ln, URL: "http://" + ln.Addr().String(), done: make(chan struct{})}
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.rebuild()
+	go s.http.Serve(ln)
+	go s.watch(ctx)
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.http.Shutdown(shut)
+		os.RemoveAll(s.tmp)
+		close(s.done)
+	}()
+	return s, nil
+}
+
+// Done is closed when the server has stopped and cleaned up.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Status reports the number of good builds and the last error.
+func (s *Server) Status() (builds int, lastErr string) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.builds, s.lastErr
+}
+
+// rebuild builds into a new folder; on success it becomes the served one.
+func (s *Server) rebuild() {
+	dir := filepath.Join(s.tmp, fmt.Sprintf("build-%d", time.Now().UnixNano()))
+	err := s.build(dir)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		os.RemoveAll(dir)
+		s.lastErr = err.Error()
+		fmt.Fprintf(s.cfg.Log, "rebuild failed; still serving the last good site:\n%v\n", err)
+		return
+	}
+	old := s.current
+	s.current, s.lastErr = dir, ""
+	s.builds++
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	fmt.Fprintf(s.cfg.Log, "built; serving %s/\n", s.URL)
+}
+
+func (s *Server) build(dir string) error {
+	m, err := manifest.Load(s.cfg.Manifest)
+	if err != nil {
+		return err
+	}
+	m.Site.BaseURL = s.URL
+	ring, err := keyring.Open(m.KeysDir(), m.Dir, s.cfg.Keys, site.JWKSURL(m), true)
+	if err != nil {
+		return err
+	}
+	_, err = site.Build(site.Options{Manifest: m, OutDir: dir, Keys: ring.Keys, Signers: ring.Signers})
+	return err
+}
+
+// watch rebuilds when a source changes.
+func (s *Server) watch(ctx context.Context) {
+	last := s.fingerprint()
+	t := time.NewTicker(s.cfg.Poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if fp := s.fingerprint(); fp != last {
+			last = fp
+			fmt.Fprintln(s.cfg.Log, "change seen; rebuilding")
+			s.rebuild()
+		}
+	}
+}
+
+// fingerprint summarizes the names, sizes and times of every source file.
+func (s *Server) fingerprint() string {
+	h := sha256.New()
+	dir := filepath.Dir(s.cfg.Manifest)
+	add := func(p string) {
+		if st, err := os.Stat(p); err == nil {
+			fmt.Fprintf(h, "%s %d %d\n", p, st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	add(s.cfg.Manifest)
+	keys := filepath.Join(dir, "keys")
+	if m, err := manifest.Load(s.cfg.Manifest); err == nil {
+		keys = m.KeysDir()
+	}
+	for _, root := range []string{filepath.Join(dir, site.PagesDir), filepath.Join(dir, site.TemplatesDir), keys} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				add(p)
+			}
+			return nil
+		})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ServeHTTP serves the last good build with production's headers, no
+// caching, an ETag, and the last build error shown on HTML pages.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	s.mu.RLock()
+	root, lastErr := s.current, s.lastErr
+	s.mu.RUnlock()
+	if root == "" {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><title>Build failed</title><body>%s</body></html>", errorBanner(lastErr))
+		return
+	}
+	urlPath := path.Clean("/" + r.URL.Path)
+	if strings.HasSuffix(r.URL.Path, "/") && urlPath != "/" {
+		urlPath += "/"
+	}
+	file := filepath.Join(root, filepath.FromSlash(urlPath))
+	st, err := os.Stat(file)
+	if err == nil && st.IsDir() {
+		if !strings.HasSuffix(urlPath, "/") {
+			http.Redirect(w, r, urlPath+"/", http.StatusMovedPermanently)
+			return
+		}
+		file = filepath.Join(file, "index.html")
+		st, err = os.Stat(file)
+	}
+	status := http.StatusOK
+	if err != nil {
+		status, urlPath = http.StatusNotFound, "/"+site.NotFoundFile
+		file = filepath.Join(root, site.NotFoundFile)
+	}
+	body, err := os.ReadFile(file)
+	if err != nil {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	if strings.HasSuffix(file, ".html") && lastErr != "" {
+		body = injectBanner(body, lastErr)
+	}
+	for k, v := range site.Headers(urlPath) {
+		w.Header().Set(k, v)
+	}
+	if strings.HasSuffix(file, ".html") {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	w.Header().Set("ETag", etag)
+	if status == http.StatusOK && r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.WriteHeader(status)
+	if r.Method == http.MethodGet {
+		w.Write(body)
+	}
+}
+
+func errorBanner(msg string) string {
+	return `<div role="alert" style="margin:0;padding:.75rem 1rem;background:#fff1f0;color:#6e0b0b;border-bottom:3px solid #cf222e;font:14px/1.5 system-ui,sans-serif">` +
+		`<strong>agentcards serve: the last rebuild failed; this is the last good site.</strong>` +
+		`<pre style="white-space:pre-wrap;margin:.5rem 0 0">` + html.EscapeString(msg) + `</pre></div>`
+}
+
+// injectBanner puts the error banner right after <body>.
+func injectBanner(page []byte, msg string) []byte {
+	i := bytes.Index(page, []byte("<body>"))
+	if i < 0 {
+		return append([]byte(errorBanner(msg)), page...)
+	}
+	i += len("<body>")
+	out := append([]byte{}, page[:i]...)
+	out = append(out, errorBanner(msg)...)
+	return append(out, page[i:]...)
+}
