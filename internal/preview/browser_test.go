@@ -1,0 +1,160 @@
+package preview
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// chromium finds Debian's headless browser; without it the test is
+// skipped, except under CI, where .ci/run installs it.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium on PATH (.ci/run installs Debian's chromium)")
+	}
+	t.Skip("no chromium on PATH: apt-get install chromium")
+	return ""
+}
+
+// artifacts is where screenshots go: $AGENTCARDS_ARTIFACTS, else a folder
+// in the system's temp dir (its path is logged).
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("AGENTCARDS_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "agentcards-artifacts")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots in %s", dir)
+	return dir
+}
+
+// TestBrowser drives headless Chromium against `serve` on loopback: the
+// index lists the agents, typing in the search box narrows the list, an
+// agent page opens; screenshots are saved, and a page that shows an error
+// or renders blank fails the test.
+func TestBrowser(t *testing.T) {
+	exe := chromium(t)
+	out := artifacts(t)
+	srv := startExample(t)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+
+	// Listen starts the browser; then every step runs under one deadline.
+	dialogs := 0
+	if err := chromedp.Listen(bctx, func(ev any) {
+		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			dialogs++
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(bctx, 90*time.Second)
+	defer cancelT()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	visible := `document.querySelectorAll('li.agent:not([hidden])').length`
+	shot := func() []byte {
+		t.Helper()
+		b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		must(err)
+		return b
+	}
+
+	// The index: search.js ran, loaded the index, and showed the search box.
+	must(chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`form.search`))))
+	all, err := chromedp.Run(ctx, chromedp.Evaluate[int](visible))
+	must(err)
+	shot1 := shot()
+
+	// Typing narrows the list.
+	must(chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), "invoice")))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](visible+` === 1`, chromedp.WithPollingTimeout(10*time.Second)))
+	must(err)
+	narrowed, err := chromedp.Run(ctx, chromedp.Evaluate[int](visible))
+	must(err)
+	count, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("count")))
+	must(err)
+	shot2 := shot()
+
+	// The agent page opens.
+	must(chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.agent:not([hidden]) h2 a`)), chromedp.WaitVisible(chromedp.CSS(`article.agent-page`))))
+	h1, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("h1")))
+	must(err)
+	bodyText, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("body")))
+	must(err)
+	banner, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('[role=alert]') || {textContent: ''}).textContent`))
+	must(err)
+	shot3 := shot()
+
+	// A phone.
+	must(chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`form.search`))))
+	overflow, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
+	must(err)
+	if overflow {
+		t.Error("the index scrolls sideways on a phone")
+	}
+	shot4 := shot()
+
+	for name, b := range map[string][]byte{"index.png": shot1, "search.png": shot2, "agent.png": shot3, "index-phone.png": shot4} {
+		if err := os.WriteFile(filepath.Join(out, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if len(b) < 10_000 {
+			t.Errorf("%s is only %d bytes: a blank page?", name, len(b))
+		}
+	}
+	if all != 3 {
+		t.Errorf("index lists %d agents, want 3", all)
+	}
+	if narrowed != 1 || !strings.Contains(count, "1 of 3") {
+		t.Errorf("search for \"invoice\": %d shown, count %q", narrowed, count)
+	}
+	if h1 != "Ledger Lens" {
+		t.Errorf("agent page h1 = %q", h1)
+	}
+	for _, want := range []string{"Interfaces", "Security", "Skills", "Extract invoice", "agentcards verify"} {
+		if !strings.Contains(bodyText, want) {
+			t.Errorf("agent page lacks %q", want)
+		}
+	}
+	if banner != "" {
+		t.Errorf("page shows an error: %s", banner)
+	}
+	if dialogs > 0 {
+		t.Errorf("%d JavaScript dialogs opened", dialogs)
+	}
+}

@@ -1,0 +1,167 @@
+package preview
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentcards/agentcards/internal/keyring"
+)
+
+// copyFile copies src to dst, making dst's folder.
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startExample serves a copy of the repository's example (agents.toml and
+// site/) signed with the Ed25519 test key, until the test ends.
+func startExample(t *testing.T) *Server {
+	t.Helper()
+	dir := t.TempDir()
+	copyFile(t, "../../agents.toml", filepath.Join(dir, "agents.toml"))
+	for _, f := range []string{"index.md", "verify.md", "agents/travel-planner.md"} {
+		copyFile(t, filepath.Join("../../site", f), filepath.Join(dir, "site", f))
+	}
+	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
+	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
+	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return start(t, filepath.Join(dir, "agents.toml"), privs)
+}
+
+func start(t *testing.T, manifestPath string, privs []keyring.Private) *Server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := Start(ctx, Config{Manifest: manifestPath, Addr: "127.0.0.1:0", Keys: privs, Poll: 50 * time.Millisecond, Log: io.Discard})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-srv.Done():
+		case <-time.After(10 * time.Second):
+			t.Error("server did not stop")
+		}
+	})
+	if n, e := srv.Status(); n != 1 || e != "" {
+		t.Fatalf("first build: %d builds, error %q", n, e)
+	}
+	return srv
+}
+
+func get(t *testing.T, url string, hdr ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func TestHeaders(t *testing.T) {
+	srv := startExample(t)
+	for _, p := range []string{"/.well-known/agent-card.json", "/.well-known/jwks.json", "/.well-known/ai-catalog.json", "/agents/invoice-reader/.well-known/agent.json"} {
+		resp, body := get(t, srv.URL+p)
+		h := resp.Header
+		if resp.StatusCode != 200 || h.Get("Content-Type") != "application/json" || h.Get("Access-Control-Allow-Origin") != "*" || h.Get("Cache-Control") != "no-cache" || h.Get("ETag") == "" {
+			t.Errorf("%s: %d %v", p, resp.StatusCode, h)
+		}
+		// jku and links point at the preview, not at the real baseUrl.
+		if strings.Contains(p, "ai-catalog") && !strings.Contains(body, srv.URL+"/agents/") {
+			t.Errorf("catalog does not use the local address: %s", body)
+		}
+		resp2, _ := get(t, srv.URL+p, "If-None-Match", h.Get("ETag"))
+		if resp2.StatusCode != http.StatusNotModified {
+			t.Errorf("%s: If-None-Match gave %d", p, resp2.StatusCode)
+		}
+	}
+	resp, _ := get(t, srv.URL+"/agents/invoice-reader/")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("page: %d %v", resp.StatusCode, resp.Header)
+	}
+	resp, _ = get(t, srv.URL+"/agents/invoice-reader")
+	if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/agents/invoice-reader/" {
+		t.Errorf("folder without slash: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	resp, body := get(t, srv.URL+"/no/such/page")
+	if resp.StatusCode != 404 || !strings.Contains(body, "Not found") {
+		t.Errorf("missing page: %d", resp.StatusCode)
+	}
+	resp, _ = get(t, srv.URL+"/.well-known/missing.json")
+	if resp.StatusCode != 404 {
+		t.Errorf("missing card: %d (a missing card must not look like a 200)", resp.StatusCode)
+	}
+}
+
+// TestRebuild: a change rebuilds; a broken manifest keeps the last good
+// site with the error on every page; fixing it recovers.
+func TestRebuild(t *testing.T) {
+	srv := startExample(t)
+	manifestPath := srv.cfg.Manifest
+	good, _ := os.ReadFile(manifestPath)
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	// A change: the title.
+	os.WriteFile(manifestPath, []byte(strings.Replace(string(good), `title = "Example Co. agents"`, `title = "Renamed agents"`, 1)), 0o644)
+	waitFor("the rebuild", func() bool { n, _ := srv.Status(); return n == 2 })
+	if _, body := get(t, srv.URL+"/"); !strings.Contains(body, "Renamed agents") {
+		t.Error("rebuilt site not served")
+	}
+	// Broken: last good site, error shown.
+	os.WriteFile(manifestPath, []byte(strings.Replace(string(good), `version = "2.4.1"`, `version = ""`, 1)), 0o644)
+	waitFor("the failure", func() bool { _, e := srv.Status(); return e != "" })
+	resp, body := get(t, srv.URL+"/")
+	if resp.StatusCode != 200 || !strings.Contains(body, "Renamed agents") || !strings.Contains(body, `role="alert"`) || !strings.Contains(body, "agents[0].version: must not be empty") {
+		t.Errorf("failed rebuild: %d\n%s", resp.StatusCode, body[:min(len(body), 600)])
+	}
+	if _, card := get(t, srv.URL+"/.well-known/agent-card.json"); strings.Contains(card, "alert") {
+		t.Error("banner injected into a card")
+	}
+	// Fixed: recovers, banner gone.
+	os.WriteFile(manifestPath, good, 0o644)
+	waitFor("the recovery", func() bool { n, e := srv.Status(); return n == 3 && e == "" })
+	if _, body := get(t, srv.URL+"/"); strings.Contains(body, `role="alert"`) {
+		t.Error("banner still shown")
+	}
+}
+
+func TestLoopbackOnly(t *testing.T) {
+	_, err := Start(context.Background(), Config{Manifest: "x", Addr: "0.0.0.0:0"})
+	if err == nil || !strings.Contains(err.Error(), "loopback only") {
+		t.Errorf("got %v", err)
+	}
+}
