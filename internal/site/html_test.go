@@ -1,0 +1,218 @@
+package site
+
+import (
+	"encoding/json"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+// hostile uses every field a page shows for an attack.
+const hostile = `[site]
+baseUrl = "https://agents.example.com"
+title = "</title><script>alert('title')</script>"
+
+[[agents]]
+id = "evil"
+name = "<script>alert('name')</script>\" onmouseover=\"alert(1)"
+description = """
+Hello <img src=x onerror=alert('img')> and <script>alert('desc')</script>.
+[click](javascript:alert('js')) [data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)
+<a href="javascript:alert('raw')">raw link</a>
+<iframe src="https://evil.example"></iframe>
+</script><script>alert('break out of JSON-LD')</script>"""
+version = "1\"><script>alert('v')</script>"
+[[agents.supportedInterfaces]]
+url = "https://evil.example.com/a2a?x=%22%3E%3Cscript%3E"
+protocolBinding = "JSONRPC"
+protocolVersion = "1.0"
+tenant = "\"><svg onload=alert('tenant')>"
+[agents.securitySchemes.k]
+type = "apiKey"
+location = "header"
+name = "X-Key\"><script>alert('scheme')</script>"
+description = "<b onclick=alert(1)>bold</b>"
+[[agents.securityRequirements]]
+k = []
+[[agents.skills]]
+id = "s"
+name = "<img src=x onerror=alert('skill')>"
+description = "javascript:alert('skill-desc')"
+tags = ["\"><script>alert('tag')</script>", "' onfocus='alert(1)"]
+examples = ["</script><script>alert('example')</script>", "<style>body{display:none}</style>"]
+`
+
+// TestHostileTextIsInert builds a site whose every field is an attack and
+// parses each page as a browser would: the only scripts are search.js and
+// the JSON-LD (which must stay valid JSON), no element has an event
+// handler attribute, no link or source uses javascript:, data: or vbscript:,
+// and no iframe, object, embed or style element appears.
+func TestHostileTextIsInert(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "agents.toml"), []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "site"), 0o755)
+	os.WriteFile(filepath.Join(dir, "site", "index.md"), []byte("Intro <script>alert('intro')</script> [x](javascript:alert(1))"), 0o644)
+	os.WriteFile(filepath.Join(dir, "site", "about.md"), []byte("# About <img src=x onerror=alert(1)>\n\n<object data=x></object>"), 0o644)
+	m, err := manifest.Load(filepath.Join(dir, "agents.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(testKeysDir + "/public")
+	m.Site.Keys = abs
+	ks, _ := sign.LoadKeySet(m.KeysDir())
+	out := filepath.Join(dir, "public")
+	if _, err := Build(Options{Manifest: m, OutDir: out, Keys: ks, Signers: testSigners(t, m, ks, "ed25519")}); err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for name, b := range readTree(t, out) {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		pages++
+		checkInert(t, name, b)
+	}
+	if pages < 4 {
+		t.Fatalf("only %d pages", pages)
+	}
+}
+
+func checkInert(t *testing.T, name string, page []byte) {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(string(page)))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "script":
+				src, typ := attr(n, "src"), attr(n, "type")
+				switch {
+				case strings.HasSuffix(src, "search.js") && n.FirstChild == nil:
+				case typ == "application/ld+json" && n.FirstChild != nil:
+					var v any
+					if err := json.Unmarshal([]byte(n.FirstChild.Data), &v); err != nil {
+						t.Errorf("%s: JSON-LD is not JSON (%v): %s", name, err, n.FirstChild.Data)
+					}
+				default:
+					t.Errorf("%s: unexpected script element (src %q type %q)", name, src, typ)
+				}
+			case "iframe", "object", "embed", "style", "svg", "img", "form":
+				if n.Data == "form" && attr(n, "class") == "search" {
+					break
+				}
+				t.Errorf("%s: <%s> element from user text", name, n.Data)
+			}
+			for _, a := range n.Attr {
+				if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+					t.Errorf("%s: <%s %s=%q>: event handler attribute", name, n.Data, a.Key, a.Val)
+				}
+				if a.Key == "href" || a.Key == "src" || a.Key == "action" {
+					v := strings.ToLower(strings.TrimSpace(a.Val))
+					for _, bad := range []string{"javascript:", "data:", "vbscript:"} {
+						if strings.HasPrefix(v, bad) {
+							t.Errorf("%s: <%s %s=%q>", name, n.Data, a.Key, a.Val)
+						}
+					}
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// TestLinksResolve checks every link and asset in the example site: each
+// internal href or src (relative, or absolute under baseUrl) names a file
+// of the output, and each #fragment an id on its page.
+func TestLinksResolve(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	m, _ := buildExample(t, out, "ed25519")
+	tree := readTree(t, out)
+	base, _ := url.Parse(m.Site.BaseURL + "/")
+	ids := map[string]map[string]bool{}
+	links := map[string][]string{}
+	for name, b := range tree {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		doc, err := html.Parse(strings.NewReader(string(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[name] = map[string]bool{}
+		var walk func(n *html.Node)
+		walk = func(n *html.Node) {
+			if n.Type == html.ElementNode {
+				if id := attr(n, "id"); id != "" {
+					ids[name][id] = true
+				}
+				for _, k := range []string{"href", "src"} {
+					if v := attr(n, k); v != "" {
+						links[name] = append(links[name], v)
+					}
+				}
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+		}
+		walk(doc)
+	}
+	checked := 0
+	for page, ls := range links {
+		// 404.html is served at any path; its links are absolute.
+		pageURL := base.ResolveReference(&url.URL{Path: page})
+		for _, l := range ls {
+			u, err := url.Parse(l)
+			if err != nil {
+				t.Errorf("%s: bad link %q", page, l)
+				continue
+			}
+			abs := pageURL.ResolveReference(u)
+			if abs.Host != base.Host || !strings.HasPrefix(abs.Path, base.Path) {
+				continue // external
+			}
+			rel := strings.TrimPrefix(abs.Path, base.Path)
+			target := rel
+			if target == "" || strings.HasSuffix(target, "/") {
+				target = path.Join(target, "index.html")
+			}
+			if _, ok := tree[target]; !ok {
+				t.Errorf("%s: link %q -> %s: no such file", page, l, target)
+				continue
+			}
+			if abs.Fragment != "" && strings.HasSuffix(target, ".html") && !ids[target][abs.Fragment] {
+				t.Errorf("%s: link %q: no id %q in %s", page, l, abs.Fragment, target)
+			}
+			checked++
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d internal links checked", checked)
+	}
+	t.Logf("%d internal links resolve", checked)
+}
