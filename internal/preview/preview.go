@@ -87,9 +87,12 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, tmp: tmp, ln: ln, URL: "http://" + ln.Addr().String(), done: make(chan struct{})}
 	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	// Take the fingerprint before building, so that a change made during
+	// the first build, or right after Start returns, is seen.
+	fp := s.fingerprint()
 	s.rebuild()
 	go s.http.Serve(ln)
-	go s.watch(ctx)
+	go s.watch(ctx, fp)
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -147,8 +150,7 @@ func (s *Server) build(dir string) error {
 }
 
 // watch rebuilds when a source changes.
-func (s *Server) watch(ctx context.Context) {
-	last := s.fingerprint()
+func (s *Server) watch(ctx context.Context, last string) {
 	t := time.NewTicker(s.cfg.Poll)
 	defer t.Stop()
 	for {
@@ -161,6 +163,7 @@ func (s *Server) watch(ctx context.Context) {
 			last = fp
 			fmt.Fprintln(s.cfg.Log, "change seen; rebuilding")
 			s.rebuild()
+			// Changes made while building are caught on the next tick.
 		}
 	}
 }

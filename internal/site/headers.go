@@ -27,18 +27,34 @@ func IsMachineReadable(urlPath string) bool {
 // with (Cache-Control aside: see CacheControl).
 func Headers(urlPath string) map[string]string {
 	h := map[string]string{"X-Content-Type-Options": "nosniff"}
-	switch {
-	case IsMachineReadable(urlPath):
-		h["Content-Type"] = "application/json"
+	if t := ContentType(urlPath); t != "" {
+		h["Content-Type"] = t
+	}
+	if IsMachineReadable(urlPath) {
 		h["Access-Control-Allow-Origin"] = "*"
-	case strings.HasSuffix(urlPath, "/") || path.Ext(urlPath) == ".html":
-		h["Content-Type"] = "text/html; charset=utf-8"
-	default:
-		if t := mime.TypeByExtension(path.Ext(urlPath)); t != "" {
-			h["Content-Type"] = t
-		}
 	}
 	return h
+}
+
+// contentTypes are the media types of the files a build writes.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".json": "application/json",
+	".xml":  "application/xml",
+	".txt":  "text/plain; charset=utf-8",
+}
+
+// ContentType is the Content-Type a URL path of the site is served with.
+func ContentType(urlPath string) string {
+	if strings.HasSuffix(urlPath, "/") {
+		return contentTypes[".html"]
+	}
+	if t, ok := contentTypes[path.Ext(urlPath)]; ok {
+		return t
+	}
+	return mime.TypeByExtension(path.Ext(urlPath))
 }
 
 // CacheControl is the published Cache-Control for a file of the site.

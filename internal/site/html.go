@@ -155,6 +155,11 @@ func writeDocs(root string, opts Options, projected map[string][]string) ([]stri
 		return nil, err
 	}
 	d.files[SitemapFile] = d.sitemap()
+	var slugs []string
+	for _, p := range d.info.Pages {
+		slugs = append(slugs, p.Slug)
+	}
+	d.files[HeadersFile] = renderHeaders(slugs)
 	d.files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
 
 	var top []string

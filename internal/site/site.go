@@ -146,7 +146,7 @@ func checkOutDir(out, manifestDir, keysDir string, pages []string) error {
 
 // TopLevel is every name a build writes at the top of the output folder;
 // a folder holding anything else is not replaced.
-var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll", NotFoundFile, RobotsFile, SitemapFile, SearchIndexFile, "style.css", "search.js"}
+var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, SearchIndexFile, "style.css", "search.js"}
 
 // pageSlugs lists the extra pages in site/ (each becomes a top-level
 // folder).
