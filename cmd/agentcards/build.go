@@ -48,6 +48,12 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		return err
 	}
 	warnDevKey(stderr, ring)
+	for _, n := range ring.Notes {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	for _, w := range ring.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	keys, signers := ring.Keys, ring.Signers
 
 	if *outDir != "" {

@@ -6,6 +6,7 @@
 //	agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] TARGET...
 //	agentcards import [-id ID] [-append agents.toml] SOURCE
 //	agentcards serve  [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]...
+//	agentcards keys   list | next | promote KID | retire KID | drop KID
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 package main
@@ -55,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		err = runImport(args[1:], stdout, stderr)
 	case "serve":
 		err = runServe(args[1:], stdout, stderr, getenv)
+	case "keys":
+		err = runKeys(args[1:], stdout, stderr, getenv)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/agentcards/agentcards/internal/sign"
 )
@@ -64,6 +65,10 @@ type Ring struct {
 	// DevKey is the development key's path when the build signs with it.
 	DevKey     string
 	DevCreated bool
+	// Notes are keys given that do not sign (next, retired).
+	Notes []string
+	// Warnings are retired keys overdue for dropping.
+	Warnings []string
 }
 
 // ErrDevKeyRefused is returned when no key is given and the development
@@ -78,7 +83,16 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 	if err != nil {
 		return nil, fmt.Errorf("keys folder: %v", err)
 	}
-	r := &Ring{Keys: keys}
+	rot, err := LoadRotation(keysDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range rot.Keys {
+		if keys.Find(e.KID) == nil {
+			return nil, fmt.Errorf("%s names kid %s, which has no public JWK in %s", RotationFile, e.KID, keysDir)
+		}
+	}
+	r := &Ring{Keys: keys, Warnings: rot.Overdue(time.Now())}
 	if len(privs) == 0 {
 		if !allowDev {
 			return nil, ErrDevKeyRefused
@@ -104,11 +118,22 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 		if pub == nil {
 			return nil, fmt.Errorf("signing key %s (from %s) has no public half in %s: run `agentcards keygen -from FILE -alg ALG` to add it, and commit it", kid, p.From, keysDir)
 		}
+		switch state, _ := rot.State(kid); state {
+		case StateNext:
+			r.Notes = append(r.Notes, fmt.Sprintf("key %s (from %s) is the next key: published in the JWKS, not signing until `agentcards keys promote %s`", kid, p.From, kid))
+			continue
+		case StateRetired:
+			r.Notes = append(r.Notes, fmt.Sprintf("key %s (from %s) is retired: it no longer signs; remove it from the secret", kid, p.From))
+			continue
+		}
 		s, err := sign.NewSigner(p.Key, pub.Algorithm, jku)
 		if err != nil {
 			return nil, fmt.Errorf("signing key %s (from %s): %v", kid, p.From, err)
 		}
 		r.Signers = append(r.Signers, s)
+	}
+	if len(r.Signers) == 0 {
+		return nil, fmt.Errorf("none of the signing keys given is active (%s): promote one with `agentcards keys promote KID`", rot.Describe())
 	}
 	return r, nil
 }
