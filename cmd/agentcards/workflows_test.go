@@ -1,0 +1,180 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// workflow is the part of a GitHub Actions workflow these tests read.
+type workflow struct {
+	On          map[string]any    `yaml:"on"`
+	Permissions map[string]string `yaml:"permissions"`
+	Concurrency struct {
+		Group            string `yaml:"group"`
+		CancelInProgress bool   `yaml:"cancel-in-progress"`
+	} `yaml:"concurrency"`
+	Jobs map[string]struct {
+		Needs any `yaml:"needs"`
+		Steps []struct {
+			Name string            `yaml:"name"`
+			Uses string            `yaml:"uses"`
+			Run  string            `yaml:"run"`
+			With map[string]any    `yaml:"with"`
+			Env  map[string]string `yaml:"env"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+func readWorkflow(t *testing.T, name string) (*workflow, string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", ".github", "workflows", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w workflow
+	if err := yaml.Unmarshal(data, &w); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return &w, string(data)
+}
+
+// stepIndex is the position of the first step of job matching pred, or -1.
+func (w *workflow) stepIndex(job string, pred func(uses, run string) bool) int {
+	for i, s := range w.Jobs[job].Steps {
+		if pred(s.Uses, s.Run) {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestPublishWorkflow checks what matters in publish.yml: hidden files are
+// uploaded, permissions are minimal, the signing key reaches the signing
+// step only (through env), the site is verified before upload and after
+// deploy, and deploys are never cancelled mid-way.
+func TestPublishWorkflow(t *testing.T) {
+	w, raw := readWorkflow(t, "publish.yml")
+	raw = withoutComments(raw)
+	if _, ok := w.On["push"]; !ok {
+		t.Error("not run on push")
+	}
+	if _, ok := w.On["workflow_dispatch"]; !ok {
+		t.Error("cannot be run by hand")
+	}
+	want := map[string]string{"contents": "read", "pages": "write", "id-token": "write"}
+	if len(w.Permissions) != len(want) {
+		t.Errorf("permissions %v, want exactly %v", w.Permissions, want)
+	}
+	for k, v := range want {
+		if w.Permissions[k] != v {
+			t.Errorf("permissions.%s = %q, want %q", k, w.Permissions[k], v)
+		}
+	}
+	if w.Concurrency.Group != "pages" || w.Concurrency.CancelInProgress {
+		t.Errorf("concurrency %+v", w.Concurrency)
+	}
+	// The secret: exactly one mention, in the env of the build step.
+	if n := strings.Count(raw, "secrets."); n != 1 {
+		t.Errorf("secrets referenced %d times, want once", n)
+	}
+	build := w.Jobs["build"]
+	signing := w.stepIndex("build", func(_, run string) bool { return strings.Contains(run, "agentcards build") })
+	if signing < 0 {
+		t.Fatal("no build step")
+	}
+	for i, s := range build.Steps {
+		_, has := s.Env["AGENTCARDS_SIGNING_KEY"]
+		if has != (i == signing) {
+			t.Errorf("step %d (%s%s): AGENTCARDS_SIGNING_KEY in env = %v", i, s.Name, s.Uses, has)
+		}
+		if strings.Contains(s.Run, "secrets.") || strings.Contains(s.Run, "SIGNING_KEY") {
+			t.Errorf("step %d puts the key on a command line: %q", i, s.Run)
+		}
+	}
+	if v := build.Steps[signing].Env["AGENTCARDS_SIGNING_KEY"]; v != "${{ secrets.AGENTCARDS_SIGNING_KEY }}" {
+		t.Errorf("signing step env: %q", v)
+	}
+	verify := w.stepIndex("build", func(_, run string) bool { return strings.Contains(run, "agentcards verify public") })
+	upload := w.stepIndex("build", func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/upload-pages-artifact@") })
+	if verify < 0 || upload < 0 || !(signing < verify && verify < upload) {
+		t.Errorf("order: build %d, verify %d, upload %d", signing, verify, upload)
+	}
+	up := build.Steps[upload]
+	if up.Uses != "actions/upload-pages-artifact@v5" || up.With["include-hidden-files"] != true || up.With["path"] != "public" {
+		t.Errorf("upload step %s %v: /.well-known would be lost", up.Uses, up.With)
+	}
+	if w.stepIndex("build", func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/configure-pages@") }) < 0 {
+		t.Error("no configure-pages")
+	}
+	if w.stepIndex("deploy", func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/deploy-pages@") }) < 0 {
+		t.Error("no deploy-pages")
+	}
+	live := w.Jobs["verify-live"]
+	if live.Needs != "deploy" || w.stepIndex("verify-live", func(_, run string) bool {
+		return strings.Contains(run, "verify") && strings.Contains(run, "for attempt") && strings.Contains(run, "exit 1")
+	}) < 0 {
+		t.Error("no retrying verify of the live site after deploy")
+	}
+	for job := range w.Jobs {
+		for _, s := range w.Jobs[job].Steps {
+			if s.Uses != "" && !strings.Contains(s.Uses, "@v") {
+				t.Errorf("%s: %s is not pinned to a version", job, s.Uses)
+			}
+		}
+	}
+}
+
+func TestCDNWorkflow(t *testing.T) {
+	w, raw := readWorkflow(t, "cdn.yml")
+	raw = withoutComments(raw)
+	if len(w.Permissions) != 1 || w.Permissions["contents"] != "read" {
+		t.Errorf("permissions %v", w.Permissions)
+	}
+	signing := w.stepIndex("deploy", func(_, run string) bool { return strings.Contains(run, "agentcards build") })
+	verify := w.stepIndex("deploy", func(_, run string) bool { return strings.Contains(run, "agentcards verify public") })
+	deploy := w.stepIndex("deploy", func(uses, _ string) bool { return strings.HasPrefix(uses, "cloudflare/wrangler-action@") })
+	live := w.stepIndex("deploy", func(_, run string) bool { return strings.Contains(run, "for attempt") })
+	if !(signing >= 0 && signing < verify && verify < deploy && deploy < live) {
+		t.Errorf("order: build %d, verify %d, deploy %d, live verify %d", signing, verify, deploy, live)
+	}
+	for i, s := range w.Jobs["deploy"].Steps {
+		if _, has := s.Env["AGENTCARDS_SIGNING_KEY"]; has != (i == signing) {
+			t.Errorf("step %d: signing key in env = %v", i, has)
+		}
+	}
+	if strings.Count(raw, "secrets.AGENTCARDS_SIGNING_KEY") != 1 {
+		t.Error("signing key referenced more than once")
+	}
+}
+
+func TestCIWorkflow(t *testing.T) {
+	w, raw := readWorkflow(t, "ci.yml")
+	raw = withoutComments(raw)
+	if _, ok := w.On["pull_request"]; !ok {
+		t.Error("not run on pull requests")
+	}
+	if strings.Contains(raw, "pull_request_target") || strings.Contains(raw, "secrets.") {
+		t.Error("ci.yml must use pull_request and no secrets")
+	}
+	if len(w.Permissions) != 1 || w.Permissions["contents"] != "read" {
+		t.Errorf("permissions %v", w.Permissions)
+	}
+	if w.stepIndex("test", func(_, run string) bool { return strings.Contains(run, ".ci/run") }) < 0 {
+		t.Error("ci.yml does not run .ci/run")
+	}
+}
+
+// withoutComments drops YAML comment lines.
+func withoutComments(s string) string {
+	var keep []string
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
