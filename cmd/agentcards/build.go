@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"net/url"
 	"fmt"
 	"io"
 	"os"
@@ -48,6 +49,9 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		return err
 	}
 	warnDevKey(stderr, ring)
+	if u, err := url.Parse(m.Site.BaseURL); err == nil && strings.Trim(u.Path, "/") != "" {
+		fmt.Fprintf(stderr, "warning: site.baseUrl %s has a path: well-known URIs exist only at an origin's root (RFC 8615), so A2A clients asking %s://%s/.well-known/agent-card.json will not find these cards. A GitHub project page (owner.github.io/repo/) cannot serve them; use a custom domain (README, \"Publishing to GitHub Pages\").\n", m.Site.BaseURL, u.Scheme, u.Host)
+	}
 	for _, n := range ring.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentcards/agentcards/internal/keyring"
+	"github.com/agentcards/agentcards/internal/site"
 )
 
 // copyFile copies src to dst, making dst's folder.
@@ -99,6 +100,23 @@ func TestHeaders(t *testing.T) {
 		resp2, _ := get(t, srv.URL+p, "If-None-Match", h.Get("ETag"))
 		if resp2.StatusCode != http.StatusNotModified {
 			t.Errorf("%s: If-None-Match gave %d", p, resp2.StatusCode)
+		}
+	}
+	// serve sends what the _headers file gives production, caching aside.
+	_, hf := get(t, srv.URL+"/_headers")
+	rules, err := site.ParseHeaders(hf)
+	if err != nil || len(rules) < 5 {
+		t.Fatalf("_headers: %v (%d rules)", err, len(rules))
+	}
+	for _, p := range []string{"/", "/index.html", "/agents/travel-planner/", "/.well-known/jwks.json", "/agents/travel-planner/.well-known/agent-card.json", "/style.css", "/search.js", "/search-index.json", "/sitemap.xml", "/robots.txt", "/verify/"} {
+		resp, _ := get(t, srv.URL+p)
+		for k, v := range site.HeadersFor(rules, p) {
+			if k == "Cache-Control" {
+				continue
+			}
+			if got := resp.Header.Get(k); got != v {
+				t.Errorf("%s: %s: serve sends %q, _headers says %q", p, k, got, v)
+			}
 		}
 	}
 	resp, _ := get(t, srv.URL+"/agents/invoice-reader/")
