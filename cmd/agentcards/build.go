@@ -2,9 +2,9 @@ package main
 
 import (
 	"errors"
-	"net/url"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
