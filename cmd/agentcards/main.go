@@ -28,7 +28,11 @@ const usage = `agentcards publishes signed A2A Agent Cards as a static site.
 
 Usage:
   agentcards build  [-manifest agents.toml] [-out DIR] [-key FILE]...
-  agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE]
+  agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
+  agentcards keys   list | next | promote KID | retire KID | drop KID
+  agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] TARGET...
+  agentcards import [-id ID] [-append agents.toml] SOURCE
+  agentcards serve  [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]...
 
 Run "agentcards <command> -h" for a command's flags. README.md has the rest.
 `

@@ -53,6 +53,11 @@ func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 	if len(doc.Signatures) == 0 {
 		return nil, errors.New("card has no signatures")
 	}
+	// Refuse duplicate keys at every level (encoding/json keeps the last,
+	// other parsers the first: the card would not be one card).
+	if _, err := Canonicalize(cardJSON); err != nil {
+		return nil, fmt.Errorf("card is not strict JSON: %w", err)
+	}
 	unsigned, err := card.Unsigned(cardJSON)
 	if err != nil {
 		return nil, err

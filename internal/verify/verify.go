@@ -96,7 +96,8 @@ type keySource struct {
 	// names anything else are refused.
 	url      string
 	from     string
-	problems []string
+	problems []string // keys refused, reported with each card
+	fatal    []string // a JWKS publishing private keys: fails the run
 }
 
 // Target verifies one target: a URL, a site folder or a card file.
@@ -136,11 +137,18 @@ func verifyURL(ctx context.Context, target string, opts Options, rep *Report) er
 	if err != nil {
 		return err
 	}
-	ks, err := trustedKeys(ctx, opts, final.Scheme+"://"+final.Host+"/.well-known/jwks.json", "")
+	// Keys come from the origin the user named, never from wherever a
+	// redirect led: a redirect to another site must not lend it trust.
+	ks, err := trustedKeys(ctx, opts, u.Scheme+"://"+u.Host+"/.well-known/jwks.json", "")
 	if err != nil {
 		return err
 	}
-	rep.Cards = append(rep.Cards, checkCard(final.String(), body, ks, opts))
+	source := u.String()
+	if final.String() != source {
+		source += " (redirected to " + final.String() + ")"
+	}
+	rep.Cards = append(rep.Cards, checkCard(source, body, ks, opts))
+	rep.Problems = append(rep.Problems, ks.fatal...)
 	return nil
 }
 
@@ -173,9 +181,14 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 	}
 	set, problems, err := ParseJWKS(data)
 	if err != nil {
-		return nil, fmt.Errorf("trusted JWKS %s: %v", src, err)
+		return nil, usagef("trusted JWKS %s: %v", src, err)
 	}
 	ks.keys, ks.problems = set, problems
+	for _, p := range problems {
+		if strings.Contains(p, "private key material") {
+			ks.fatal = append(ks.fatal, fmt.Sprintf("the trusted JWKS %s publishes a private key: %s", src, p))
+		}
+	}
 	return ks, nil
 }
 
@@ -248,6 +261,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		return err
 	}
 	rep.Cards = append(rep.Cards, checkCard(path, body, ks, opts))
+	rep.Problems = append(rep.Problems, ks.fatal...)
 	return nil
 }
 
@@ -266,6 +280,23 @@ func siteRoot(path string) string {
 			return ""
 		}
 	}
+}
+
+// sameURL compares two URLs after normalizing scheme and host case and
+// default ports.
+func sameURL(a, b string) bool {
+	norm := func(s string) string {
+		u, err := url.Parse(s)
+		if err != nil {
+			return s
+		}
+		u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+		if (u.Scheme == "https" && u.Port() == "443") || (u.Scheme == "http" && u.Port() == "80") {
+			u.Host = u.Hostname()
+		}
+		return u.String()
+	}
+	return norm(a) == norm(b)
 }
 
 // checkCard verifies one card's signatures against ks.
@@ -304,7 +335,7 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 		if r.Err != nil {
 			s.Reason = r.Err.Error()
 		}
-		if s.Verified && ks.url != "" && r.JKU != "" && r.JKU != ks.url {
+		if s.Verified && ks.url != "" && r.JKU != "" && !sameURL(r.JKU, ks.url) {
 			s.Verified = false
 			s.Reason = fmt.Sprintf("jku %q is not the trusted JWKS %s: refused (a jku is a hint, never a trust root)", r.JKU, ks.url)
 		}
@@ -317,6 +348,24 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 			}
 		}
 		c.Signatures = append(c.Signatures, s)
+	}
+	// A signature over the SDK projection proves nothing when a signature
+	// over the whole card by the same key fails: the card was changed in
+	// fields the projection leaves out.
+	if strict == 0 && verified > 0 {
+		for i, s := range c.Signatures {
+			if !s.Verified || s.Covers != string(sign.SDKProjection) {
+				continue
+			}
+			for _, other := range c.Signatures {
+				if other.KID == s.KID && !other.Verified && other.Reason == "signature does not verify" {
+					c.Signatures[i].Verified = false
+					c.Signatures[i].Reason = "verifies over the SDK projection only, while the same key's signature over the whole card fails: the card was altered in fields the projection leaves out"
+					verified--
+					break
+				}
+			}
+		}
 	}
 	switch {
 	case opts.All && verified < len(results):
@@ -360,6 +409,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 		return nil
 	}
 	slices.Sort(files)
+	rep.Problems = append(rep.Problems, ks.fatal...)
 	used := map[string]bool{}
 	jkus := map[string]bool{}
 	for _, f := range files {

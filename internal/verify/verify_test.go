@@ -104,3 +104,111 @@ func TestParseJWKSRefusals(t *testing.T) {
 		t.Errorf("problems: %s", all)
 	}
 }
+
+// copyGolden copies the golden example site to a temporary folder.
+func copyGolden(t *testing.T) string {
+	t.Helper()
+	src := "../../testdata/golden/example-site"
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		os.MkdirAll(filepath.Join(dst, filepath.Dir(rel)), 0o755)
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func verifyTarget(t *testing.T, target string, opts Options) *Report {
+	t.Helper()
+	if opts.Fetch == nil {
+		opts.Fetch = &fetch.Client{}
+	}
+	rep := &Report{}
+	if err := Target(context.Background(), target, opts, rep); err != nil {
+		t.Fatal(err)
+	}
+	Finish(rep)
+	return rep
+}
+
+// TestStrippedRequirementFails: removing the scope-less requirement the
+// SDK projection does not cover makes the projection signature verify, but
+// the same key's strict signature fails, so the card is reported altered.
+func TestStrippedRequirementFails(t *testing.T) {
+	site := copyGolden(t)
+	if rep := verifyTarget(t, site, Options{}); !rep.Verified {
+		t.Fatalf("golden site does not verify: %+v", rep.Problems)
+	}
+	card := filepath.Join(site, "agents", "invoice-reader", ".well-known", "agent-card.json")
+	b, _ := os.ReadFile(card)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	delete(m, "securityRequirements")
+	b, _ = json.Marshal(m)
+	os.WriteFile(card, b, 0o644)
+	rep := verifyTarget(t, card, Options{})
+	if rep.Verified {
+		t.Fatalf("stripped card verified: %+v", rep.Cards[0])
+	}
+	if r := rep.Cards[0].Signatures[1].Reason; !strings.Contains(r, "altered in fields the projection leaves out") {
+		t.Errorf("reason %q", r)
+	}
+}
+
+// TestPrivateKeyInJWKSFails: a site whose JWKS publishes a private key
+// fails, even though every card verifies.
+func TestPrivateKeyInJWKSFails(t *testing.T) {
+	site := copyGolden(t)
+	jwksPath := filepath.Join(site, ".well-known", "jwks.json")
+	b, _ := os.ReadFile(jwksPath)
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	_, priv, _ := ed25519.GenerateKey(nil)
+	pj, _ := jose.JSONWebKey{Key: priv, KeyID: "leaked", Algorithm: "EdDSA"}.MarshalJSON()
+	var pm map[string]any
+	json.Unmarshal(pj, &pm)
+	doc["keys"] = append(doc["keys"].([]any), pm)
+	b, _ = json.Marshal(doc)
+	os.WriteFile(jwksPath, b, 0o644)
+	rep := verifyTarget(t, site, Options{})
+	if rep.Verified || !strings.Contains(strings.Join(rep.Problems, "\n"), "publishes a private key") {
+		t.Errorf("verified %v, problems %v", rep.Verified, rep.Problems)
+	}
+}
+
+func TestDuplicateTopLevelKeyRefused(t *testing.T) {
+	site := copyGolden(t)
+	card := filepath.Join(site, ".well-known", "agent-card.json")
+	b, _ := os.ReadFile(card)
+	dup := strings.Replace(string(b), "{\n", "{\n  \"name\": \"Impostor\",\n", 1)
+	os.WriteFile(card, []byte(dup), 0o644)
+	rep := verifyTarget(t, card, Options{})
+	if rep.Verified {
+		t.Error("a card with a duplicate top-level key verified")
+	}
+}
+
+func TestSameURL(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"https://A.example.com/.well-known/jwks.json", "https://a.example.com:443/.well-known/jwks.json", true},
+		{"https://a.example.com/x", "https://a.example.com/y", false},
+		{"http://localhost/x", "http://127.0.0.1/x", false},
+	} {
+		if got := sameURL(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameURL(%q, %q) = %v", tc.a, tc.b, got)
+		}
+	}
+}
