@@ -53,7 +53,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %v", src, err)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		fmt.Fprintf(stderr, "warning: %s\n", clean(w))
 	}
 	block := manifest.EncodeAgent(&res.Agent)
 	header := fmt.Sprintf("# Imported from %s (A2A %s card).\n", src, res.Version)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/fetch"
@@ -73,33 +74,47 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// clean makes untrusted text (from cards and JWKS) safe for a terminal:
+// control characters, escapes and line breaks are shown escaped.
+func clean(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' }) < 0 {
+		return s
+	}
+	q := strconv.QuoteToGraphic(s)
+	return q[1 : len(q)-1]
+}
+
 func printReport(w io.Writer, rep *verify.Report) {
 	for _, c := range rep.Cards {
 		name := ""
 		if c.Name != "" {
 			name = fmt.Sprintf(" %q", c.Name)
 		}
-		fmt.Fprintf(w, "%s: %s (A2A %s%s)\n", c.Source, strings.ToUpper(outcomeWords(c.Outcome)), c.Version, name)
+		fmt.Fprintf(w, "%s: %s (A2A %s%s)\n", clean(c.Source), strings.ToUpper(outcomeWords(c.Outcome)), clean(c.Version), name)
 		for _, s := range c.Signatures {
-			fmt.Fprintf(w, "  signature %d: kid %s, alg %s: ", s.Index+1, orDash(s.KID), orDash(s.Alg))
+			fmt.Fprintf(w, "  signature %d: kid %s, alg %s: ", s.Index+1, clean(orDash(s.KID)), clean(orDash(s.Alg)))
 			switch {
 			case s.Verified && s.Covers == "strict":
 				fmt.Fprintln(w, "verified, covers the whole card (RFC 8785)")
 			case s.Verified:
-				fmt.Fprintf(w, "verified over the A2A SDKs' projection only; not covered: %s\n", strings.Join(s.Uncovered, ", "))
+				uncovered := "nothing now in the card (fields may have been removed)"
+				if len(s.Uncovered) > 0 {
+					uncovered = clean(strings.Join(s.Uncovered, ", "))
+				}
+				fmt.Fprintf(w, "verified over the A2A SDKs' projection only; not covered: %s\n", uncovered)
 			default:
-				fmt.Fprintf(w, "NOT verified: %s\n", s.Reason)
+				fmt.Fprintf(w, "NOT verified: %s\n", clean(s.Reason))
 			}
 		}
 		for _, p := range c.Problems {
-			fmt.Fprintf(w, "  problem: %s\n", p)
+			fmt.Fprintf(w, "  problem: %s\n", clean(p))
 		}
 	}
 	for _, p := range rep.Problems {
-		fmt.Fprintf(w, "problem: %s\n", p)
+		fmt.Fprintf(w, "problem: %s\n", clean(p))
 	}
 	for _, wn := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", wn)
+		fmt.Fprintf(w, "warning: %s\n", clean(wn))
 	}
 	if rep.Verified {
 		fmt.Fprintf(w, "verified: %d card(s)\n", len(rep.Cards))

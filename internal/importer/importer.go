@@ -5,6 +5,8 @@ package importer
 
 import (
 	"bytes"
+	"net/url"
+	"reflect"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -69,6 +71,7 @@ func Card(data []byte, id string) (*Result, error) {
 		im.v03()
 	}
 	im.fillRequired()
+	im.scrub("", reflect.ValueOf(&im.res.Agent).Elem())
 	return im.res, nil
 }
 
@@ -150,9 +153,6 @@ func take(obj map[string]any, key string) (any, bool) {
 	return v, ok
 }
 
-// secretKeys are dropped with a warning wherever they appear.
-var secretKeys = []string{"credentials", "credential", "shared_secret", "sharedSecret", "client_secret", "clientSecret", "password", "secret", "token", "apiKeyValue", "private_key", "privateKey"}
-
 // leftovers warns about every key still in obj: it has no place in the
 // manifest.
 func (im *importer) leftovers(path string, obj map[string]any) {
@@ -166,10 +166,87 @@ func (im *importer) leftovers(path string, obj map[string]any) {
 		if path != "" {
 			p = path + "." + k
 		}
-		if slices.Contains(secretKeys, k) {
+		if manifest.IsSecretKey(k) {
 			im.warnf("%s: dropped: it holds a secret, and cards are public; keep it out of agents.toml", p)
 			continue
 		}
 		im.warnf("%s: dropped: no A2A field carries it", p)
 	}
+}
+
+// scrub walks the imported agent and removes what must never reach
+// agents.toml: strings carrying key material (blanked), and user
+// information in URLs (stripped). Values are never repeated in warnings.
+func (im *importer) scrub(path string, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			elem := v.Elem()
+			if v.Kind() == reflect.Interface && elem.Kind() == reflect.String {
+				if s, ok := im.scrubString(path, elem.String()); ok {
+					v.Set(reflect.ValueOf(s))
+				}
+				return
+			}
+			im.scrub(path, elem)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			name := f.Tag.Get("toml")
+			if name == "" || name == "-" {
+				continue
+			}
+			im.scrub(joinPath(path, name), v.Field(i))
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			im.scrub(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := v.MapIndex(k)
+			p := joinPath(path, k.String())
+			switch {
+			case e.Kind() == reflect.String:
+				if s, ok := im.scrubString(p, e.String()); ok {
+					v.SetMapIndex(k, reflect.ValueOf(s))
+				}
+			case e.Kind() == reflect.Interface && !e.IsNil() && e.Elem().Kind() == reflect.String:
+				if s, ok := im.scrubString(p, e.Elem().String()); ok {
+					v.SetMapIndex(k, reflect.ValueOf(any(s)))
+				}
+			default:
+				c := reflect.New(e.Type()).Elem()
+				c.Set(e)
+				im.scrub(p, c)
+				v.SetMapIndex(k, c)
+			}
+		}
+	case reflect.String:
+		if s, ok := im.scrubString(path, v.String()); ok && v.CanSet() {
+			v.SetString(s)
+		}
+	}
+}
+
+// scrubString returns a cleaned string and true when s had to change.
+func (im *importer) scrubString(path, s string) (string, bool) {
+	if manifest.HoldsKeyMaterial(s) {
+		im.warnf("%s: dropped: it holds a private key, and cards are public", path)
+		return "[private key removed by agentcards import]", true
+	}
+	if u, err := url.Parse(s); err == nil && u.User != nil && u.Host != "" {
+		u.User = nil
+		im.warnf("%s: user information removed from the URL: cards are public", path)
+		return u.String(), true
+	}
+	return s, false
+}
+
+func joinPath(p, k string) string {
+	if p == "" {
+		return k
+	}
+	return p + "." + k
 }

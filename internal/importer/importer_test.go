@@ -225,3 +225,35 @@ func TestNoEndpoint(t *testing.T) {
 		t.Error("array accepted")
 	}
 }
+
+// TestSecretsNeverCarried: secrets under any spelling of a secret key, key
+// material in any string, and URL user information never reach the block
+// or the warnings.
+func TestSecretsNeverCarried(t *testing.T) {
+	card := `{
+	  "name": "Leaky", "version": "1",
+	  "description": "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIHL8SECRETPEM\n-----END PRIVATE KEY-----",
+	  "url": "https://user:pa55word@leaky.example.com/a2a",
+	  "documentationUrl": "https://admin:hunter2@docs.example.com/",
+	  "Password": "hunter2", "access_token": "sk-live-123",
+	  "capabilities": {"extensions": [{"uri": "urn:x", "params": {"Client-Secret": "cs-999", "jwk": "{\"kty\":\"OKP\",\"d\":\"SECRETD\"}", "ok": "fine"}}]},
+	  "skills": [{"id": "s", "name": "S", "description": "D", "tags": ["t"]}]
+	}`
+	res, err := Card([]byte(card), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := string(manifest.EncodeAgent(&res.Agent))
+	all := block + strings.Join(res.Warnings, "\n")
+	for _, secret := range []string{"hunter2", "sk-live-123", "cs-999", "SECRETD", "SECRETPEM", "pa55word"} {
+		if strings.Contains(all, secret) {
+			t.Errorf("%q carried:\n%s", secret, all)
+		}
+	}
+	if !strings.Contains(block, `ok = "fine"`) || !strings.Contains(block, "https://leaky.example.com/a2a") {
+		t.Errorf("innocent values lost:\n%s", block)
+	}
+	if _, err := manifest.Parse("b", append([]byte(site), block...)); err != nil {
+		t.Errorf("block does not load: %v", err)
+	}
+}

@@ -273,7 +273,7 @@ func (im *importer) params(path string, v any) any {
 	case map[string]any:
 		out := map[string]any{}
 		for _, k := range sortedKeys(x) {
-			if slices.Contains(secretKeys, k) {
+			if manifest.IsSecretKey(k) {
 				im.warnf("%s.%s: dropped: it holds a secret, and cards are public", path, k)
 				continue
 			}

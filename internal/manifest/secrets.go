@@ -26,6 +26,17 @@ var keySeparators = strings.NewReplacer("_", "", "-", "")
 // normalizeKey lower-cases a key name and drops '_' and '-'.
 func normalizeKey(k string) string { return strings.ToLower(keySeparators.Replace(k)) }
 
+// IsSecretKey reports whether a key name (in any case, with or without '_'
+// and '-') holds a credential rather than a description of one.
+func IsSecretKey(k string) bool { return secretKeyNames[normalizeKey(k)] }
+
+// HoldsKeyMaterial reports whether a string carries a PEM private key or a
+// private JWK.
+func HoldsKeyMaterial(s string) bool {
+	return strings.Contains(s, "-----BEGIN") && strings.Contains(s, "PRIVATE KEY") ||
+		strings.Contains(s, `"kty"`) && privateMemberRE.MatchString(s)
+}
+
 // secretKey returns why key k is refused, or "" when it is fine.
 func secretKey(k string) string {
 	n := normalizeKey(k)

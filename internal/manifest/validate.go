@@ -223,7 +223,8 @@ func (c *checker) checkURL(path, s string) bool {
 		return false
 	}
 	if u.User != nil {
-		c.errorf(path, "%q carries user information; %s", s, publicWarning)
+		u.User = nil
+		c.errorf(path, "%q carries user information (not repeated here); %s", u.String(), publicWarning)
 		return false
 	}
 	if u.String() != s {
