@@ -77,7 +77,9 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 // clean makes untrusted text (from cards and JWKS) safe for a terminal:
 // control characters, escapes and line breaks are shown escaped.
 func clean(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' }) < 0 {
+	if strings.IndexFunc(s, func(r rune) bool {
+		return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029'
+	}) < 0 {
 		return s
 	}
 	q := strconv.QuoteToGraphic(s)

@@ -5,10 +5,10 @@ package importer
 
 import (
 	"bytes"
-	"net/url"
-	"reflect"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"

@@ -30,9 +30,14 @@ var md = goldmark.New(
 )
 
 // Render converts Markdown to HTML that is safe to put in a page.
-func Render(src string) (template.HTML, error) {
+func Render(src string) (template.HTML, error) { return RenderWith(NewIDs(), src) }
+
+// RenderWith is Render with a shared set of element ids, so that several
+// pieces of Markdown on one page never repeat an id, nor take one the
+// page's template uses (reserve those with NewIDs).
+func RenderWith(ids *IDs, src string) (template.HTML, error) {
 	var b bytes.Buffer
-	ctx := parser.NewContext(parser.WithIDs(newIDs()))
+	ctx := parser.NewContext(parser.WithIDs(ids))
 	if err := md.Convert([]byte(src), &b, parser.WithContext(ctx)); err != nil {
 		return "", err
 	}
@@ -87,12 +92,19 @@ func (linkFilter) Transform(doc *ast.Document, reader text.Reader, pc parser.Con
 	}
 }
 
-// ids generates heading ids that keep letters and digits of every script
+// IDs generates heading ids that keep letters and digits of every script
 // ("Über uns" -> "über-uns", "東京" -> "東京"); goldmark's default drops
 // them.
-type ids struct{ used map[string]bool }
+type IDs struct{ used map[string]bool }
 
-func newIDs() *ids { return &ids{used: map[string]bool{}} }
+// NewIDs starts a set of ids with the reserved ones already taken.
+func NewIDs(reserved ...string) *IDs {
+	s := &IDs{used: map[string]bool{}}
+	for _, r := range reserved {
+		s.used[r] = true
+	}
+	return s
+}
 
 // Slug is the id a heading with this text gets (before de-duplication).
 func Slug(s string) string {
@@ -113,7 +125,7 @@ func Slug(s string) string {
 	return b.String()
 }
 
-func (s *ids) Generate(value []byte, kind ast.NodeKind) []byte {
+func (s *IDs) Generate(value []byte, kind ast.NodeKind) []byte {
 	base := Slug(string(value))
 	if base == "" {
 		base = "section"
@@ -126,4 +138,4 @@ func (s *ids) Generate(value []byte, kind ast.NodeKind) []byte {
 	return []byte(id)
 }
 
-func (s *ids) Put(value []byte) { s.used[string(value)] = true }
+func (s *IDs) Put(value []byte) { s.used[string(value)] = true }

@@ -67,3 +67,12 @@ func TestSafeURL(t *testing.T) {
 		}
 	}
 }
+
+func TestReservedAndSharedIDs(t *testing.T) {
+	ids := NewIDs("agents", "count")
+	a, _ := RenderWith(ids, "## Agents\n## Usage")
+	b, _ := RenderWith(ids, "## Usage")
+	if !strings.Contains(string(a), `id="agents-1"`) || !strings.Contains(string(a), `id="usage"`) || !strings.Contains(string(b), `id="usage-1"`) {
+		t.Errorf("got %s / %s", a, b)
+	}
+}

@@ -105,14 +105,18 @@ type signatureView struct {
 
 // docs renders the human-readable pages into root.
 type docs struct {
-	m       *manifest.Manifest
-	root    string
-	tpl     *templates.Set
-	info    siteInfo
-	intro   template.HTML
-	agentMD map[string]template.HTML
-	files   map[string][]byte
+	m        *manifest.Manifest
+	root     string
+	tpl      *templates.Set
+	info     siteInfo
+	intro    template.HTML
+	agentSrc map[string]string // site/agents/<id>.md
+	files    map[string][]byte
 }
+
+// templateIDs are the element ids the built-in templates use; Markdown
+// headings never take them (a heading "Agents" must not break the search).
+var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "caps-h", "sec-h", "skills-h", "sig-h"}
 
 // writeDocs renders every HTML page, the search index, sitemap, robots.txt
 // and the assets; it returns the top-level names it wrote.
@@ -122,7 +126,7 @@ func writeDocs(root string, opts Options, projected map[string][]string) ([]stri
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	d := &docs{m: m, root: root, tpl: tpl, files: map[string][]byte{}, agentMD: map[string]template.HTML{}}
+	d := &docs{m: m, root: root, tpl: tpl, files: map[string][]byte{}, agentSrc: map[string]string{}}
 	d.info = siteInfo{Title: m.Site.Title, BaseURL: m.Site.BaseURL}
 	if err := d.readPages(); err != nil {
 		return nil, err
@@ -198,7 +202,7 @@ func (d *docs) readPages() error {
 		if err != nil {
 			return err
 		}
-		html, err := markdown.Render(string(src))
+		html, err := markdown.RenderWith(markdown.NewIDs(templateIDs...), string(src))
 		if err != nil {
 			return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
 		}
@@ -233,9 +237,7 @@ func (d *docs) readPages() error {
 		if err != nil {
 			return err
 		}
-		if d.agentMD[id], err = markdown.Render(string(src)); err != nil {
-			return err
-		}
+		d.agentSrc[id] = string(src)
 	}
 	return nil
 }
@@ -313,13 +315,24 @@ func summary(desc string) string {
 
 func (d *docs) agentPage(a *manifest.Agent, signers []*sign.Signer, projected bool) error {
 	m := d.m
-	desc, err := markdown.Render(a.Description)
+	// One id set for the page: description and docs never share an id,
+	// nor take the template's or a skill's.
+	reserved := slices.Clone(templateIDs)
+	for _, s := range a.Skills {
+		reserved = append(reserved, "skill-"+s.ID)
+	}
+	ids := markdown.NewIDs(reserved...)
+	desc, err := markdown.RenderWith(ids, a.Description)
+	if err != nil {
+		return err
+	}
+	docsHTML, err := markdown.RenderWith(ids, d.agentSrc[a.ID])
 	if err != nil {
 		return err
 	}
 	p := &agentPage{
 		ID: a.ID, Name: a.Name, Version: a.Version, Provider: m.EffectiveProvider(a),
-		Description: desc, Docs: d.agentMD[a.ID],
+		Description: desc, Docs: docsHTML,
 		DocumentationURL: a.DocumentationURL, IconURL: a.IconURL,
 		Default:    a.ID == m.DefaultAgentID(),
 		Interfaces: a.SupportedInterfaces,
