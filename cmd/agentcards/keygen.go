@@ -2,14 +2,11 @@ package main
 
 import (
 	"crypto"
-	"errors"
 	"fmt"
 	"io"
-	iofs "io/fs"
 	"os"
 	"path/filepath"
 
-	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -32,15 +29,9 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	dir := *keysDir
 	if dir == "" {
-		dir = "keys"
-		m, err := manifest.Load(*manifestPath)
-		switch {
-		case err == nil:
-			dir = m.KeysDir()
-		case errors.Is(err, iofs.ErrNotExist):
-			// No manifest: the default folder.
-		default:
-			return fmt.Errorf("%s must load to know where public keys go (site.keys); fix it or pass -keys DIR:\n%v", *manifestPath, err)
+		var err error
+		if dir, err = manifestKeysDir(*manifestPath); err != nil {
+			return err
 		}
 	}
 

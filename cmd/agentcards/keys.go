@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -41,9 +43,9 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	dir := *keysDir
 	if dir == "" {
-		dir = "keys"
-		if m, err := manifest.Load(*manifestPath); err == nil {
-			dir = m.KeysDir()
+		var err error
+		if dir, err = manifestKeysDir(*manifestPath); err != nil {
+			return err
 		}
 	}
 	ks, err := sign.LoadKeySet(dir)
@@ -189,4 +191,18 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	fmt.Fprintf(stderr, "agentcards keys: unknown command %q\n\n%s", cmd, keysUsage)
 	return errUsage
+}
+
+// manifestKeysDir is the manifest's site.keys folder; "keys" when there is
+// no manifest. A manifest that does not load is an error: writing keys to
+// the wrong folder would be worse.
+func manifestKeysDir(path string) (string, error) {
+	m, err := manifest.Load(path)
+	switch {
+	case err == nil:
+		return m.KeysDir(), nil
+	case errors.Is(err, fs.ErrNotExist):
+		return "keys", nil
+	}
+	return "", fmt.Errorf("%s must load to know where public keys go (site.keys); fix it or pass -keys DIR:\n%v", path, err)
 }

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"time"
 )
 
@@ -80,7 +79,7 @@ func CheckURL(u *url.URL) error {
 
 // IsLoopback reports whether host is localhost or a loopback address.
 func IsLoopback(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if host == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -241,7 +241,7 @@ func (c *checker) checkURL(path, s string) bool {
 }
 
 func isLoopback(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if host == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(host)

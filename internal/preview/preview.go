@@ -130,7 +130,8 @@ func (s *Server) rebuild() {
 	s.current, s.lastErr = dir, ""
 	s.builds++
 	if old != "" {
-		os.RemoveAll(old)
+		// Requests may still be reading the old build: remove it later.
+		time.AfterFunc(5*time.Second, func() { os.RemoveAll(old) })
 	}
 	fmt.Fprintf(s.cfg.Log, "built; serving %s/\n", s.URL)
 }

@@ -112,15 +112,19 @@ type docs struct {
 	intro    template.HTML
 	agentSrc map[string]string // site/agents/<id>.md
 	files    map[string][]byte
+	notes    []string
 }
+
+// CloudflareMaxRules is how many _headers rules Cloudflare Pages applies.
+const CloudflareMaxRules = 100
 
 // templateIDs are the element ids the built-in templates use; Markdown
 // headings never take them (a heading "Agents" must not break the search).
 var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "caps-h", "sec-h", "skills-h", "sig-h"}
 
-// writeDocs renders every HTML page, the search index, sitemap, robots.txt
-// and the assets; it returns the top-level names it wrote.
-func writeDocs(root string, opts Options, projected map[string][]string) ([]string, error) {
+// writeDocs renders every HTML page, the search index, sitemap, robots.txt,
+// _headers and the assets; it returns notes for the user.
+func writeDocs(root string, opts Options, projected map[string][]string) (notes []string, err error) {
 	m := opts.Manifest
 	tpl, err := templates.Load(filepath.Join(m.Dir, TemplatesDir))
 	if err != nil {
@@ -164,9 +168,11 @@ func writeDocs(root string, opts Options, projected map[string][]string) ([]stri
 		slugs = append(slugs, p.Slug)
 	}
 	d.files[HeadersFile] = renderHeaders(slugs)
+	if n := len(headerRules(slugs)); n > CloudflareMaxRules {
+		d.notes = append(d.notes, fmt.Sprintf("_headers has %d rules; Cloudflare Pages reads only the first %d (fewer extra pages in site/ keep it under)", n, CloudflareMaxRules))
+	}
 	d.files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
 
-	var top []string
 	for _, name := range slices.Sorted(mapKeys(d.files)) {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -175,12 +181,8 @@ func writeDocs(root string, opts Options, projected map[string][]string) ([]stri
 		if err := os.WriteFile(p, d.files[name], 0o644); err != nil {
 			return nil, err
 		}
-		first := strings.SplitN(name, "/", 2)[0]
-		if !slices.Contains(top, first) {
-			top = append(top, first)
-		}
 	}
-	return top, nil
+	return d.notes, nil
 }
 
 // readPages reads site/: the intro, per-agent docs and extra pages.

@@ -275,9 +275,11 @@ func write(root string, opts Options) (*Report, error) {
 		}
 	}
 	rep.Files += len(files)
-	if _, err := writeDocs(root, opts, rep.Projected); err != nil {
+	notes, err := writeDocs(root, opts, rep.Projected)
+	if err != nil {
 		return nil, err
 	}
+	rep.Notes = append(rep.Notes, notes...)
 	n, err := countFiles(root)
 	if err != nil {
 		return nil, err
