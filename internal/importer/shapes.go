@@ -173,12 +173,15 @@ func (im *importer) v1() {
 // common reads the fields v1.0 and v0.3 share.
 func (im *importer) common() {
 	c, a := im.card, &im.res.Agent
-	a.Name = str(pop(c, "name"))
-	a.Description = str(pop(c, "description"))
-	a.Version = str(pop(c, "version"))
-	a.DocumentationURL = str(pop(c, "documentationUrl"))
-	a.IconURL = str(pop(c, "iconUrl"))
+	a.Name = im.text("name", pop(c, "name"))
+	a.Description = im.text("description", pop(c, "description"))
+	a.Version = im.text("version", pop(c, "version"))
+	a.DocumentationURL = im.text("documentationUrl", pop(c, "documentationUrl"))
+	a.IconURL = im.text("iconUrl", pop(c, "iconUrl"))
 	if v, ok := take(c, "provider"); ok {
+		if _, isObj := v.(map[string]any); !isObj {
+			im.warnf("provider: dropped: not an object")
+		}
 		if obj, ok := v.(map[string]any); ok {
 			p := &manifest.Provider{Organization: str(pop(obj, "organization")), URL: str(pop(obj, "url"))}
 			im.leftovers("provider", obj)
@@ -202,11 +205,48 @@ func (im *importer) skill(p string, e map[string]any) manifest.Skill {
 		ID:          str(pop(e, "id")),
 		Name:        str(pop(e, "name")),
 		Description: str(pop(e, "description")),
-		Tags:        strings_(pop(e, "tags")),
-		Examples:    strings_(pop(e, "examples")),
+		Tags:        im.stringList(p+".tags", pop(e, "tags")),
+		Examples:    im.stringList(p+".examples", pop(e, "examples")),
 		InputModes:  im.modes(p+".inputModes", pop(e, "inputModes")),
 		OutputModes: im.modes(p+".outputModes", pop(e, "outputModes")),
 	}
+}
+
+// text reads a string field; a number (a version written as 2) is taken
+// as its text, anything else is dropped with a warning.
+func (im *importer) text(path string, v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case json.Number:
+		im.warnf("%s: the number %s is taken as the text %q", path, x, x.String())
+		return x.String()
+	}
+	im.warnf("%s: dropped: not a string", path)
+	return ""
+}
+
+// stringList reads a list of non-empty strings, naming what it drops.
+func (im *importer) stringList(path string, v any) []string {
+	if v == nil {
+		return nil
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		im.warnf("%s: dropped: not a list", path)
+		return nil
+	}
+	var out []string
+	for i, e := range arr {
+		if s, ok := e.(string); ok && s != "" {
+			out = append(out, s)
+		} else {
+			im.warnf("%s[%d]: dropped: not a non-empty string", path, i)
+		}
+	}
+	return out
 }
 
 // shortModes maps the bare words early A2A samples used to media types.
@@ -304,7 +344,15 @@ func (im *importer) params(path string, v any) any {
 		return out
 	case json.Number:
 		if n, err := x.Int64(); err == nil {
+			if n > 1<<53 || n < -(1<<53) {
+				im.warnf("%s: %s is beyond ±2^53, which JSON cannot carry exactly; kept as a string", path, x)
+				return x.String()
+			}
 			return n
+		}
+		if !strings.ContainsAny(x.String(), ".eE") {
+			im.warnf("%s: %s is beyond ±2^53, which JSON cannot carry exactly; kept as a string", path, x)
+			return x.String()
 		}
 		f, err := x.Float64()
 		if err != nil {
@@ -422,8 +470,16 @@ func (im *importer) requirementsV1(p string, v any, dropped map[string]bool) []m
 		im.leftovers(fmt.Sprintf("%s[%d]", p, i), e)
 		r := manifest.Requirement{}
 		for name, sl := range schemes {
-			obj, _ := sl.(map[string]any)
-			r[name] = strings_(pop(obj, "list"))
+			switch x := sl.(type) {
+			case map[string]any:
+				r[name] = im.stringList(fmt.Sprintf("%s[%d].schemes.%s.list", p, i, name), pop(x, "list"))
+			case []any:
+				im.warnf("%s[%d].schemes.%s: a plain list of scopes; read as {\"list\": [...]}", p, i, name)
+				r[name] = im.stringList(fmt.Sprintf("%s[%d].schemes.%s", p, i, name), x)
+			default:
+				im.warnf("%s[%d].schemes.%s: not a scope list; read as no scopes", p, i, name)
+				r[name] = nil
+			}
 		}
 		out = im.appendRequirement(out, fmt.Sprintf("%s[%d]", p, i), r, dropped)
 	}
