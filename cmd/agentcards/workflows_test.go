@@ -114,7 +114,8 @@ func TestPublishWorkflow(t *testing.T) {
 		t.Error("no deploy-pages")
 	}
 	live := w.Jobs["verify-live"]
-	if live.Needs != "deploy" || w.stepIndex("verify-live", func(_, run string) bool {
+	needs, _ := live.Needs.([]any)
+	if len(needs) != 2 || needs[1] != "deploy" || !strings.Contains(raw, "CARD_SHA256") || w.stepIndex("verify-live", func(_, run string) bool {
 		return strings.Contains(run, "verify") && strings.Contains(run, "for attempt") && strings.Contains(run, "exit 1")
 	}) < 0 {
 		t.Error("no retrying verify of the live site after deploy")

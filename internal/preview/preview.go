@@ -197,6 +197,12 @@ func (s *Server) fingerprint() string {
 // ServeHTTP serves the last good build with production's headers, no
 // caching, an ETag, and the last build error shown on HTML pages.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Answer only requests addressed to the preview itself, so that a web
+	// page cannot reach it through DNS rebinding.
+	if host, _, err := net.SplitHostPort(r.Host); err != nil || !(host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]") {
+		http.Error(w, "agentcards serve answers requests for 127.0.0.1 or localhost only", http.StatusMisdirectedRequest)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)

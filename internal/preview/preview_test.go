@@ -177,6 +177,20 @@ func TestRebuild(t *testing.T) {
 	}
 }
 
+func TestForeignHostRefused(t *testing.T) {
+	srv := startExample(t)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
+	req.Host = "attacker.example"
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("Host attacker.example: %d", resp.StatusCode)
+	}
+}
+
 func TestLoopbackOnly(t *testing.T) {
 	_, err := Start(context.Background(), Config{Manifest: "x", Addr: "0.0.0.0:0"})
 	if err == nil || !strings.Contains(err.Error(), "loopback only") {
