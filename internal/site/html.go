@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -123,44 +124,45 @@ const CloudflareMaxRules = 100
 var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "caps-h", "sec-h", "skills-h", "sig-h"}
 
 // writeDocs renders every HTML page, the search index, sitemap, robots.txt,
-// _headers and the assets; it returns notes for the user.
-func writeDocs(root string, opts Options, projected map[string][]string) (notes []string, err error) {
+// _headers and the assets; it returns notes for the user and how many
+// files it wrote.
+func writeDocs(root string, opts Options, projected map[string][]string) (notes []string, written int, err error) {
 	m := opts.Manifest
 	tpl, err := templates.Load(filepath.Join(m.Dir, TemplatesDir))
 	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return nil, 0, fmt.Errorf("templates: %w", err)
 	}
 	d := &docs{m: m, root: root, tpl: tpl, files: map[string][]byte{}, agentSrc: map[string]string{}}
 	d.info = siteInfo{Title: m.Site.Title, BaseURL: m.Site.BaseURL}
 	if err := d.readPages(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, a := range m.Agents {
 		if err := d.agentPage(&a, opts.Signers, projected[a.ID] != nil && m.Site.ProjectionSignatures()); err != nil {
-			return nil, fmt.Errorf("agent %q page: %w", a.ID, err)
+			return nil, 0, fmt.Errorf("agent %q page: %w", a.ID, err)
 		}
 	}
 	if err := d.indexPage(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, p := range d.info.Pages {
 		data := d.base(p.Title, "", "../")
 		data.Body = p.Body
 		data.Canonical = m.Site.BaseURL + "/" + p.Slug + "/"
 		if err := d.render("page.html", filepath.Join(p.Slug, "index.html"), data); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	// 404.html is served at any path, so its links are absolute.
 	nf := d.base("Not found", "", m.Site.BaseURL+"/")
 	if err := d.render("404.html", NotFoundFile, nf); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, a := range templates.Assets {
 		d.files[a] = tpl.Asset(a)
 	}
 	if err := d.searchIndex(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	d.files[SitemapFile] = d.sitemap()
 	var slugs []string
@@ -173,16 +175,16 @@ func writeDocs(root string, opts Options, projected map[string][]string) (notes 
 	}
 	d.files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
 
-	for _, name := range slices.Sorted(mapKeys(d.files)) {
+	for _, name := range slices.Sorted(maps.Keys(d.files)) {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if err := os.WriteFile(p, d.files[name], 0o644); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	return d.notes, nil
+	return d.notes, len(d.files), nil
 }
 
 // readPages reads site/: the intro, per-agent docs and extra pages.
@@ -342,7 +344,7 @@ func (d *docs) agentPage(a *manifest.Agent, signers []*sign.Signer, projected bo
 		ExtendedAgentCard: a.Capabilities.ExtendedAgentCard, Extensions: a.Capabilities.Extensions,
 		InputModes: a.InputModes(), OutputModes: a.OutputModes(),
 	}
-	for _, name := range slices.Sorted(mapKeys(a.SecuritySchemes)) {
+	for _, name := range slices.Sorted(maps.Keys(a.SecuritySchemes)) {
 		s := a.SecuritySchemes[name]
 		p.Security = append(p.Security, schemeWords{Name: name, Words: describeScheme(s), Description: s.Description})
 	}
@@ -418,7 +420,7 @@ func describeScheme(s manifest.SecurityScheme) string {
 			}
 			if sc := s.Scopes(); len(sc) > 0 {
 				var parts []string
-				for _, k := range slices.Sorted(mapKeys(sc)) {
+				for _, k := range slices.Sorted(maps.Keys(sc)) {
 					parts = append(parts, k+" ("+sc[k]+")")
 				}
 				b.WriteString("; scopes: " + strings.Join(parts, ", "))
@@ -443,7 +445,7 @@ func describeRequirements(reqs []manifest.Requirement, lead string) string {
 	var alts []string
 	for _, r := range reqs {
 		var all []string
-		for _, name := range slices.Sorted(mapKeys(r)) {
+		for _, name := range slices.Sorted(maps.Keys(r)) {
 			w := name
 			if len(r[name]) > 0 {
 				w += " (scopes " + strings.Join(r[name], ", ") + ")"

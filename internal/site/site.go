@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -269,44 +270,19 @@ func write(root string, opts Options) (*Report, error) {
 		// dot-folders such as .well-known unless this file exists.
 		filepath.Join(root, ".nojekyll"): {},
 	}
-	for _, name := range slices.Sorted(mapKeys(files)) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if err := os.WriteFile(name, files[name], 0o644); err != nil {
 			return nil, err
 		}
 	}
 	rep.Files += len(files)
-	notes, err := writeDocs(root, opts, rep.Projected)
+	notes, written, err := writeDocs(root, opts, rep.Projected)
 	if err != nil {
 		return nil, err
 	}
 	rep.Notes = append(rep.Notes, notes...)
-	n, err := countFiles(root)
-	if err != nil {
-		return nil, err
-	}
-	rep.Files = n
+	rep.Files += written
 	return rep, nil
-}
-
-func countFiles(root string) (int, error) {
-	n := 0
-	err := filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			n++
-		}
-		return err
-	})
-	return n, err
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // buildAgent writes agents/<id>/.well-known/{agent-card.json,agent.json}.

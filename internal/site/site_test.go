@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -133,28 +134,18 @@ func TestGoldenExampleSite(t *testing.T) {
 		return
 	}
 	want := readTree(t, goldenSite)
-	for _, name := range slices.Sorted(keys(want)) {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
 		if _, ok := got[name]; !ok {
 			t.Errorf("%s: missing from the build", name)
 		}
 	}
-	for _, name := range slices.Sorted(keys(got)) {
+	for _, name := range slices.Sorted(maps.Keys(got)) {
 		w, ok := want[name]
 		switch {
 		case !ok:
 			t.Errorf("%s: not in the golden tree (run go test ./internal/site -run Golden -update)", name)
 		case !bytes.Equal(got[name], w):
 			t.Errorf("%s differs from the golden file (run with -update if the change is intended):\n%s", name, firstDiff(got[name], w))
-		}
-	}
-}
-
-func keys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
 		}
 	}
 }
@@ -208,7 +199,7 @@ func TestTreeAndCards(t *testing.T) {
 	for _, a := range m.Agents {
 		want = append(want, "agents/"+a.ID+"/.well-known/agent-card.json", "agents/"+a.ID+"/.well-known/agent.json", "agents/"+a.ID+"/index.html")
 	}
-	if got := slices.Sorted(keys(tree)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+	if got := slices.Sorted(maps.Keys(tree)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
 		t.Fatalf("tree:\n got  %v\n want %v", got, want)
 	}
 	if rep.Files != len(want) {
