@@ -203,16 +203,26 @@ func LoadKeySet(dir string) (*KeySet, error) {
 	return ks, nil
 }
 
+// PrivateMembers lists the private-key members (RFC 7518) a decoded JWK
+// carries: "d", "p", "q", "dp", "dq", "qi", "k" (symmetric), "oth".
+func PrivateMembers(jwk map[string]any) []string {
+	var out []string
+	for _, m := range []string{"d", "p", "q", "dp", "dq", "qi", "k", "oth"} {
+		if _, ok := jwk[m]; ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // ParsePublicJWK reads one public JWK and checks it is fit to publish.
 func ParsePublicJWK(data []byte) (jose.JSONWebKey, error) {
 	var raw map[string]any
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return jose.JSONWebKey{}, fmt.Errorf("not a JSON object: %v", err)
 	}
-	for _, m := range []string{"d", "p", "q", "dp", "dq", "qi", "k", "oth"} {
-		if _, ok := raw[m]; ok {
-			return jose.JSONWebKey{}, fmt.Errorf("holds private key material (%q): only public keys belong in the keys folder; delete this file and rotate the key", m)
-		}
+	if priv := PrivateMembers(raw); len(priv) > 0 {
+		return jose.JSONWebKey{}, fmt.Errorf("holds private key material (%q): only public keys belong in the keys folder; delete this file and rotate the key", priv[0])
 	}
 	var k jose.JSONWebKey
 	if err := k.UnmarshalJSON(data); err != nil {

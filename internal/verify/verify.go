@@ -179,31 +179,29 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 		}
 		data = b
 	}
-	set, problems, err := ParseJWKS(data)
+	set, problems, leaked, err := ParseJWKS(data)
 	if err != nil {
 		return nil, usagef("trusted JWKS %s: %v", src, err)
 	}
 	ks.keys, ks.problems = set, problems
-	for _, p := range problems {
-		if strings.Contains(p, "private key material") {
-			ks.fatal = append(ks.fatal, fmt.Sprintf("the trusted JWKS %s publishes a private key: %s", src, p))
-		}
+	for _, p := range leaked {
+		ks.fatal = append(ks.fatal, fmt.Sprintf("the trusted JWKS %s publishes a private key: %s", src, p))
 	}
 	return ks, nil
 }
 
 // ParseJWKS reads a JWKS as a verifier must: keys with private members,
 // without alg, or with an alg that does not fit them are refused (and
-// reported); the others are trusted. kid need not be a thumbprint.
-func ParseJWKS(data []byte) (*sign.KeySet, []string, error) {
+// reported in problems); the others are trusted. kid need not be a
+// thumbprint. leaked holds the problems that are published private keys.
+func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err error) {
 	var doc struct {
 		Keys []json.RawMessage `json:"keys"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, nil, fmt.Errorf("not a JWKS: %v", err)
+		return nil, nil, nil, fmt.Errorf("not a JWKS: %v", err)
 	}
-	set := &sign.KeySet{}
-	var problems []string
+	set = &sign.KeySet{}
 	for i, raw := range doc.Keys {
 		var members map[string]any
 		if err := json.Unmarshal(raw, &members); err != nil {
@@ -212,8 +210,9 @@ func ParseJWKS(data []byte) (*sign.KeySet, []string, error) {
 		}
 		kid, _ := members["kid"].(string)
 		name := fmt.Sprintf("key %d (kid %q)", i, kid)
-		if priv := privateMembers(members); len(priv) > 0 {
-			problems = append(problems, fmt.Sprintf("%s carries private key material (%s): refused; the publisher must rotate this key", name, strings.Join(priv, ", ")))
+		if priv := sign.PrivateMembers(members); len(priv) > 0 {
+			p := fmt.Sprintf("%s carries private key material (%s): refused; the publisher must rotate this key", name, strings.Join(priv, ", "))
+			problems, leaked = append(problems, p), append(leaked, p)
 			continue
 		}
 		var k jose.JSONWebKey
@@ -234,17 +233,7 @@ func ParseJWKS(data []byte) (*sign.KeySet, []string, error) {
 			set.Keys = append(set.Keys, k)
 		}
 	}
-	return set, problems, nil
-}
-
-func privateMembers(m map[string]any) []string {
-	var out []string
-	for _, p := range []string{"d", "p", "q", "dp", "dq", "qi", "k", "oth"} {
-		if _, ok := m[p]; ok {
-			out = append(out, p)
-		}
-	}
-	return out
+	return set, problems, leaked, nil
 }
 
 func verifyFile(ctx context.Context, path string, opts Options, rep *Report) error {

@@ -92,9 +92,12 @@ func TestParseJWKSRefusals(t *testing.T) {
 	pubJWK, _ := jose.JSONWebKey{Key: priv.Public(), KeyID: "ok", Algorithm: "EdDSA"}.MarshalJSON()
 	noAlg, _ := jose.JSONWebKey{Key: priv.Public(), KeyID: "noalg"}.MarshalJSON()
 	doc := `{"keys":[` + string(privJWK) + `,` + string(pubJWK) + `,` + string(noAlg) + `]}`
-	set, problems, err := ParseJWKS([]byte(doc))
+	set, problems, leaked, err := ParseJWKS([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(leaked) != 1 || !strings.Contains(leaked[0], `kid "p"`) {
+		t.Errorf("leaked %v", leaked)
 	}
 	if len(set.Keys) != 1 || set.Keys[0].KeyID != "ok" {
 		t.Errorf("trusted %v", set.Keys)
