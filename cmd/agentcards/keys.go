@@ -107,20 +107,9 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 		if err != nil {
 			return err
 		}
-		path := *out
-		if path == "" {
-			kd, err := sign.PrivateDir(".")
-			if err != nil {
-				return err
-			}
-			path = filepath.Join(kd, "signing-key-"+pub.KeyID[:12]+".pem")
-		}
-		pemBytes, err := sign.EncodePrivatePEM(key)
+		path, err := writePrivateKey(key, pub.KeyID, *out)
 		if err != nil {
 			return err
-		}
-		if err := sign.WriteNewFile(path, pemBytes, 0o600); err != nil {
-			return fmt.Errorf("writing the private key: %v", err)
 		}
 		p, err := sign.WritePublicJWK(dir, pub)
 		if err != nil {
