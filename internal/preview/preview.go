@@ -53,6 +53,7 @@ type Server struct {
 	mu      sync.RWMutex
 	current string // folder of the last good build
 	lastErr string // why the last rebuild failed ("" when it did not)
+	keysDir string // the keys folder of the last manifest loaded, watched
 	builds  int
 	done    chan struct{}
 }
@@ -87,6 +88,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, tmp: tmp, ln: ln, URL: "http://" + ln.Addr().String(), done: make(chan struct{})}
 	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.keysDir = filepath.Join(filepath.Dir(cfg.Manifest), "keys")
+	if m, err := manifest.Load(cfg.Manifest); err == nil {
+		s.keysDir = m.KeysDir()
+	}
 	// Take the fingerprint before building, so that a change made during
 	// the first build, or right after Start returns, is seen.
 	fp := s.fingerprint()
@@ -142,6 +147,9 @@ func (s *Server) build(dir string) error {
 		return err
 	}
 	m.Site.BaseURL = s.URL
+	s.mu.Lock()
+	s.keysDir = m.KeysDir()
+	s.mu.Unlock()
 	ring, err := keyring.Open(m.KeysDir(), m.Dir, s.cfg.Keys, site.JWKSURL(m), true)
 	if err != nil {
 		return err
@@ -179,10 +187,11 @@ func (s *Server) fingerprint() string {
 		}
 	}
 	add(s.cfg.Manifest)
-	keys := filepath.Join(dir, "keys")
-	if m, err := manifest.Load(s.cfg.Manifest); err == nil {
-		keys = m.KeysDir()
-	}
+	// The manifest is not parsed on every poll: the keys folder is the one
+	// the last load named.
+	s.mu.RLock()
+	keys := s.keysDir
+	s.mu.RUnlock()
 	for _, root := range []string{filepath.Join(dir, site.PagesDir), filepath.Join(dir, site.TemplatesDir), keys} {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
