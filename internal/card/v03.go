@@ -2,6 +2,7 @@ package card
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -138,7 +139,7 @@ func NewV03(m *manifest.Manifest, a *manifest.Agent) (*V03, []string) {
 		}
 	}
 	dropped := map[string]bool{}
-	for _, name := range sortedNames(a.SecuritySchemes) {
+	for _, name := range slices.Sorted(maps.Keys(a.SecuritySchemes)) {
 		s := a.SecuritySchemes[name]
 		if s.Type == manifest.TypeOAuth2 && s.Flows.DeviceCode != nil {
 			dropped[name] = true
@@ -224,13 +225,4 @@ outer:
 		out = append(out, req)
 	}
 	return out
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }

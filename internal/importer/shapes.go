@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -145,7 +146,7 @@ func (im *importer) v1() {
 	dropped := map[string]bool{}
 	if v, ok := take(c, "securitySchemes"); ok {
 		schemes, _ := v.(map[string]any)
-		for _, name := range sortedKeys(schemes) {
+		for _, name := range slices.Sorted(maps.Keys(schemes)) {
 			obj, _ := schemes[name].(map[string]any)
 			s, ok := im.schemeV1("securitySchemes."+name, obj)
 			if !ok {
@@ -312,7 +313,7 @@ func (im *importer) params(path string, v any) any {
 		return x
 	case map[string]any:
 		out := map[string]any{}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			if manifest.IsSecretKey(k) {
 				im.warnf("%s.%s: dropped: it holds a secret, and cards are public", path, k)
 				continue
@@ -543,7 +544,7 @@ func (im *importer) v03() {
 	dropped := map[string]bool{}
 	if v, ok := take(c, "securitySchemes"); ok {
 		schemes, _ := v.(map[string]any)
-		for _, name := range sortedKeys(schemes) {
+		for _, name := range slices.Sorted(maps.Keys(schemes)) {
 			obj, _ := schemes[name].(map[string]any)
 			s, ok := im.schemeV03("securitySchemes."+name, obj)
 			if !ok {
@@ -681,13 +682,4 @@ func pop(obj map[string]any, key string) any {
 	v := obj[key]
 	delete(obj, key)
 	return v
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

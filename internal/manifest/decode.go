@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -110,7 +111,7 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 			return
 		}
 		fields := tomlFields(dst.Type())
-		for _, k := range sortedKeys(tbl) {
+		for _, k := range slices.Sorted(maps.Keys(tbl)) {
 			kp := join(path, k)
 			if why := secretKey(k); why != "" {
 				c.errorf(kp, "%s", why)
@@ -168,7 +169,7 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 			return
 		}
 		out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
-		for _, k := range sortedKeys(tbl) {
+		for _, k := range slices.Sorted(maps.Keys(tbl)) {
 			kp := join(path, k)
 			if k == "__proto__" {
 				c.errorf(kp, "%s", protoKey)
@@ -258,7 +259,7 @@ func (c *checker) jsonValue(path string, v any) any {
 			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
 		}
 		out := make(map[string]any, len(x))
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			kp := join(path, k)
 			if k == "__proto__" {
 				c.errorf(kp, "%s", protoKey)
@@ -323,15 +324,6 @@ func describe(v any) string {
 	}
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // tomlFields maps each toml tag of a struct type to its field index.
 func tomlFields(t reflect.Type) map[string]int {
 	out := map[string]int{}
@@ -347,7 +339,7 @@ func tomlFields(t reflect.Type) map[string]int {
 // suggest returns " (did you mean X?)" for the known key closest to k, or "".
 func suggest(k string, known map[string]int) string {
 	best, bestDist := "", 4
-	for _, cand := range sortedKeys(known) {
+	for _, cand := range slices.Sorted(maps.Keys(known)) {
 		if normalizeKey(cand) == normalizeKey(k) {
 			return fmt.Sprintf(" (did you mean %q?)", cand)
 		}
@@ -358,7 +350,7 @@ func suggest(k string, known map[string]int) string {
 	if best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	return fmt.Sprintf("; known keys here: %s", strings.Join(sortedKeys(known), ", "))
+	return fmt.Sprintf("; known keys here: %s", strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 }
 
 func levenshtein(a, b string) int {

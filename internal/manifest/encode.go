@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -49,7 +50,7 @@ func EncodeAgent(a *Agent) []byte {
 			w.raw("params", tomlValue(e.Params))
 		}
 	}
-	for _, name := range sortedKeys(a.SecuritySchemes) {
+	for _, name := range slices.Sorted(maps.Keys(a.SecuritySchemes)) {
 		s := a.SecuritySchemes[name]
 		prefix := "agents.securitySchemes." + tomlKey(name)
 		w.header("[" + prefix + "]")
@@ -134,7 +135,7 @@ func (w *tomlWriter) scopes(s map[string]string) {
 		return
 	}
 	var parts []string
-	for _, k := range sortedKeys(s) {
+	for _, k := range slices.Sorted(maps.Keys(s)) {
 		parts = append(parts, tomlKey(k)+" = "+tomlString(s[k]))
 	}
 	w.raw("scopes", "{ "+strings.Join(parts, ", ")+" }")
@@ -143,7 +144,7 @@ func (w *tomlWriter) scopes(s map[string]string) {
 func (w *tomlWriter) requirements(h string, reqs []Requirement) {
 	for _, r := range reqs {
 		w.header(h)
-		for _, name := range sortedKeys(r) {
+		for _, name := range slices.Sorted(maps.Keys(r)) {
 			items := make([]string, len(r[name]))
 			for i, s := range r[name] {
 				items[i] = tomlString(s)
@@ -212,13 +213,7 @@ func tomlValue(v any) string {
 		}
 		return "[" + strings.Join(items, ", ") + "]"
 	case map[string]any:
-		keys := slices.Sorted(func(yield func(string) bool) {
-			for k := range x {
-				if !yield(k) {
-					return
-				}
-			}
-		})
+		keys := slices.Sorted(maps.Keys(x))
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = tomlKey(k) + " = " + tomlValue(x[k])

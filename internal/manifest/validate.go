@@ -2,10 +2,12 @@ package manifest
 
 import (
 	"fmt"
+	"maps"
 	"mime"
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -127,7 +129,7 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 	}
 	c.checkModes(p+".defaultInputModes", a.DefaultInputModes)
 	c.checkModes(p+".defaultOutputModes", a.DefaultOutputModes)
-	for _, name := range sortedKeys(a.SecuritySchemes) {
+	for _, name := range slices.Sorted(maps.Keys(a.SecuritySchemes)) {
 		c.validateScheme(join(p+".securitySchemes", name), name, a.SecuritySchemes[name])
 	}
 	c.checkRequirements(p+".securityRequirements", a, a.SecurityRequirements)
@@ -290,7 +292,7 @@ func (c *checker) validateScheme(p, name string, s SecurityScheme) {
 		"flows": s.Flows != nil, "oauth2MetadataUrl": s.OAuth2MetadataURL != "",
 		"openIdConnectUrl": s.OpenIDConnectURL != "",
 	}
-	for _, k := range sortedKeys(set) {
+	for _, k := range slices.Sorted(maps.Keys(set)) {
 		if set[k] && !contains(used, k) {
 			c.errorf(p+"."+k, "not used by type %q (it takes: %s)", s.Type, strings.Join(append([]string{"type", "description"}, used...), ", "))
 		}
@@ -418,11 +420,11 @@ func (c *checker) checkLegacyExpressible(p string, a *Agent, reqs []Requirement)
 func (c *checker) checkRequirements(p string, a *Agent, reqs []Requirement) {
 	for i, r := range reqs {
 		rp := fmt.Sprintf("%s[%d]", p, i)
-		for _, name := range sortedKeys(r) {
+		for _, name := range slices.Sorted(maps.Keys(r)) {
 			np := join(rp, name)
 			s, ok := a.SecuritySchemes[name]
 			if !ok {
-				declared := sortedKeys(a.SecuritySchemes)
+				declared := slices.Sorted(maps.Keys(a.SecuritySchemes))
 				if len(declared) == 0 {
 					c.errorf(np, "names scheme %q, but the agent declares no securitySchemes", name)
 				} else {
@@ -433,7 +435,7 @@ func (c *checker) checkRequirements(p string, a *Agent, reqs []Requirement) {
 			if scopes := s.Scopes(); scopes != nil {
 				for j, sc := range r[name] {
 					if _, ok := scopes[sc]; !ok {
-						c.errorf(fmt.Sprintf("%s[%d]", np, j), "scope %q is not among the scopes scheme %q declares (%s)", sc, name, strings.Join(sortedKeys(scopes), ", "))
+						c.errorf(fmt.Sprintf("%s[%d]", np, j), "scope %q is not among the scopes scheme %q declares (%s)", sc, name, strings.Join(slices.Sorted(maps.Keys(scopes)), ", "))
 					}
 				}
 			}
