@@ -200,11 +200,7 @@ func schemeV03(s manifest.SecurityScheme) SecuritySchemeV03 {
 	case manifest.TypeOpenIDConnect:
 		return SecuritySchemeV03{OpenIDConnect: &OpenIDConnect{Type: "openIdConnect", Description: s.Description, OpenIDConnectURL: s.OpenIDConnectURL}}
 	default:
-		d := s.Description
-		if d == "" {
-			d = MTLSDefaultDescription
-		}
-		return SecuritySchemeV03{MTLS: &MutualTLSScheme{Type: "mutualTLS", Description: d}}
+		return SecuritySchemeV03{MTLS: &MutualTLSScheme{Type: "mutualTLS", Description: mtlsDescription(s)}}
 	}
 }
 

@@ -157,6 +157,14 @@ type SkillV1 struct {
 // before they check a signature, so the card could not verify there.
 const MTLSDefaultDescription = "Mutual TLS: the client authenticates with an X.509 certificate."
 
+// mtlsDescription is a mutualTLS scheme's description, or the default one.
+func mtlsDescription(s manifest.SecurityScheme) string {
+	if s.Description == "" {
+		return MTLSDefaultDescription
+	}
+	return s.Description
+}
+
 // NewV1 builds the v1.0 card for agent a of manifest m.
 func NewV1(m *manifest.Manifest, a *manifest.Agent) *V1 {
 	c := &V1{
@@ -221,11 +229,7 @@ func schemeV1(s manifest.SecurityScheme) SecuritySchemeV1 {
 	case manifest.TypeOpenIDConnect:
 		return SecuritySchemeV1{OpenIDConnect: &OpenIDConnect{Description: s.Description, OpenIDConnectURL: s.OpenIDConnectURL}}
 	default: // mutualTLS
-		d := s.Description
-		if d == "" {
-			d = MTLSDefaultDescription
-		}
-		return SecuritySchemeV1{MTLS: &MutualTLSScheme{Description: d}}
+		return SecuritySchemeV1{MTLS: &MutualTLSScheme{Description: mtlsDescription(s)}}
 	}
 }
 

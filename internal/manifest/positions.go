@@ -46,6 +46,16 @@ func (s *scanner) record(path string, p position) {
 	}
 }
 
+// recordKeys records a dotted key (each prefix too) under path, all at
+// pos, and returns the full path.
+func (s *scanner) recordKeys(path string, keys []string, pos position) string {
+	for _, k := range keys {
+		path = join(path, k)
+		s.record(path, pos)
+	}
+	return path
+}
+
 func (s *scanner) eof() bool { return s.i >= len(s.src) }
 
 func (s *scanner) peek() byte {
@@ -104,11 +114,7 @@ func (s *scanner) top() {
 			s.skipLine()
 			continue
 		}
-		path := table
-		for _, k := range keys {
-			path = join(path, k)
-			s.record(path, start)
-		}
+		path := s.recordKeys(table, keys, start)
 		s.skipSpace(false)
 		if s.peek() == '=' {
 			s.advance()
@@ -253,11 +259,7 @@ func (s *scanner) value(path string) {
 			if len(keys) == 0 {
 				break
 			}
-			p := path
-			for _, k := range keys {
-				p = join(p, k)
-				s.record(p, start)
-			}
+			p := s.recordKeys(path, keys, start)
 			s.skipSpace(false)
 			if s.peek() == '=' {
 				s.advance()
