@@ -14,6 +14,7 @@ import (
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/site"
+	"github.com/agentcards/agentcards/internal/terminal"
 )
 
 func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
@@ -31,7 +32,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		var errs manifest.Errors
 		if errors.As(err, &errs) {
 			for _, d := range errs {
-				fmt.Fprintln(stderr, d)
+				fmt.Fprintln(stderr, terminal.Escape(d.String()))
 			}
 			return fmt.Errorf("%d problem(s) in %s; nothing was written", len(errs), *manifestPath)
 		}
@@ -76,7 +77,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		return fmt.Errorf("%v\nthe previous output (if any) was left untouched", err)
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintf(stderr, "note: %s\n", n)
+		fmt.Fprintf(stderr, "note: %s\n", terminal.Escape(n))
 	}
 	if len(rep.Projected) > 0 {
 		ids := make([]string, 0, len(rep.Projected))
@@ -90,7 +91,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 				shown = append(shown, fmt.Sprintf("and %d more", len(ids)-5))
 				break
 			}
-			shown = append(shown, id+": "+strings.Join(rep.Projected[id], ", "))
+			shown = append(shown, id+": "+terminal.Escape(strings.Join(rep.Projected[id], ", ")))
 		}
 		fmt.Fprintf(stderr, "note: %d agent(s) have security requirements without scopes, which the A2A SDKs erase before they verify (%s).\n",
 			len(ids), strings.Join(shown, "; "))

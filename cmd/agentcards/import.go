@@ -12,6 +12,7 @@ import (
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/importer"
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/terminal"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -53,7 +54,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %v", src, err)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", clean(w))
+		fmt.Fprintf(stderr, "warning: %s\n", terminal.Escape(w))
 	}
 	block := manifest.EncodeAgent(&res.Agent)
 	header := fmt.Sprintf("# Imported from %s (A2A %s card).\n", src, res.Version)
@@ -65,7 +66,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 			var errs manifest.Errors
 			if errors.As(err, &errs) {
 				for _, d := range errs {
-					fmt.Fprintf(stderr, "warning: edit before building: %s: %s\n", d.Path, d.Msg)
+					fmt.Fprintf(stderr, "warning: edit before building: %s: %s\n", terminal.Escape(d.Path), terminal.Escape(d.Msg))
 				}
 			}
 		}
@@ -85,7 +86,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		var errs manifest.Errors
 		if errors.As(err, &errs) {
 			for _, d := range errs {
-				fmt.Fprintln(stderr, d)
+				fmt.Fprintln(stderr, terminal.Escape(d.String()))
 			}
 		}
 		return fmt.Errorf("%s would not load with the imported agent, so it was left unchanged; print the block (without -append) and edit it in by hand", *appendTo)

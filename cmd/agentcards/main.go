@@ -18,6 +18,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/terminal"
 )
 
 func main() {
@@ -79,11 +81,11 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 	case errors.Is(err, errUsage):
 		msg := strings.TrimSuffix(strings.TrimSuffix(err.Error(), errUsage.Error()), ": ")
 		if msg != "" {
-			fmt.Fprintf(stderr, "agentcards %s: %s\n", args[0], msg)
+			fmt.Fprintf(stderr, "agentcards %s: %s\n", args[0], terminal.EscapeLines(msg))
 		}
 		return 2
 	default:
-		fmt.Fprintf(stderr, "agentcards %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "agentcards %s: %s\n", args[0], terminal.EscapeLines(err.Error()))
 		return 1
 	}
 }

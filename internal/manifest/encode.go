@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/terminal"
 )
 
 // EncodeAgent writes one agent as an [[agents]] block of agents.toml, in
@@ -179,7 +181,7 @@ func tomlString(s string) string {
 		case '\r':
 			b.WriteString(`\r`)
 		default:
-			if r < 0x20 || r == 0x7f {
+			if terminal.Unsafe(r) {
 				fmt.Fprintf(&b, `\u%04X`, r)
 			} else {
 				b.WriteRune(r)

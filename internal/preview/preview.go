@@ -26,6 +26,7 @@ import (
 	"github.com/agentcards/agentcards/internal/keyring"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/site"
+	"github.com/agentcards/agentcards/internal/terminal"
 )
 
 // DefaultAddr is where serve listens unless told otherwise.
@@ -128,7 +129,7 @@ func (s *Server) rebuild() {
 	if err != nil {
 		os.RemoveAll(dir)
 		s.lastErr = err.Error()
-		fmt.Fprintf(s.cfg.Log, "rebuild failed; still serving the last good site:\n%v\n", err)
+		fmt.Fprintf(s.cfg.Log, "rebuild failed; still serving the last good site:\n%s\n", terminal.EscapeLines(err.Error()))
 		return
 	}
 	old := s.current
