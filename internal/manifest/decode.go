@@ -95,11 +95,12 @@ var requirementType = reflect.TypeFor[Requirement]()
 // vanishes from what the SDK verifies.
 const protoKey = `"__proto__" cannot be a key: the A2A JS SDK would drop it before checking the signature; rename it`
 
-// decode fills dst from a value of the generic TOML tree.
-func (c *checker) decode(path string, src any, dst reflect.Value) {
+// decode fills dst from a value of the generic TOML tree; depth is how
+// deeply src is nested in the document.
+func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 	if dst.Kind() == reflect.Pointer {
 		v := reflect.New(dst.Type().Elem())
-		c.decode(path, src, v.Elem())
+		c.decode(path, depth, src, v.Elem())
 		dst.Set(v)
 		return
 	}
@@ -122,7 +123,7 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 				c.errorf(kp, "unknown key%s", suggest(k, fields))
 				continue
 			}
-			c.decode(kp, tbl[k], dst.Field(idx))
+			c.decode(kp, depth+1, tbl[k], dst.Field(idx))
 		}
 	case reflect.String:
 		s, ok := src.(string)
@@ -155,7 +156,7 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 		}
 		out := reflect.MakeSlice(dst.Type(), len(items), len(items))
 		for i, it := range items {
-			c.decode(path+"["+strconv.Itoa(i)+"]", it, out.Index(i))
+			c.decode(path+"["+strconv.Itoa(i)+"]", depth+1, it, out.Index(i))
 		}
 		dst.Set(out)
 	case reflect.Map:
@@ -166,6 +167,11 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 		}
 		if len(tbl) == 0 {
 			c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
+			return
+		}
+		if dst.Type().Elem().Kind() == reflect.Interface && looksLikePrivateJWK(tbl) {
+			// Free-form params that are themselves a private JWK.
+			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
 			return
 		}
 		out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
@@ -183,7 +189,7 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 			}
 			v := reflect.New(dst.Type().Elem()).Elem()
 			if dst.Type().Elem().Kind() == reflect.Interface {
-				jv := c.jsonValue(kp, tbl[k])
+				jv := c.jsonValue(kp, depth+1, tbl[k])
 				if jv == nil {
 					continue // reported
 				}
@@ -193,7 +199,7 @@ func (c *checker) decode(path string, src any, dst reflect.Value) {
 					// Scope lists may be empty: a scheme without scopes.
 					c.decodeScopes(kp, tbl[k], v)
 				} else {
-					c.decode(kp, tbl[k], v)
+					c.decode(kp, depth+1, tbl[k], v)
 				}
 			}
 			out.SetMapIndex(reflect.ValueOf(k), v)
@@ -227,8 +233,12 @@ func (c *checker) decodeScopes(path string, src any, dst reflect.Value) {
 
 // jsonValue converts a free-form TOML value (extension params) to the JSON
 // value it will be in the card, reporting what JSON or the normal form
-// cannot carry.
-func (c *checker) jsonValue(path string, v any) any {
+// cannot carry; depth is how deeply v is nested in the document.
+func (c *checker) jsonValue(path string, depth int, v any) any {
+	if depth > MaxDepth {
+		c.errorf(path, "nested more than %d levels deep: refused; flatten the value", MaxDepth)
+		return nil
+	}
 	switch x := v.(type) {
 	case string:
 		if x == "" {
@@ -269,7 +279,7 @@ func (c *checker) jsonValue(path string, v any) any {
 				c.errorf(kp, "%s", why)
 				continue
 			}
-			out[k] = c.jsonValue(kp, x[k])
+			out[k] = c.jsonValue(kp, depth+1, x[k])
 		}
 		return out
 	default:
@@ -283,7 +293,7 @@ func (c *checker) jsonValue(path string, v any) any {
 		}
 		out := make([]any, len(items))
 		for i, it := range items {
-			out[i] = c.jsonValue(path+"["+strconv.Itoa(i)+"]", it)
+			out[i] = c.jsonValue(path+"["+strconv.Itoa(i)+"]", depth+1, it)
 		}
 		return out
 	}

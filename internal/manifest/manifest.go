@@ -240,6 +240,11 @@ func Load(path string) (*Manifest, error) {
 
 // Parse validates manifest source; name is used in diagnostics only.
 func Parse(name string, src []byte) (*Manifest, error) {
+	// The TOML library takes time and memory that grow with the square of
+	// the nesting depth: refuse deep nesting before it sees the source.
+	if line, col, deep := tooDeep(src); deep {
+		return nil, Errors{{File: name, Line: line, Col: col, Msg: fmt.Sprintf("nested more than %d levels deep (arrays, tables and dotted keys): refused; flatten it", MaxDepth)}}
+	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(src), &raw); err != nil {
 		var pe toml.ParseError
@@ -258,7 +263,7 @@ func Parse(name string, src []byte) (*Manifest, error) {
 	}
 	c := &checker{file: name, src: src, pos: indexPositions(src)}
 	m := &Manifest{}
-	c.decode("", raw, reflect.ValueOf(m).Elem())
+	c.decode("", 0, raw, reflect.ValueOf(m).Elem())
 	// Validate even after decoding errors, so that everything is reported
 	// at once; errorf keeps only the first problem of each key path.
 	c.validate(m)
