@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"flag"
@@ -36,8 +39,8 @@ func TestMain(m *testing.M) {
 //	         keys; their public JWKs are in $KEYS/public)
 //	EXAMPLE  the repository's example agents.toml, made absolute
 //
-// and extra commands: status, capture and serve (see cmdStatus, cmdCapture,
-// cmdServe).
+// and extra commands: status, capture, serve, jsonedit and protected (see
+// cmdStatus, cmdCapture, cmdServe, cmdJSONEdit, cmdProtected).
 func TestScripts(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -52,9 +55,11 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":  cmdStatus,
-			"capture": cmdCapture,
-			"serve":   cmdServe,
+			"status":    cmdStatus,
+			"capture":   cmdCapture,
+			"serve":     cmdServe,
+			"jsonedit":  cmdJSONEdit,
+			"protected": cmdProtected,
 		},
 	})
 }
@@ -190,4 +195,113 @@ func cmdServe(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Defer(srv.Close)
 	ts.Setenv(args[0], srv.URL)
+}
+
+// cmdJSONEdit implements
+//
+//	jsonedit FILE PATH JSON    set the member or element at PATH to JSON
+//	jsonedit -delete FILE PATH remove it
+//
+// PATH is dot-separated member names and array indexes
+// (supportedInterfaces.0.url). The file is rewritten indented, members
+// sorted. Attack scenarios use it to alter signed cards.
+func cmdJSONEdit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! jsonedit")
+	}
+	del := len(args) > 0 && args[0] == "-delete"
+	if del {
+		args = args[1:]
+	}
+	if del && len(args) != 2 || !del && len(args) != 3 {
+		ts.Fatalf("usage: jsonedit FILE PATH JSON | jsonedit -delete FILE PATH")
+	}
+	file := ts.MkAbs(args[0])
+	doc := decodeJSON(ts, []byte(ts.ReadFile(args[0])))
+	var val any
+	if !del {
+		val = decodeJSON(ts, []byte(args[2]))
+	}
+	doc = editJSON(ts, doc, strings.Split(args[1], "."), val, del)
+	b, err := json.MarshalIndent(doc, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(file, append(b, '\n'), 0o644))
+}
+
+func decodeJSON(ts *testscript.TestScript, b []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	ts.Check(dec.Decode(&v))
+	return v
+}
+
+// editJSON sets (or with del removes) the value at path under v and
+// returns v.
+func editJSON(ts *testscript.TestScript, v any, path []string, val any, del bool) any {
+	if len(path) == 0 {
+		return val
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if len(path) == 1 && del {
+			if _, ok := x[path[0]]; !ok {
+				ts.Fatalf("jsonedit: no member %q", path[0])
+			}
+			delete(x, path[0])
+			return x
+		}
+		x[path[0]] = editJSON(ts, x[path[0]], path[1:], val, del)
+		return x
+	case []any:
+		i, err := strconv.Atoi(path[0])
+		if err != nil || i < 0 || i > len(x) || i == len(x) && (del || len(path) > 1) {
+			ts.Fatalf("jsonedit: bad index %q", path[0])
+		}
+		if len(path) == 1 && del {
+			return append(x[:i], x[i+1:]...)
+		}
+		if i == len(x) {
+			return append(x, val)
+		}
+		x[i] = editJSON(ts, x[i], path[1:], val, del)
+		return x
+	case nil:
+		if len(path) == 1 && !del {
+			return map[string]any{path[0]: val}
+		}
+	}
+	ts.Fatalf("jsonedit: cannot follow %q", strings.Join(path, "."))
+	return nil
+}
+
+// cmdProtected implements
+//
+//	protected FILE N MEMBER JSON
+//
+// It sets MEMBER of the protected header of signature N (0-based) of the
+// card in FILE to JSON (or removes it when JSON is "-"), re-encoding the
+// header; the signature itself is left as it was.
+func cmdProtected(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: protected FILE N MEMBER JSON")
+	}
+	doc := decodeJSON(ts, []byte(ts.ReadFile(args[0]))).(map[string]any)
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	sig := doc["signatures"].([]any)[n].(map[string]any)
+	raw, err := base64.RawURLEncoding.DecodeString(sig["protected"].(string))
+	ts.Check(err)
+	h := decodeJSON(ts, raw).(map[string]any)
+	if args[3] == "-" {
+		delete(h, args[2])
+	} else {
+		h[args[2]] = decodeJSON(ts, []byte(args[3]))
+	}
+	hb, err := json.Marshal(h)
+	ts.Check(err)
+	sig["protected"] = base64.RawURLEncoding.EncodeToString(hb)
+	b, err := json.MarshalIndent(doc, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), append(b, '\n'), 0o644))
 }

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/terminal"
 	"github.com/agentcards/agentcards/internal/verify"
 )
 
@@ -19,7 +19,7 @@ func (errNotVerified) Error() string { return "not verified" }
 
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("verify", stderr)
-	jwks := fs.String("jwks", "", "trusted JWKS `URL|FILE` (default: the card's origin, or the site folder's)")
+	jwks := fs.String("jwks", "", "trusted JWKS `URL|FILE` (default: the card's origin, or the built site under the working directory that the card file lies in)")
 	all := fs.Bool("all", false, "require every signature to verify, not just one")
 	strict := fs.Bool("strict", false, "require a signature over the whole card (RFC 8785), not only over the A2A SDKs' projection")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
@@ -60,9 +60,11 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	verify.Finish(rep)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		if _, err := stdout.Write(append(terminal.EscapeJSON(b), '\n')); err != nil {
 			return err
 		}
 	} else {
@@ -74,49 +76,40 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// clean makes untrusted text (from cards and JWKS) safe for a terminal:
-// control characters, escapes and line breaks are shown escaped.
-func clean(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool {
-		return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029'
-	}) < 0 {
-		return s
-	}
-	q := strconv.QuoteToGraphic(s)
-	return q[1 : len(q)-1]
-}
-
 func printReport(w io.Writer, rep *verify.Report) {
 	for _, c := range rep.Cards {
 		name := ""
 		if c.Name != "" {
-			name = fmt.Sprintf(" %q", c.Name)
+			name = ` "` + terminal.Escape(c.Name) + `"`
 		}
-		fmt.Fprintf(w, "%s: %s (A2A %s%s)\n", clean(c.Source), strings.ToUpper(outcomeWords(c.Outcome)), clean(c.Version), name)
+		fmt.Fprintf(w, "%s: %s (A2A %s%s)\n", terminal.Escape(c.Source), strings.ToUpper(outcomeWords(c.Outcome)), terminal.Escape(c.Version), name)
+		if c.JWKS != "" {
+			fmt.Fprintf(w, "  trusted JWKS: %s\n", terminal.Escape(c.JWKS))
+		}
 		for _, s := range c.Signatures {
-			fmt.Fprintf(w, "  signature %d: kid %s, alg %s: ", s.Index+1, clean(orDash(s.KID)), clean(orDash(s.Alg)))
+			fmt.Fprintf(w, "  signature %d: kid %s, alg %s: ", s.Index+1, terminal.Escape(orDash(s.KID)), terminal.Escape(orDash(s.Alg)))
 			switch {
 			case s.Verified && s.Covers == "strict":
 				fmt.Fprintln(w, "verified, covers the whole card (RFC 8785)")
 			case s.Verified:
 				uncovered := "nothing now in the card (fields may have been removed)"
 				if len(s.Uncovered) > 0 {
-					uncovered = clean(strings.Join(s.Uncovered, ", "))
+					uncovered = terminal.Escape(strings.Join(s.Uncovered, ", "))
 				}
 				fmt.Fprintf(w, "verified over the A2A SDKs' projection only; not covered: %s\n", uncovered)
 			default:
-				fmt.Fprintf(w, "NOT verified: %s\n", clean(s.Reason))
+				fmt.Fprintf(w, "NOT verified: %s\n", terminal.Escape(s.Reason))
 			}
 		}
 		for _, p := range c.Problems {
-			fmt.Fprintf(w, "  problem: %s\n", clean(p))
+			fmt.Fprintf(w, "  problem: %s\n", terminal.Escape(p))
 		}
 	}
 	for _, p := range rep.Problems {
-		fmt.Fprintf(w, "problem: %s\n", clean(p))
+		fmt.Fprintf(w, "problem: %s\n", terminal.Escape(p))
 	}
 	for _, wn := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", clean(wn))
+		fmt.Fprintf(w, "warning: %s\n", terminal.Escape(wn))
 	}
 	if rep.Verified {
 		fmt.Fprintf(w, "verified: %d card(s)\n", len(rep.Cards))

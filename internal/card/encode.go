@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -45,15 +46,37 @@ func Unsigned(cardJSON []byte) ([]byte, error) {
 	return marshalPlain(m)
 }
 
+// Omission is a member of a card that the card's SDK projection leaves out
+// or changes, so a signature over the projection does not cover it.
+type Omission struct {
+	Path string `json:"path"`
+	// Empty reports a member that was left out and holds nothing but empty
+	// values and proto3 defaults ("", [], {}, false, null, and arrays and
+	// objects of only those): a client reads the same card without it. A
+	// member that is not Empty (unknown, differently cased, coerced to
+	// another type or value) is content that no projection signature
+	// vouches for.
+	Empty bool `json:"empty"`
+}
+
+// Paths lists the paths of omissions, in order.
+func Paths(omitted []Omission) []string {
+	out := make([]string, len(omitted))
+	for i, o := range omitted {
+		out[i] = o.Path
+	}
+	return out
+}
+
 // SDKProjection returns what the official A2A SDKs sign and verify for a
 // card given without signatures (DESIGN.md section 2). A v1.0 card (one with
 // supportedInterfaces) is first round-tripped as the SDKs' generated types
 // do (projectV1); then, for both versions, every empty string, null, empty
 // array and empty object is removed, recursively (@a2a-js/sdk cleanEmpty,
-// a2a-python _clean_empty). removed lists the outermost paths that
+// a2a-python _clean_empty). omitted lists the outermost members that
 // disappeared or changed; when it is empty the card is a fixed point and one
 // signature serves every verifier.
-func SDKProjection(unsigned []byte) (projected []byte, removed []string, err error) {
+func SDKProjection(unsigned []byte) (projected []byte, omitted []Omission, err error) {
 	dec := json.NewDecoder(bytes.NewReader(unsigned))
 	dec.UseNumber()
 	var v any
@@ -70,12 +93,40 @@ func SDKProjection(unsigned []byte) (projected []byte, removed []string, err err
 	if !ok {
 		cleaned = map[string]any{}
 	}
-	removed = diff("", v, cleaned, nil)
-	if len(removed) == 0 {
+	omitted = diff("", v, cleaned, nil)
+	if len(omitted) == 0 {
 		return unsigned, nil, nil
 	}
 	projected, err = marshalPlain(cleaned)
-	return projected, removed, err
+	return projected, omitted, err
+}
+
+// isEmpty reports a value made of nothing but empty values and proto3
+// defaults: null, "", false, and arrays and objects of only those.
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case []any:
+		for _, e := range x {
+			if !isEmpty(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isEmpty(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // clean drops empty values under v; ok is false when v itself is empty.
@@ -106,29 +157,25 @@ func clean(v any) (out any, ok bool) {
 	}
 }
 
-// diff lists the outermost paths of a that are missing from b or differ.
-// Array elements are compared by position after the first difference is
-// reported for the array itself.
-func diff(path string, a, b any, out []string) []string {
+// diff lists the outermost members of a that are missing from b (Empty
+// when they hold only empty values) or differ from it (never Empty: a value
+// was coerced). Array elements are compared by position; when b is shorter,
+// the elements of a that b lacks are reported as missing, matching in order.
+func diff(path string, a, b any, out []Omission) []Omission {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok {
-			return append(out, orRoot(path))
+			return append(out, Omission{Path: orRoot(path)})
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			p := k
 			if path != "" {
 				p = path + "." + k
 			}
 			bv, present := y[k]
 			if !present {
-				out = append(out, p)
+				out = append(out, Omission{Path: p, Empty: isEmpty(x[k])})
 				continue
 			}
 			out = diff(p, x[k], bv, out)
@@ -137,7 +184,7 @@ func diff(path string, a, b any, out []string) []string {
 	case []any:
 		y, ok := b.([]any)
 		if !ok {
-			return append(out, orRoot(path))
+			return append(out, Omission{Path: orRoot(path)})
 		}
 		if len(x) != len(y) {
 			// Elements were dropped: name each one that is gone.
@@ -148,7 +195,11 @@ func diff(path string, a, b any, out []string) []string {
 					j++
 					continue
 				}
-				out = append(out, p)
+				out = append(out, Omission{Path: p, Empty: isEmpty(e)})
+			}
+			if j < len(y) {
+				// b holds elements a does not: a changed, not shrank.
+				out = append(out, Omission{Path: orRoot(path)})
 			}
 			return out
 		}
@@ -158,7 +209,7 @@ func diff(path string, a, b any, out []string) []string {
 		return out
 	default:
 		if !scalarEqual(a, b) {
-			return append(out, orRoot(path))
+			return append(out, Omission{Path: orRoot(path)})
 		}
 		return out
 	}

@@ -4,8 +4,6 @@
 package importer
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"reflect"
@@ -13,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
 )
 
@@ -37,32 +36,28 @@ func (im *importer) warnf(format string, args ...any) {
 // Card imports one card. id, when not empty, is the agent id to use;
 // otherwise one is derived from the card (an agent:// id, else the name).
 func Card(data []byte, id string) (*Result, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not JSON: %v", err)
+	// Strictly, and no deeper than a manifest may nest (the agent's table
+	// sits one level down in agents.toml).
+	doc, err := card.Decode(data, manifest.MaxDepth-1)
+	if err != nil {
+		return nil, fmt.Errorf("card refused: %v", err)
 	}
-	card, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	im := &importer{res: &Result{}, card: card}
+	im := &importer{res: &Result{}, card: doc}
 	im.normalizeLegacy()
 	a := &im.res.Agent
 	a.ID = id
 	if a.ID == "" {
 		a.ID = im.idHint()
 	}
-	if len(im.res.Agent.SupportedInterfaces) == 0 && card["supportedInterfaces"] == nil && str(card["url"]) == "" {
+	if len(im.res.Agent.SupportedInterfaces) == 0 && doc["supportedInterfaces"] == nil && str(doc["url"]) == "" {
 		return nil, fmt.Errorf("the card names no endpoint (no supportedInterfaces, no url): nothing to import")
 	}
-	if _, v1 := card["supportedInterfaces"]; v1 {
+	if _, v1 := doc["supportedInterfaces"]; v1 {
 		im.res.Version = "1.0"
 		im.v1()
 	} else {
 		im.res.Version = "0.3"
-		if pv := str(card["protocolVersion"]); strings.HasPrefix(pv, "0.2") || pv == "" && card["additionalInterfaces"] == nil {
+		if pv := str(doc["protocolVersion"]); strings.HasPrefix(pv, "0.2") || pv == "" && doc["additionalInterfaces"] == nil {
 			im.res.Version = "0.2"
 		}
 		if im.res.Version == "0.2" && im.legacy {

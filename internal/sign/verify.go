@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/go-jose/go-jose/v4"
 
@@ -17,6 +18,11 @@ import (
 // "Ed25519" is RFC 9864's name for what "EdDSA" means here.
 var VerifyAlgorithms = []string{EdDSA, "Ed25519", ES256, string(jose.ES384), RS256, PS256}
 
+// MaxSignatures is the most signatures a card may carry. A rotation overlap
+// needs two or three keys, each with at most two signatures; a card with
+// more is refused rather than checked signature by signature.
+const MaxSignatures = 16
+
 // Canonicalization names what a signature was found to cover.
 type Canonicalization string
 
@@ -24,9 +30,14 @@ const (
 	// Strict is RFC 8785 over the whole card without signatures.
 	Strict Canonicalization = "strict"
 	// SDKProjection is RFC 8785 over the card with empty values removed,
-	// as the A2A SDKs compute it; the removed fields are not covered.
+	// as the A2A SDKs compute it; the removed members are not covered, and
+	// a signature counts only when every one of them is empty.
 	SDKProjection Canonicalization = "sdk-projection"
 )
+
+// ErrBadSignature is the error of a signature that does not verify with
+// the key its kid names, over any form of the card it may cover.
+var ErrBadSignature = errors.New("signature does not verify")
 
 // Result is the outcome for one signature on a card.
 type Result struct {
@@ -36,29 +47,28 @@ type Result struct {
 	JKU       string
 	Verified  bool
 	Covers    Canonicalization // when Verified
-	Uncovered []string         // fields an SDKProjection signature does not cover
+	Uncovered []string         // members an SDKProjection signature does not cover (all empty)
 	Err       error            // why not, when not Verified
 }
 
 // Verify checks every signature on a card against trusted keys, allowing
-// only algs. It returns one Result per signature; err is set only when the
-// card cannot be read at all.
+// only algs. A signature verifies when it covers the whole card (RFC 8785),
+// or when it covers the A2A SDKs' projection of the card and every member
+// the projection leaves out is empty (card.Omission). The card is read with
+// card.Decode: duplicate or case-variant member names, invalid UTF-8 and
+// deep nesting refuse it. It returns one Result per signature; err is set
+// only when the card cannot be checked at all.
 func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
-	var doc struct {
-		Signatures []card.Signature `json:"signatures"`
+	doc, err := card.Decode(cardJSON, card.MaxDepth)
+	if err != nil {
+		return nil, fmt.Errorf("card refused: %w", err)
 	}
-	if err := json.Unmarshal(cardJSON, &doc); err != nil {
-		return nil, fmt.Errorf("card is not JSON: %w", err)
+	sigs, err := readSignatures(doc["signatures"])
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Signatures) == 0 {
-		return nil, errors.New("card has no signatures")
-	}
-	// Refuse duplicate keys at every level (encoding/json keeps the last,
-	// other parsers the first: the card would not be one card).
-	if _, err := Canonicalize(cardJSON); err != nil {
-		return nil, fmt.Errorf("card is not strict JSON: %w", err)
-	}
-	unsigned, err := card.Unsigned(cardJSON)
+	delete(doc, "signatures")
+	unsigned, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -66,18 +76,34 @@ func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	projectedDoc, uncovered, err := card.SDKProjection(unsigned)
+	projectedDoc, omitted, err := card.SDKProjection(unsigned)
 	if err != nil {
 		return nil, err
 	}
 	var projected []byte
-	if len(uncovered) > 0 {
+	var altered []string // members no projection signature covers
+	if len(omitted) > 0 {
 		if projected, err = Canonicalize(projectedDoc); err != nil {
 			return nil, err
 		}
+		for _, o := range omitted {
+			if !o.Empty {
+				altered = append(altered, o.Path)
+			}
+		}
 	}
-	results := make([]Result, len(doc.Signatures))
-	for i, sig := range doc.Signatures {
+	// projectionCovers decides a signature found to verify over the SDK
+	// projection: it vouches for the card only when all it leaves out is
+	// empty.
+	projectionCovers := func(r *Result) {
+		if len(altered) > 0 {
+			r.Err = fmt.Errorf("verifies only over the A2A SDKs' projection, which leaves out members that are not empty: %s; no signature covers them, so they were changed or added after signing", strings.Join(altered, ", "))
+			return
+		}
+		r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(omitted)
+	}
+	results := make([]Result, len(sigs))
+	for i, sig := range sigs {
 		r := &results[i]
 		r.Index = i
 		var key *jose.JSONWebKey
@@ -86,72 +112,179 @@ func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 		if r.Err != nil {
 			continue
 		}
-		if marked {
+		switch {
+		case marked && projected == nil:
+			// Made over the projection of a card that had more in it, but
+			// this card is its own projection: what the projection drops
+			// (a scope-less security requirement, say) was removed.
+			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
+				r.Err = errors.New("marked as signing the A2A SDKs' projection of a fuller card, but this card has nothing that projection leaves out: members were removed after signing (a security requirement without scopes, say)")
+			}
+		case marked:
 			// Signed over the SDK projection: it never covers the whole card.
-			payload := strict
-			if projected != nil {
-				payload = projected
+			if r.Err = verifyOne(sig, projected, key, r.Alg); r.Err == nil {
+				projectionCovers(r)
 			}
-			if r.Err = verifyOne(sig, payload, key, r.Alg); r.Err == nil {
-				r.Verified, r.Covers, r.Uncovered = true, SDKProjection, uncovered
+		default:
+			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
+				r.Verified, r.Covers = true, Strict
+			} else if projected != nil && verifyOne(sig, projected, key, r.Alg) == nil {
+				r.Err = nil
+				projectionCovers(r)
 			}
-			continue
-		}
-		if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
-			r.Verified, r.Covers = true, Strict
-			continue
-		}
-		if projected != nil && verifyOne(sig, projected, key, r.Alg) == nil {
-			r.Verified, r.Covers, r.Uncovered, r.Err = true, SDKProjection, uncovered, nil
 		}
 	}
 	return results, nil
 }
 
+// readSignatures reads a card's signatures member: an array of at most
+// MaxSignatures objects, each with exactly protected, signature and an
+// optional unprotected header.
+func readSignatures(v any) ([]card.Signature, error) {
+	arr, ok := v.([]any)
+	switch {
+	case v == nil:
+		return nil, errors.New("card has no signatures")
+	case !ok:
+		return nil, errors.New(`card refused: "signatures" is not an array`)
+	case len(arr) == 0:
+		return nil, errors.New("card has no signatures")
+	case len(arr) > MaxSignatures:
+		return nil, fmt.Errorf("card refused: %d signatures, more than the %d a verifier checks", len(arr), MaxSignatures)
+	}
+	out := make([]card.Signature, len(arr))
+	for i, e := range arr {
+		obj, ok := e.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("card refused: signatures[%d] is not an object", i)
+		}
+		for k, mv := range obj {
+			switch k {
+			case "protected", "signature":
+				s, ok := mv.(string)
+				if !ok {
+					return nil, fmt.Errorf("card refused: signatures[%d].%s is not a string", i, k)
+				}
+				if k == "protected" {
+					out[i].Protected = s
+				} else {
+					out[i].Signature = s
+				}
+			case "header":
+				h, ok := mv.(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("card refused: signatures[%d].header is not an object", i)
+				}
+				out[i].Header = h
+			default:
+				return nil, fmt.Errorf("card refused: signatures[%d] has the member %q, which a JWS signature does not have", i, k)
+			}
+		}
+	}
+	return out, nil
+}
+
+// understoodCrit are the header parameters this verifier understands when
+// a signature lists them in "crit" (RFC 7515 section 4.1.11).
+var understoodCrit = []string{ProjectionHeader}
+
 // checkHeader decodes the protected header, fills r, and returns the trusted
 // key the signature names; projection reports a signature marked with
-// ProjectionHeader.
+// ProjectionHeader. The header is read strictly (card.Decode), and the same
+// rules hold whatever the algorithm: crit may name only parameters this
+// verifier understands, and unencoded payloads (RFC 7797) are refused.
 func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) (key *jose.JSONWebKey, projection bool, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(sig.Protected)
 	if err != nil {
 		return nil, false, fmt.Errorf("protected header is not base64url: %v", err)
 	}
-	var h struct {
-		Alg     string `json:"alg"`
-		KID     string `json:"kid"`
-		JKU     string `json:"jku"`
-		Typ     string `json:"typ"`
-		Payload string `json:"agentcards:payload"`
+	h, err := card.Decode(raw, card.MaxDepth)
+	if err != nil {
+		return nil, false, fmt.Errorf("protected header refused: %v", err)
 	}
-	if err := json.Unmarshal(raw, &h); err != nil {
-		return nil, false, fmt.Errorf("protected header is not JSON: %v", err)
+	str := func(name string) (string, error) {
+		v, ok := h[name]
+		if !ok {
+			return "", nil
+		}
+		s, ok := v.(string)
+		if !ok {
+			return "", fmt.Errorf("protected header %q is not a string", name)
+		}
+		return s, nil
 	}
-	projection = h.Payload == ProjectionValue
-	r.KID, r.Alg, r.JKU = h.KID, h.Alg, h.JKU
-	if _, ok := sig.Header["alg"]; ok {
-		return nil, false, errors.New("alg must be in the protected header only")
+	for _, name := range []string{"alg", "kid", "jku", "typ", ProjectionHeader} {
+		if _, err := str(name); err != nil {
+			return nil, false, err
+		}
 	}
-	if !slices.Contains(algs, h.Alg) {
-		return nil, false, fmt.Errorf("alg %q is not allowed (allowed: %v)", h.Alg, algs)
+	r.Alg, _ = str("alg")
+	r.KID, _ = str("kid")
+	r.JKU, _ = str("jku")
+	payload, _ := str(ProjectionHeader)
+	projection = payload == ProjectionValue
+	if payload != "" && !projection {
+		return nil, false, fmt.Errorf("protected header %q is %q, which this verifier does not know", ProjectionHeader, payload)
 	}
-	if h.KID == "" {
+	for _, name := range []string{"alg", "crit", "b64"} {
+		if _, ok := sig.Header[name]; ok {
+			return nil, false, fmt.Errorf("%s must be in the protected header only", name)
+		}
+	}
+	if err := checkCrit(h); err != nil {
+		return nil, false, err
+	}
+	if b64, ok := h["b64"]; ok && b64 != true {
+		return nil, false, errors.New("unencoded payload (b64: false, RFC 7797) refused: A2A signs the base64url-encoded canonical card")
+	}
+	if !slices.Contains(algs, r.Alg) {
+		return nil, false, fmt.Errorf("alg %q is not allowed (allowed: %v)", r.Alg, algs)
+	}
+	if r.KID == "" {
 		return nil, false, errors.New("protected header has no kid")
 	}
-	key = trusted.Find(h.KID)
+	key = trusted.Find(r.KID)
 	if key == nil {
-		return nil, false, fmt.Errorf("kid %q is not among the trusted keys", h.KID)
+		return nil, false, fmt.Errorf("kid %q is not among the trusted keys", r.KID)
 	}
 	if !key.IsPublic() {
-		return nil, false, fmt.Errorf("trusted key %q carries private material; refusing it", h.KID)
+		return nil, false, fmt.Errorf("trusted key %q carries private material; refusing it", r.KID)
 	}
 	want := key.Algorithm
-	if want == EdDSA && h.Alg == "Ed25519" {
+	if want == EdDSA && r.Alg == "Ed25519" {
 		want = "Ed25519"
 	}
-	if key.Algorithm == "" || want != h.Alg {
-		return nil, false, fmt.Errorf("header alg %q does not match the key's alg %q", h.Alg, key.Algorithm)
+	if key.Algorithm == "" || want != r.Alg {
+		return nil, false, fmt.Errorf("header alg %q does not match the key's alg %q", r.Alg, key.Algorithm)
 	}
 	return key, projection, nil
+}
+
+// checkCrit applies RFC 7515 section 4.1.11: crit, when present, is a
+// non-empty list of header parameters that are present, are not registered
+// JWS parameters, and that this verifier understands.
+func checkCrit(h map[string]any) error {
+	v, ok := h["crit"]
+	if !ok {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return errors.New("crit must be a non-empty list of header parameter names")
+	}
+	for _, e := range list {
+		name, ok := e.(string)
+		if !ok {
+			return errors.New("crit must be a non-empty list of header parameter names")
+		}
+		if !slices.Contains(understoodCrit, name) {
+			return fmt.Errorf("crit names %q, which this verifier does not understand: signature refused (RFC 7515 section 4.1.11)", name)
+		}
+		if _, present := h[name]; !present {
+			return fmt.Errorf("crit names %q, which the header does not carry", name)
+		}
+	}
+	return nil
 }
 
 // verifyOne checks one detached signature over payload.
@@ -168,7 +301,7 @@ func verifyOne(sig card.Signature, payload []byte, key *jose.JSONWebKey, alg str
 		}
 		input := sig.Protected + "." + base64.RawURLEncoding.EncodeToString(payload)
 		if !ed25519.Verify(pub, []byte(input), s) {
-			return errors.New("signature does not verify")
+			return ErrBadSignature
 		}
 		return nil
 	}
@@ -177,7 +310,7 @@ func verifyOne(sig card.Signature, payload []byte, key *jose.JSONWebKey, alg str
 		return err
 	}
 	if _, err := obj.Verify(key.Key); err != nil {
-		return errors.New("signature does not verify")
+		return ErrBadSignature
 	}
 	return nil
 }

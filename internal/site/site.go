@@ -339,7 +339,8 @@ func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []
 // the SDK projection, after all the strict signatures; projected lists what
 // that form leaves out either way.
 func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
-	projectedDoc, removed, err := card.SDKProjection(unsigned)
+	projectedDoc, omitted, err := card.SDKProjection(unsigned)
+	removed := card.Paths(omitted)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/fetch"
@@ -16,8 +17,9 @@ const interopDir = "../../testdata/interop"
 // TestSDKSignedCardsVerify is the reverse interop direction: cards signed by
 // the official @a2a-js/sdk generateAgentCardSignature (ES256, and Ed25519
 // under both alg names) verify here. Cards in normal form verify strictly;
-// cards the SDK canonicalizes differently verify over the SDK projection,
-// with exactly the fields it leaves out listed.
+// cards the SDK canonicalizes differently verify over the SDK projection
+// when all it leaves out is empty, with exactly those members listed; a card
+// with a member outside the schema (which the SDK signs without) does not.
 func TestSDKSignedCardsVerify(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err == nil {
@@ -37,13 +39,14 @@ func TestSDKSignedCardsVerify(t *testing.T) {
 		t.Fatalf("sdk-sign.mjs: %v\n%s", err, b)
 	}
 	jwks := filepath.Join(out, "jwks.json")
-	wantLoose := []string{"capabilities.extensions[0].required", "securityRequirements[1]", "supportedInterfaces[0].tenant", "x_vendor"}
+	wantLoose := []string{"capabilities.extensions[0].required", "securityRequirements[1]", "supportedInterfaces[0].tenant"}
 	for name, want := range map[string]string{
 		"es256-normal":   OutcomeVerified,
 		"eddsa-normal":   OutcomeVerified,
 		"ed25519-normal": OutcomeVerified,
 		"es256-loose":    OutcomeSDKProjection,
 		"eddsa-loose":    OutcomeSDKProjection,
+		"es256-vendor":   OutcomeNotVerified,
 	} {
 		t.Run(name, func(t *testing.T) {
 			rep := &Report{}
@@ -53,8 +56,11 @@ func TestSDKSignedCardsVerify(t *testing.T) {
 			}
 			Finish(rep)
 			c := rep.Cards[0]
-			if !rep.Verified || c.Outcome != want {
+			if rep.Verified != (want != OutcomeNotVerified) || c.Outcome != want {
 				t.Fatalf("outcome %s (verified %v), want %s: %+v", c.Outcome, rep.Verified, want, c)
+			}
+			if want == OutcomeNotVerified && !strings.Contains(c.Signatures[0].Reason, "not empty: x_vendor;") {
+				t.Errorf("reason %q does not name x_vendor", c.Signatures[0].Reason)
 			}
 			if want == OutcomeSDKProjection && !slices.Equal(c.Signatures[0].Uncovered, wantLoose) {
 				t.Errorf("uncovered %v, want %v", c.Signatures[0].Uncovered, wantLoose)

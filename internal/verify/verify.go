@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
+	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/sign"
 )
@@ -55,7 +57,9 @@ type Signature struct {
 
 // Card is the outcome for one card.
 type Card struct {
-	Source     string      `json:"source"`
+	Source string `json:"source"`
+	// JWKS is where the trusted keys came from: a file or a URL.
+	JWKS       string      `json:"jwks"`
 	Version    string      `json:"version,omitempty"` // "1.0" or "0.3"
 	Name       string      `json:"name,omitempty"`
 	Verified   bool        `json:"verified"`
@@ -162,7 +166,7 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 	case src == "" && localJWKS != "":
 		src = localJWKS
 	case src == "":
-		return nil, usagef("no trusted keys: give --jwks URL|FILE (a card file outside a built site has no origin to take keys from)")
+		return nil, usagef("no trusted keys: give -jwks URL|FILE (a card file that is not inside a built site under the working directory has no keys to trust)")
 	}
 	var data []byte
 	ks := &keySource{from: src}
@@ -173,7 +177,7 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 		}
 		data, ks.url = body, src
 	} else {
-		b, err := os.ReadFile(src)
+		b, err := readLocal(src, opts)
 		if err != nil {
 			return nil, usagef("trusted JWKS: %v", err)
 		}
@@ -190,22 +194,34 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 	return ks, nil
 }
 
-// ParseJWKS reads a JWKS as a verifier must: keys with private members,
-// without alg, or with an alg that does not fit them are refused (and
-// reported in problems); the others are trusted. kid need not be a
-// thumbprint. leaked holds the problems that are published private keys.
+// MaxKeys is the most keys a trusted JWKS may hold; a JWKS with more is
+// refused rather than searched.
+const MaxKeys = 256
+
+// ParseJWKS reads a JWKS as a verifier must: strictly (card.Decode: no
+// duplicate or case-variant member names), with at most MaxKeys keys. Keys
+// with private members, without alg, or with an alg that does not fit them
+// are refused (and reported in problems); so is a second key with a kid
+// already seen. The others are trusted. kid need not be a thumbprint.
+// leaked holds the problems that are published private keys.
 func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err error) {
-	var doc struct {
-		Keys []json.RawMessage `json:"keys"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+	doc, err := card.Decode(data, card.MaxDepth)
+	if err != nil {
 		return nil, nil, nil, fmt.Errorf("not a JWKS: %v", err)
 	}
+	list, ok := doc["keys"].([]any)
+	if !ok {
+		return nil, nil, nil, errors.New(`not a JWKS: no "keys" array`)
+	}
+	if len(list) > MaxKeys {
+		return nil, nil, nil, fmt.Errorf("%d keys: more than the %d a verifier searches; refused", len(list), MaxKeys)
+	}
 	set = &sign.KeySet{}
-	for i, raw := range doc.Keys {
-		var members map[string]any
-		if err := json.Unmarshal(raw, &members); err != nil {
-			problems = append(problems, fmt.Sprintf("key %d: %v", i, err))
+	seen := map[string]bool{}
+	for i, v := range list {
+		members, ok := v.(map[string]any)
+		if !ok {
+			problems = append(problems, fmt.Sprintf("key %d: not a JSON object", i))
 			continue
 		}
 		kid, _ := members["kid"].(string)
@@ -213,6 +229,11 @@ func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err er
 		if priv := sign.PrivateMembers(members); len(priv) > 0 {
 			p := fmt.Sprintf("%s carries private key material (%s): refused; the publisher must rotate this key", name, strings.Join(priv, ", "))
 			problems, leaked = append(problems, p), append(leaked, p)
+			continue
+		}
+		raw, err := json.Marshal(members)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
 			continue
 		}
 		var k jose.JSONWebKey
@@ -227,23 +248,70 @@ func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err er
 			problems = append(problems, name+": no alg, so it cannot be checked against a signature's alg: refused")
 		case k.Use != "" && k.Use != "sig":
 			problems = append(problems, fmt.Sprintf("%s: use %q: refused", name, k.Use))
-		case set.Find(k.KeyID) != nil:
+		case seen[k.KeyID]:
 			problems = append(problems, name+": duplicate kid: refused")
 		default:
+			seen[k.KeyID] = true
 			set.Keys = append(set.Keys, k)
 		}
 	}
 	return set, problems, leaked, nil
 }
 
+// catalogMaxBytes is the size limit of a local site's ai-catalog.json.
+const catalogMaxBytes = 64 << 20
+
+// maxBytes is the size limit of one document: -max-bytes, or the default.
+func maxBytes(opts Options) int64 {
+	if opts.Fetch != nil && opts.Fetch.MaxBytes > 0 {
+		return opts.Fetch.MaxBytes
+	}
+	return fetch.DefaultMaxBytes
+}
+
+// readLocal reads a local card or JWKS: a regular file no larger than the
+// fetch size limit (-max-bytes).
+func readLocal(path string, opts Options) ([]byte, error) {
+	limit := maxBytes(opts)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if st.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes is over the %d-byte limit (-max-bytes)", path, st.Size(), limit)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: over the %d-byte limit (-max-bytes)", path, limit)
+	}
+	return b, nil
+}
+
 func verifyFile(ctx context.Context, path string, opts Options, rep *Report) error {
-	body, err := os.ReadFile(path)
+	body, err := readLocal(path, opts)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	local := ""
-	if root := siteRoot(path); root != "" {
-		local = filepath.Join(root, ".well-known", "jwks.json")
+	if opts.JWKS == "" {
+		root, err := siteRoot(path)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if root != "" {
+			local = filepath.Join(root, ".well-known", "jwks.json")
+		}
 	}
 	ks, err := trustedKeys(ctx, opts, "", local)
 	if err != nil {
@@ -255,20 +323,42 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 }
 
 // siteRoot finds the built site a card file lies in: the nearest folder
-// above it with .well-known/jwks.json.
-func siteRoot(path string) string {
+// above it with .well-known/jwks.json, looking no higher than the working
+// directory, and only for a file under the working directory (both compared
+// after resolving symbolic links). A JWKS planted in /tmp or in a parent
+// folder is never trusted; "" means none was found.
+func siteRoot(path string) (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	if wd, err = filepath.EvalSymlinks(wd); err != nil {
+		return "", err
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return ""
+		return "", err
 	}
-	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, ".well-known", "jwks.json")); err == nil {
-			return dir
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	for dir := filepath.Dir(real); within(dir, wd); dir = filepath.Dir(dir) {
+		if st, err := os.Stat(filepath.Join(dir, ".well-known", "jwks.json")); err == nil && st.Mode().IsRegular() {
+			return dir, nil
 		}
-		if filepath.Dir(dir) == dir {
-			return ""
+		if dir == wd {
+			break
 		}
 	}
+	return "", nil
+}
+
+// within reports whether path is dir or lies below it (both clean and
+// absolute).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // sameURL compares two URLs after normalizing scheme and host case and
@@ -290,25 +380,21 @@ func sameURL(a, b string) bool {
 
 // checkCard verifies one card's signatures against ks.
 func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
-	c := Card{Source: source, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
-	var head struct {
-		Name                string          `json:"name"`
-		SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
-		ProtocolVersion     string          `json:"protocolVersion"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
-		c.Problems = append(c.Problems, "not a JSON object: "+err.Error())
+	c := Card{Source: source, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
+	c.Problems = append(c.Problems, ks.problems...)
+	head, err := card.Decode(body, card.MaxDepth)
+	if err != nil {
+		c.Problems = append(c.Problems, "card refused: "+err.Error())
 		return c
 	}
-	c.Name = head.Name
+	c.Name, _ = head["name"].(string)
 	c.Version = "1.0"
-	if head.SupportedInterfaces == nil {
+	if _, v1 := head["supportedInterfaces"]; !v1 {
 		c.Version = "0.3"
-		if head.ProtocolVersion != "" {
-			c.Version = head.ProtocolVersion
+		if pv, _ := head["protocolVersion"].(string); pv != "" {
+			c.Version = pv
 		}
 	}
-	c.Problems = append(c.Problems, ks.problems...)
 	algs := opts.Algorithms
 	if len(algs) == 0 {
 		algs = sign.VerifyAlgorithms
@@ -318,43 +404,42 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 		c.Problems = append(c.Problems, err.Error())
 		return c
 	}
+	for i := range results {
+		r := &results[i]
+		if r.Verified && ks.url != "" && r.JKU != "" && !sameURL(r.JKU, ks.url) {
+			r.Verified = false
+			r.Err = fmt.Errorf("jku %q is not the trusted JWKS %s: refused (a jku is a hint, never a trust root)", r.JKU, ks.url)
+		}
+	}
+	// A signature over the SDK projection proves nothing when a signature
+	// over the whole card by the same key fails: the card was changed in
+	// members the projection leaves out (a requirement removed, say).
+	for i := range results {
+		r := &results[i]
+		if !r.Verified || r.Covers != sign.SDKProjection {
+			continue
+		}
+		for _, other := range results {
+			if other.KID == r.KID && errors.Is(other.Err, sign.ErrBadSignature) {
+				r.Verified = false
+				r.Err = errors.New("verifies over the SDK projection only, while the same key's signature over the whole card fails: the card was altered in members the projection leaves out")
+				break
+			}
+		}
+	}
 	strict, verified := 0, 0
 	for _, r := range results {
 		s := Signature{Index: r.Index, KID: r.KID, Alg: r.Alg, JKU: r.JKU, Verified: r.Verified}
-		if r.Err != nil {
-			s.Reason = r.Err.Error()
-		}
-		if s.Verified && ks.url != "" && r.JKU != "" && !sameURL(r.JKU, ks.url) {
-			s.Verified = false
-			s.Reason = fmt.Sprintf("jku %q is not the trusted JWKS %s: refused (a jku is a hint, never a trust root)", r.JKU, ks.url)
-		}
-		if s.Verified {
-			s.Covers = string(r.Covers)
-			s.Uncovered = r.Uncovered
+		if r.Verified {
+			s.Covers, s.Uncovered = string(r.Covers), r.Uncovered
 			verified++
 			if r.Covers == sign.Strict {
 				strict++
 			}
+		} else if r.Err != nil {
+			s.Reason = r.Err.Error()
 		}
 		c.Signatures = append(c.Signatures, s)
-	}
-	// A signature over the SDK projection proves nothing when a signature
-	// over the whole card by the same key fails: the card was changed in
-	// fields the projection leaves out.
-	if strict == 0 && verified > 0 {
-		for i, s := range c.Signatures {
-			if !s.Verified || s.Covers != string(sign.SDKProjection) {
-				continue
-			}
-			for _, other := range c.Signatures {
-				if other.KID == s.KID && !other.Verified && other.Reason == "signature does not verify" {
-					c.Signatures[i].Verified = false
-					c.Signatures[i].Reason = "verifies over the SDK projection only, while the same key's signature over the whole card fails: the card was altered in fields the projection leaves out"
-					verified--
-					break
-				}
-			}
-		}
 	}
 	switch {
 	case opts.All && verified < len(results):
@@ -402,9 +487,10 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	used := map[string]bool{}
 	jkus := map[string]bool{}
 	for _, f := range files {
-		body, err := os.ReadFile(f)
+		body, err := readLocal(f, opts)
 		if err != nil {
-			return err
+			rep.Cards = append(rep.Cards, Card{Source: f, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}})
+			continue
 		}
 		c := checkCard(f, body, ks, opts)
 		for _, s := range c.Signatures {
@@ -432,14 +518,14 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if len(jkus) > 1 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: cards name %d different jku values", dir, len(jkus)))
 	}
-	checkRootCard(dir, rep)
-	checkCatalog(dir, jkus, rep)
+	checkRootCard(dir, opts, rep)
+	checkCatalog(dir, jkus, opts, rep)
 	return nil
 }
 
 // checkRootCard: the root cards must equal one agent's cards.
-func checkRootCard(dir string, rep *Report) {
-	root, err := os.ReadFile(filepath.Join(dir, ".well-known", "agent-card.json"))
+func checkRootCard(dir string, opts Options, rep *Report) {
+	root, err := readLocal(filepath.Join(dir, ".well-known", "agent-card.json"), opts)
 	if err != nil {
 		rep.Problems = append(rep.Problems, dir+": no /.well-known/agent-card.json")
 		return
@@ -449,9 +535,9 @@ func checkRootCard(dir string, rep *Report) {
 		return // a single-card site
 	}
 	for _, a := range agents {
-		if b, err := os.ReadFile(a); err == nil && string(b) == string(root) {
-			legacyRoot, _ := os.ReadFile(filepath.Join(dir, ".well-known", "agent.json"))
-			legacy, _ := os.ReadFile(filepath.Join(filepath.Dir(a), "agent.json"))
+		if b, err := readLocal(a, opts); err == nil && string(b) == string(root) {
+			legacyRoot, _ := readLocal(filepath.Join(dir, ".well-known", "agent.json"), opts)
+			legacy, _ := readLocal(filepath.Join(filepath.Dir(a), "agent.json"), opts)
 			if string(legacyRoot) != string(legacy) {
 				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: root agent.json is not the default agent's (%s)", dir, filepath.Dir(filepath.Dir(a))))
 			}
@@ -462,8 +548,12 @@ func checkRootCard(dir string, rep *Report) {
 }
 
 // checkCatalog: every catalog entry's url names a card file in the site.
-func checkCatalog(dir string, jkus map[string]bool, rep *Report) {
-	data, err := os.ReadFile(filepath.Join(dir, ".well-known", "ai-catalog.json"))
+func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
+	// The catalog grows with the number of agents: it may be larger than
+	// one card.
+	copts := opts
+	copts.Fetch = &fetch.Client{MaxBytes: max(maxBytes(opts), catalogMaxBytes)}
+	data, err := readLocal(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts)
 	if err != nil {
 		rep.Warnings = append(rep.Warnings, dir+": no /.well-known/ai-catalog.json")
 		return

@@ -25,15 +25,20 @@ const normal = {
   skills: [{ id: 's1', name: 'Skill', description: 'Does it.', tags: ['demo'], examples: ['Do it'] }],
 };
 
-// A card the SDK canonicalizes differently from strict JCS: an empty
-// tenant, required: false, a scope-less requirement, an unknown field.
+// A card the SDK canonicalizes differently from strict JCS, with nothing
+// but empty values outside its projection: an empty tenant,
+// required: false, a scope-less requirement.
 const loose = structuredClone(normal);
 loose.name = 'SDK-signed loose agent';
 loose.supportedInterfaces[0].tenant = '';
 loose.capabilities.extensions = [{ uri: 'https://sdk.example.com/ext', required: false }];
 loose.securitySchemes.key = { apiKeySecurityScheme: { location: 'header', name: 'X-Key' } };
 loose.securityRequirements.push({ schemes: { key: { list: [] } } });
-loose.x_vendor = { note: 'not in the v1.0 schema' };
+
+// The same with a member outside the v1.0 schema: the SDK signs without it,
+// so no signature covers it and agentcards verify must refuse the card.
+const vendor = structuredClone(loose);
+vendor.x_vendor = { note: 'not in the v1.0 schema' };
 
 const jwks = { keys: [] };
 async function signer(alg, kid) {
@@ -51,6 +56,7 @@ const cards = {
 };
 cards['es256-loose'] = [loose, cards['es256-normal'][1]];
 cards['eddsa-loose'] = [loose, cards['eddsa-normal'][1]];
+cards['es256-vendor'] = [vendor, cards['es256-normal'][1]];
 
 for (const [name, [card, sign]] of Object.entries(cards)) {
   writeFileSync(join(out, name + '.json'), JSON.stringify(await sign(card), null, 2));

@@ -1,0 +1,235 @@
+package sign
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/card"
+)
+
+// TestCritRefusedOnEveryAlgPath: a protected header whose crit names an
+// extension this verifier does not understand refuses the signature, under
+// both names of Ed25519 (go-jose checks crit for "EdDSA" only; "Ed25519" is
+// verified by hand) and on the other algorithms; a crit naming the marker
+// this verifier knows, with the marker present, is fine.
+func TestCritRefusedOnEveryAlgPath(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(nil)
+	s, err := NewSigner(priv, EdDSA, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := &KeySet{}
+	ks.Add(s.Public)
+	sign := func(in []byte) []byte { return ed25519.Sign(priv, in) }
+	for _, alg := range []string{"EdDSA", "Ed25519"} {
+		for name, tc := range map[string]struct {
+			header map[string]any
+			want   string // "" means verified
+		}{
+			"unknown crit":       {map[string]any{"crit": []string{"exp"}, "exp": 1}, `crit names "exp"`},
+			"crit b64":           {map[string]any{"crit": []string{"b64"}, "b64": false}, `crit names "b64"`},
+			"empty crit":         {map[string]any{"crit": []string{}}, "non-empty list"},
+			"crit not a list":    {map[string]any{"crit": "exp"}, "non-empty list"},
+			"crit names absent":  {map[string]any{"crit": []string{ProjectionHeader}}, "does not carry"},
+			"b64 false":          {map[string]any{"b64": false}, "unencoded payload"},
+			"kid not a string":   {map[string]any{"kid": 5}, `"kid" is not a string`},
+			"case-variant alg":   {map[string]any{"ALG": "none"}, "differ only in letter case"},
+			"unknown payload":    {map[string]any{ProjectionHeader: "whole-card"}, "does not know"},
+			"no crit (baseline)": {map[string]any{}, ""},
+		} {
+			t.Run(alg+"/"+name, func(t *testing.T) {
+				h := map[string]any{"alg": alg, "kid": s.KID, "typ": "JOSE"}
+				for k, v := range tc.header {
+					h[k] = v
+				}
+				res, err := Verify(forge(t, sampleCard, h, sign), ks, VerifyAlgorithms)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.want == "" {
+					if !res[0].Verified {
+						t.Fatalf("refused: %v", res[0].Err)
+					}
+					return
+				}
+				if res[0].Verified || !strings.Contains(fmt.Sprint(res[0].Err), tc.want) {
+					t.Errorf("got verified=%v err=%v, want refused with %q", res[0].Verified, res[0].Err, tc.want)
+				}
+			})
+		}
+	}
+	// The same on an algorithm go-jose verifies.
+	es, esKeys := testSigner(t, ES256)
+	signed := signCard(t, sampleCard, es)
+	var m map[string]any
+	json.Unmarshal(signed, &m)
+	sig := m["signatures"].([]any)[0].(map[string]any)
+	raw, _ := base64.RawURLEncoding.DecodeString(sig["protected"].(string))
+	var h map[string]any
+	json.Unmarshal(raw, &h)
+	h["crit"], h["exp"] = []string{"exp"}, 1
+	hb, _ := json.Marshal(h)
+	sig["protected"] = base64.RawURLEncoding.EncodeToString(hb)
+	signed, _ = json.Marshal(m)
+	res, _ := Verify(signed, esKeys, VerifyAlgorithms)
+	if res[0].Verified || !strings.Contains(fmt.Sprint(res[0].Err), `crit names "exp"`) {
+		t.Errorf("ES256 with unknown crit: got %+v", res[0])
+	}
+}
+
+// TestProjectionMarkerInCrit: the projection marker may be listed in crit,
+// since this verifier understands it.
+func TestProjectionMarkerInCrit(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(nil)
+	s, _ := NewSigner(priv, EdDSA, "")
+	ks := &KeySet{}
+	ks.Add(s.Public)
+	const doc = `{"name":"n","description":"d","version":"1","supportedInterfaces":[{"url":"https://a.example.com","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{"streaming":false,"pushNotifications":false,"extendedAgentCard":false},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"securitySchemes":{"k":{"apiKeySecurityScheme":{"location":"header","name":"X-Key"}}},"securityRequirements":[{"schemes":{"k":{"list":[]}}}],"skills":[{"id":"s","name":"s","description":"d","tags":["t"]}]}`
+	projected, _, err := card.SDKProjection([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := Canonicalize(projected)
+	h, _ := json.Marshal(map[string]any{"alg": "Ed25519", "kid": s.KID, ProjectionHeader: ProjectionValue, "crit": []string{ProjectionHeader}})
+	prot := base64.RawURLEncoding.EncodeToString(h)
+	sig := ed25519.Sign(priv, []byte(prot+"."+base64.RawURLEncoding.EncodeToString(payload)))
+	var m map[string]any
+	json.Unmarshal([]byte(doc), &m)
+	m["signatures"] = []card.Signature{{Protected: prot, Signature: base64.RawURLEncoding.EncodeToString(sig)}}
+	signed, _ := json.Marshal(m)
+	res, err := Verify(signed, ks, VerifyAlgorithms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res[0].Verified || res[0].Covers != SDKProjection {
+		t.Errorf("got %+v", res[0])
+	}
+}
+
+// TestSignatureListRefused: more than MaxSignatures, signatures that are not
+// JWS objects, and members beside protected/signature/header refuse the
+// card before any key is tried.
+func TestSignatureListRefused(t *testing.T) {
+	s, ks := testSigner(t, EdDSA)
+	signed := signCard(t, sampleCard, s)
+	var m map[string]any
+	json.Unmarshal(signed, &m)
+	one := m["signatures"].([]any)[0]
+	for name, tc := range map[string]struct {
+		sigs any
+		want string
+	}{
+		"too many": {func() []any {
+			out := make([]any, MaxSignatures+1)
+			for i := range out {
+				out[i] = one
+			}
+			return out
+		}(), "more than the 16"},
+		"not an array":   {one, "not an array"},
+		"empty":          {[]any{}, "no signatures"},
+		"not an object":  {[]any{"x"}, "signatures[0] is not an object"},
+		"extra member":   {[]any{map[string]any{"protected": "e30", "signature": "AA", "url": "https://evil.example"}}, `member "url"`},
+		"header not obj": {[]any{map[string]any{"protected": "e30", "signature": "AA", "header": "x"}}, "header is not an object"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m["signatures"] = tc.sigs
+			b, _ := json.Marshal(m)
+			if _, err := Verify(b, ks, VerifyAlgorithms); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+	// Upper-case SIGNATURES is not the signatures member (Go would read it
+	// as one): the card has no signatures and a member nothing covers.
+	m["SIGNATURES"] = []any{one}
+	delete(m, "signatures")
+	b, _ := json.Marshal(m)
+	if _, err := Verify(b, ks, VerifyAlgorithms); err == nil || !strings.Contains(err.Error(), "no signatures") {
+		t.Errorf("SIGNATURES: got %v", err)
+	}
+}
+
+// FuzzVerify checks the promise of Verify on arbitrary changes to a signed
+// card: whenever it reports a signature as verified, the card's strict form
+// (for Strict) or its SDK projection (for SDKProjection, with every left-out
+// member empty) is exactly what was signed. No input may make it vouch for
+// anything else, and none may make it panic.
+func FuzzVerify(f *testing.F) {
+	s, ks := testSigner(f, EdDSA)
+	const scoped = `{"name":"n","description":"d","version":"1","supportedInterfaces":[{"url":"https://a.example.com","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{"streaming":false,"pushNotifications":false,"extendedAgentCard":false},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"securitySchemes":{"k":{"apiKeySecurityScheme":{"location":"header","name":"X-Key"}}},"securityRequirements":[{"schemes":{"k":{"list":[]}}}],"skills":[{"id":"s","name":"s","description":"d","tags":["t"]}]}`
+	signed := map[string]bool{}
+	for _, doc := range []string{sampleCard, scoped} {
+		strict, err := Canonicalize([]byte(doc))
+		if err != nil {
+			f.Fatal(err)
+		}
+		signed[string(strict)] = true
+		projected, omitted, err := card.SDKProjection([]byte(doc))
+		if err != nil {
+			f.Fatal(err)
+		}
+		sigs := []card.Signature{}
+		sig, err := s.Sign([]byte(doc))
+		if err != nil {
+			f.Fatal(err)
+		}
+		sigs = append(sigs, sig)
+		if len(omitted) > 0 {
+			p, _ := Canonicalize(projected)
+			signed[string(p)] = true
+			psig, err := s.SignProjection(projected)
+			if err != nil {
+				f.Fatal(err)
+			}
+			sigs = append(sigs, psig)
+		}
+		var m map[string]any
+		json.Unmarshal([]byte(doc), &m)
+		m["signatures"] = sigs
+		b, _ := json.MarshalIndent(m, "", " ")
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := Verify(data, ks, VerifyAlgorithms)
+		if err != nil {
+			return
+		}
+		doc, err := card.Decode(data, card.MaxDepth)
+		if err != nil {
+			t.Fatalf("Verify accepted a card the strict reader refuses: %v", err)
+		}
+		delete(doc, "signatures")
+		unsigned, _ := json.Marshal(doc)
+		for _, r := range res {
+			if !r.Verified {
+				continue
+			}
+			switch r.Covers {
+			case Strict:
+				c, err := Canonicalize(unsigned)
+				if err != nil || !signed[string(c)] {
+					t.Fatalf("signature %d verified as strict over content that was never signed", r.Index)
+				}
+			case SDKProjection:
+				p, omitted, err := card.SDKProjection(unsigned)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, _ := Canonicalize(p)
+				if !signed[string(c)] {
+					t.Fatalf("signature %d verified over a projection that was never signed", r.Index)
+				}
+				for _, o := range omitted {
+					if !o.Empty {
+						t.Fatalf("signature %d verified while %s, which it does not cover, is not empty", r.Index, o.Path)
+					}
+				}
+			}
+		}
+	})
+}
