@@ -8,8 +8,9 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/agentcards/agentcards/internal/regular"
 )
 
 //go:embed *.html *.css *.js
@@ -30,12 +31,19 @@ type Set struct {
 }
 
 // Load parses the embedded templates, each replaced by dir/<name> when that
-// file exists (dir may be "").
+// file exists (dir may be ""). dir must be a real folder holding no
+// symbolic links (package regular).
 func Load(dir string) (*Set, error) {
 	s := &Set{pages: map[string]*template.Template{}, assets: map[string][]byte{}}
+	if dir != "" {
+		// What the folder holds is published: no symbolic links in it.
+		if _, err := regular.ReadDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
 	read := func(name string) ([]byte, error) {
 		if dir != "" {
-			b, err := os.ReadFile(filepath.Join(dir, name))
+			b, err := regular.ReadFile(filepath.Join(dir, name))
 			if err == nil {
 				s.Overridden = append(s.Overridden, name)
 				return b, nil

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/agentcards/agentcards/internal/regular"
 )
 
 // RotationFile is the committed file, in the keys folder, that records
@@ -50,7 +52,7 @@ type Rotation struct {
 // LoadRotation reads keysDir/rotation.toml (an absent file is empty).
 func LoadRotation(keysDir string) (*Rotation, error) {
 	r := &Rotation{path: filepath.Join(keysDir, RotationFile)}
-	data, err := os.ReadFile(r.path)
+	data, err := regular.ReadFile(r.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
 	}

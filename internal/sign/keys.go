@@ -15,12 +15,15 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/go-jose/go-jose/v4"
+
+	"github.com/agentcards/agentcards/internal/regular"
 )
 
 // Algorithms this project signs with, by JWS name.
@@ -176,16 +179,24 @@ type KeySet struct {
 
 // LoadKeySet reads every *.json file in dir as one public JWK. Each must be
 // public, carry alg and use "sig", and have kid equal to its thumbprint.
+// dir must be a real folder holding no symbolic links (package regular).
 // A missing folder is an empty set.
 func LoadKeySet(dir string) (*KeySet, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	entries, err := regular.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &KeySet{}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	ks := &KeySet{}
 	seen := map[string]string{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		f := filepath.Join(dir, e.Name())
+		data, err := regular.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/markdown"
+	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/templates"
 )
@@ -190,7 +191,7 @@ func writeDocs(root string, opts Options, projected map[string][]string) (notes 
 // readPages reads site/: the intro, per-agent docs and extra pages.
 func (d *docs) readPages() error {
 	dir := filepath.Join(d.m.Dir, PagesDir)
-	entries, err := os.ReadDir(dir)
+	entries, err := regular.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -202,7 +203,7 @@ func (d *docs) readPages() error {
 		if e.IsDir() || !strings.HasSuffix(name, ".md") {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(dir, name))
+		src, err := regular.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			return err
 		}
@@ -225,7 +226,7 @@ func (d *docs) readPages() error {
 	for _, a := range d.m.Agents {
 		ids[a.ID] = true
 	}
-	agentEntries, err := os.ReadDir(agentsDir)
+	agentEntries, err := regular.ReadDir(agentsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -237,7 +238,7 @@ func (d *docs) readPages() error {
 		if !ids[id] {
 			return fmt.Errorf("%s: no agent has id %q (rename the file to <id>.md)", filepath.Join(agentsDir, e.Name()), id)
 		}
-		src, err := os.ReadFile(filepath.Join(agentsDir, e.Name()))
+		src, err := regular.ReadFile(filepath.Join(agentsDir, e.Name()))
 		if err != nil {
 			return err
 		}

@@ -75,13 +75,39 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOutDir(out, m.Dir, m.KeysDir(), pageSlugs(m)); err != nil {
+	if st, err := os.Lstat(out); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("output folder %s is a symbolic link: a build replaces the folder itself, so give the real path (site.output or -out)", out)
+	}
+	// Compare real paths: a keys folder or manifest reached through a link
+	// must still never be inside what the build replaces.
+	realOut, err := realPath(out)
+	if err != nil {
 		return nil, err
 	}
+	realManifest, err := realPath(m.Dir)
+	if err != nil {
+		return nil, err
+	}
+	realKeys, err := realPath(m.KeysDir())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOutDir(realOut, realManifest, realKeys, pageSlugs(m)); err != nil {
+		return nil, err
+	}
+	out = realOut
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".build-")
+	// One build at a time beside an output folder; while this one holds
+	// the lock, any build folder there is a leftover of a build that died.
+	unlock, err := lockDir(filepath.Dir(out))
+	if err != nil {
+		return nil, fmt.Errorf("locking %s: %v", filepath.Dir(out), err)
+	}
+	defer unlock()
+	removeStale(out)
+	tmp, err := os.MkdirTemp(filepath.Dir(out), buildPrefix(out))
 	if err != nil {
 		return nil, err
 	}
@@ -106,16 +132,51 @@ func Build(opts Options) (*Report, error) {
 	return rep, nil
 }
 
+// buildPrefix is how the names of the folders a build writes beside out
+// begin: the new tree, and the previous one while it is removed.
+func buildPrefix(out string) string { return "." + filepath.Base(out) + ".build-" }
+
+// removeStale removes the build folders that builds killed before they
+// finished left beside out. The caller holds the folder's lock, so no
+// other build is writing one.
+func removeStale(out string) {
+	stale, _ := filepath.Glob(filepath.Join(filepath.Dir(out), buildPrefix(out)+"*"))
+	for _, d := range stale {
+		os.RemoveAll(d)
+	}
+}
+
+// realPath is p made absolute with every symbolic link resolved; the part
+// of p that does not exist yet is kept as it is.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	parent := filepath.Dir(abs)
+	if parent == abs {
+		return abs, nil
+	}
+	rp, err := realPath(parent)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(rp, filepath.Base(abs)), nil
+}
+
 // checkOutDir refuses output folders a build must not replace: one holding
 // the manifest or the keys folder, or an existing folder that is not a
-// previous build.
+// previous build. All three paths are real (realPath).
 func checkOutDir(out, manifestDir, keysDir string, pages []string) error {
 	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
-		d, err := filepath.Abs(in.dir)
-		if err != nil {
-			return err
-		}
-		if rel, err := filepath.Rel(out, d); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+		if rel, err := filepath.Rel(out, in.dir); err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
 			return fmt.Errorf("output folder %s holds %s, which a build would delete; choose a folder of its own (site.output)", out, in.what)
 		}
 	}
