@@ -184,15 +184,11 @@ func readSignatures(v any) ([]card.Signature, error) {
 	return out, nil
 }
 
-// understoodCrit are the header parameters this verifier understands when
-// a signature lists them in "crit" (RFC 7515 section 4.1.11).
-var understoodCrit = []string{ProjectionHeader}
-
 // checkHeader decodes the protected header, fills r, and returns the trusted
 // key the signature names; projection reports a signature marked with
 // ProjectionHeader. The header is read strictly (card.Decode), and the same
-// rules hold whatever the algorithm: crit may name only parameters this
-// verifier understands, and unencoded payloads (RFC 7797) are refused.
+// rules hold whatever the algorithm: crit refuses the signature (checkCrit),
+// and so do unencoded payloads (RFC 7797).
 func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) (key *jose.JSONWebKey, projection bool, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(sig.Protected)
 	if err != nil {
@@ -260,31 +256,27 @@ func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) 
 	return key, projection, nil
 }
 
-// checkCrit applies RFC 7515 section 4.1.11: crit, when present, is a
-// non-empty list of header parameters that are present, are not registered
-// JWS parameters, and that this verifier understands.
+// checkCrit applies RFC 7515 section 4.1.11: a recipient must refuse a
+// signature whose crit names an extension it does not understand. This
+// verifier (like go-jose, apart from RFC 7797's b64, which A2A does not use)
+// understands no extension that needs crit, and agentcards never writes it,
+// so any crit refuses the signature, whatever the algorithm.
 func checkCrit(h map[string]any) error {
 	v, ok := h["crit"]
 	if !ok {
 		return nil
 	}
-	list, ok := v.([]any)
-	if !ok || len(list) == 0 {
-		return errors.New("crit must be a non-empty list of header parameter names")
-	}
+	list, _ := v.([]any)
+	var names []string
 	for _, e := range list {
-		name, ok := e.(string)
-		if !ok {
-			return errors.New("crit must be a non-empty list of header parameter names")
-		}
-		if !slices.Contains(understoodCrit, name) {
-			return fmt.Errorf("crit names %q, which this verifier does not understand: signature refused (RFC 7515 section 4.1.11)", name)
-		}
-		if _, present := h[name]; !present {
-			return fmt.Errorf("crit names %q, which the header does not carry", name)
+		if name, ok := e.(string); ok {
+			names = append(names, name)
 		}
 	}
-	return nil
+	if len(names) == 0 || len(names) != len(list) {
+		return errors.New("crit is not a non-empty list of header parameter names: signature refused (RFC 7515 section 4.1.11)")
+	}
+	return fmt.Errorf("crit names %s, which this verifier does not understand: signature refused (RFC 7515 section 4.1.11)", strings.Join(names, ", "))
 }
 
 // verifyOne checks one detached signature over payload.
