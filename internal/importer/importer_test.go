@@ -257,3 +257,18 @@ func TestSecretsNeverCarried(t *testing.T) {
 		t.Errorf("block does not load: %v", err)
 	}
 }
+
+// TestDeepAndAmbiguousCardsRefused: a card nested deeper than a manifest
+// may nest, or with members that differ only in case, is refused at once
+// with a clear error (10,000 levels used to cost memory growing with the
+// square of the depth).
+func TestDeepAndAmbiguousCardsRefused(t *testing.T) {
+	deep := `{"name":"x","url":"https://a.example.com","capabilities":{"extensions":[{"uri":"https://e.example.com","params":` +
+		strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000) + `}]}}`
+	if _, err := Card([]byte(deep), "x"); err == nil || !strings.Contains(err.Error(), "nested more than 31 levels deep") {
+		t.Errorf("deep card: %v", err)
+	}
+	if _, err := Card([]byte(`{"name":"x","NAME":"y","url":"https://a.example.com"}`), "x"); err == nil || !strings.Contains(err.Error(), "differ only in letter case") {
+		t.Errorf("case variants: %v", err)
+	}
+}
