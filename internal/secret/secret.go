@@ -1,0 +1,402 @@
+// Package secret finds private key material and credentials in text: in
+// every string of agents.toml and of imported cards (InText), and in every
+// file a build is about to publish (Scanner). It knows PEM private-key
+// armour, private JSON Web Keys in any notation, unarmored DER private keys
+// in base64, base64url or hex (PKCS #8, SEC 1, PKCS #1), OpenSSH and PuTTY
+// private keys, AWS secret access keys (InText only), and, for a Scanner,
+// the secret bytes of the very keys a build holds in any of those encodings.
+// It never reports the secret itself, only what kind it found and where.
+package secret
+
+import (
+	"bytes"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/hex"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Finding is key material or a credential found in text.
+type Finding struct {
+	// Kind says what was found, in words: "PEM private key",
+	// "private JSON Web Key", "DER private key (base64)", ...
+	Kind string
+	// Offset is where, in bytes from the start of the text scanned (or of
+	// the unescaped view of it the finding was made in).
+	Offset int
+}
+
+// String is Kind as a noun phrase for a sentence: "a PEM private key",
+// "an AWS secret access key", "the signing key in use (hex)".
+func (f Finding) String() string {
+	switch {
+	case strings.HasPrefix(f.Kind, "the "):
+		return f.Kind
+	case f.Kind != "" && strings.ContainsRune("AEIOUaeiou", rune(f.Kind[0])):
+		return "an " + f.Kind
+	}
+	return "a " + f.Kind
+}
+
+// PrivateJWKMembers are the JWK members (RFC 7518) that only private and
+// symmetric keys have.
+var PrivateJWKMembers = []string{"d", "p", "q", "dp", "dq", "qi", "k", "oth"}
+
+// InText reports the first credential or key material in free-form text:
+// everything a Scanner finds without specific keys, plus AWS secret access
+// keys (a 40-character key next to an access key id, or after a name such
+// as aws_secret_access_key).
+func InText(s string) (Finding, bool) {
+	data := []byte(s)
+	if f, ok := generic(data); ok {
+		return f, true
+	}
+	return aws(data)
+}
+
+// generic runs the detectors that need no knowledge of particular keys.
+func generic(data []byte) (Finding, bool) {
+	if f, ok := pemArmour(data); ok {
+		return f, true
+	}
+	if f, ok := putty(data); ok {
+		return f, true
+	}
+	if f, ok := jwkText(data); ok {
+		return f, true
+	}
+	return encodedRuns(data, nil)
+}
+
+// pemArmour finds "-----BEGIN ... PRIVATE KEY-----" (RSA, EC, DSA,
+// OPENSSH, ENCRYPTED, and PGP's "PRIVATE KEY BLOCK").
+func pemArmour(data []byte) (Finding, bool) {
+	begin := []byte("-----BEGIN ")
+	for off := 0; ; {
+		i := bytes.Index(data[off:], begin)
+		if i < 0 {
+			return Finding{}, false
+		}
+		i += off
+		label := data[i+len(begin):]
+		end := bytes.Index(label, []byte("-----"))
+		if end >= 0 && end <= 64 && bytes.Contains(label[:end], []byte("PRIVATE KEY")) {
+			return Finding{Kind: "PEM private key", Offset: i}, true
+		}
+		off = i + len(begin)
+	}
+}
+
+// putty finds a PuTTY key file (.ppk), which holds its private part in
+// "Private-Lines:".
+func putty(data []byte) (Finding, bool) {
+	i := bytes.Index(data, []byte("PuTTY-User-Key-File-"))
+	if i >= 0 && bytes.Contains(data[i:], []byte("Private-Lines:")) {
+		return Finding{Kind: "PuTTY private key", Offset: i}, true
+	}
+	return Finding{}, false
+}
+
+// jwkText finds a private JWK written in any notation: a kty member and a
+// private member (PrivateJWKMembers), each quoted or bare and followed by
+// ':' or '=', as in JSON, a TOML inline table or a JavaScript object.
+func jwkText(data []byte) (Finding, bool) {
+	kty := memberNamed(data, isKty)
+	if kty < 0 || memberNamed(data, isPrivateMember) < 0 {
+		return Finding{}, false
+	}
+	return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+}
+
+func isKty(name []byte) bool { return string(name) == "kty" }
+
+func isPrivateMember(name []byte) bool {
+	switch string(name) {
+	case "d", "p", "q", "dp", "dq", "qi", "k", "oth":
+		return true
+	}
+	return false
+}
+
+// memberNamed returns the offset of the first member name that match
+// accepts: a name, quoted or bare, followed by blanks and ':' or '='; -1
+// when there is none. It looks back from each ':' and '=', so it reads the
+// text once.
+func memberNamed(data []byte, match func([]byte) bool) int {
+	for i, c := range data {
+		if c != ':' && c != '=' {
+			continue
+		}
+		j := i
+		for j > 0 && (data[j-1] == ' ' || data[j-1] == '\t') {
+			j--
+		}
+		end := j
+		quote := byte(0)
+		if j > 0 && (data[j-1] == '"' || data[j-1] == '\'') {
+			quote = data[j-1]
+			j--
+			end = j
+		}
+		start := j
+		for start > 0 && end-start < 4 && isIdent(data[start-1]) {
+			start--
+		}
+		if start == end || start > 0 && isIdent(data[start-1]) {
+			continue
+		}
+		if quote != 0 && (start == 0 || data[start-1] != quote) {
+			continue
+		}
+		if match(data[start:end]) {
+			return start
+		}
+	}
+	return -1
+}
+
+func isIdent(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}
+
+var (
+	awsIDRE      = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)
+	awsSecretRE  = regexp.MustCompile(`(?:^|[^A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?:$|[^A-Za-z0-9/+=])`)
+	awsNamedRE   = regexp.MustCompile(`(?i)secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{40}(?:$|[^A-Za-z0-9/+=])`)
+	awsKindWords = "AWS secret access key"
+)
+
+// aws finds an AWS secret access key: 40 base64 characters beside an
+// access key id, or after a name like aws_secret_access_key.
+func aws(data []byte) (Finding, bool) {
+	if loc := awsNamedRE.FindIndex(data); loc != nil {
+		return Finding{Kind: awsKindWords, Offset: loc[0]}, true
+	}
+	if awsIDRE.Find(data) != nil {
+		if loc := awsSecretRE.FindIndex(data); loc != nil {
+			return Finding{Kind: awsKindWords, Offset: loc[0]}, true
+		}
+	}
+	return Finding{}, false
+}
+
+// minRun is the shortest base64 run decoded (30 bytes), and minHexRun the
+// shortest hex run (16 bytes).
+const (
+	minRun    = 40
+	minHexRun = 32
+)
+
+// b64 maps the base64 and base64url alphabets to one (base64url's '-' and
+// '_' become '+' and '/'); 0 marks bytes outside both.
+var b64 [256]byte
+
+// isHex marks hexadecimal digits.
+var isHex [256]bool
+
+func init() {
+	for c := 'A'; c <= 'Z'; c++ {
+		b64[c] = byte(c)
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		b64[c] = byte(c)
+	}
+	for c := '0'; c <= '9'; c++ {
+		b64[c] = byte(c)
+		isHex[c] = true
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		isHex[c], isHex[c-'a'+'A'] = true, true
+	}
+	b64['+'], b64['/'], b64['-'], b64['_'] = '+', '/', '+', '/'
+}
+
+// encodedRuns decodes every run of base64 (or base64url) of at least minRun
+// characters, at each of the four character offsets, and every hex run of
+// at least minHexRun digits, at both offsets, and looks in the bytes for
+// DER private keys, OpenSSH private keys and, when keys is set, the secret
+// bytes of those keys. A base64 run continues across line breaks (CR, LF,
+// and the escapes \n and \r inside JSON strings) and \/, so PEM bodies and
+// wrapped blobs are read whole; it does not continue across spaces.
+func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
+	var run, dec []byte // reused for every run
+	for i := 0; i < len(data); {
+		if b64[data[i]] == 0 {
+			i++
+			continue
+		}
+		// A segment of alphabet characters; most are short words, passed
+		// over without copying unless a line break continues them.
+		j := i
+		for j < len(data) && b64[data[j]] != 0 {
+			j++
+		}
+		if j-i < minRun && (j == len(data) || joiner(data, j) == 0) {
+			i = j
+			continue
+		}
+		start := i
+		run = run[:0]
+		for {
+			for ; i < j; i++ {
+				run = append(run, b64[data[i]])
+			}
+			n := joiner(data, j)
+			if n == 0 || j+n >= len(data) || b64[data[j+n]] == 0 && !(data[j] == '\\' && data[j+1] == '/') {
+				break
+			}
+			if data[j] == '\\' && data[j+1] == '/' {
+				run = append(run, '/')
+			}
+			i = j + n
+			for j = i; j < len(data) && b64[data[j]] != 0; j++ {
+			}
+		}
+		i = j
+		if len(run) < minRun {
+			continue
+		}
+		for off := 0; off < 4; off++ {
+			s := run[off:]
+			if len(s)%4 == 1 {
+				s = s[:len(s)-1] // a lone character holds no whole byte
+			}
+			dec = slices.Grow(dec[:0], base64.RawStdEncoding.DecodedLen(len(s)))[:base64.RawStdEncoding.DecodedLen(len(s))]
+			n, err := base64.RawStdEncoding.Decode(dec, s)
+			if err != nil {
+				continue
+			}
+			if kind, ok := inBytes(dec[:n], keys); ok {
+				return Finding{Kind: kind + " (base64)", Offset: start}, true
+			}
+		}
+	}
+	return hexRuns(data, keys)
+}
+
+// joiner returns the length of what at data[j] lets a base64 run go on:
+// line breaks (CR, LF, CRLF), the escapes \n and \r of a JSON string, and
+// \/ (an escaped '/', which is part of the run); 0 for anything else.
+func joiner(data []byte, j int) int {
+	if j+1 < len(data) && data[j] == '\\' && data[j+1] == '/' {
+		return 2
+	}
+	n := 0
+	for j+n < len(data) {
+		switch c := data[j+n]; {
+		case c == '\n' || c == '\r':
+			n++
+			continue
+		case c == '\\' && j+n+1 < len(data) && (data[j+n+1] == 'n' || data[j+n+1] == 'r'):
+			n += 2
+			continue
+		}
+		break
+	}
+	return n
+}
+
+// hexRuns is encodedRuns for hexadecimal.
+func hexRuns(data []byte, keys *chunks) (Finding, bool) {
+	for i := 0; i < len(data); {
+		if !isHex[data[i]] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(data) && isHex[data[j]] {
+			j++
+		}
+		if j-i >= minHexRun {
+			for off := 0; off < 2; off++ {
+				s := data[i+off : j]
+				dec := make([]byte, len(s)/2)
+				if _, err := hex.Decode(dec, s[:len(s)/2*2]); err != nil {
+					continue
+				}
+				if kind, ok := inBytes(dec, keys); ok {
+					return Finding{Kind: kind + " (hex)", Offset: i}, true
+				}
+			}
+		}
+		i = j
+	}
+	return Finding{}, false
+}
+
+// inBytes looks in decoded bytes for a DER private key, an OpenSSH private
+// key, or a chunk of one of keys.
+func inBytes(dec []byte, keys *chunks) (string, bool) {
+	if bytes.Contains(dec, []byte("openssh-key-v1\x00")) {
+		return "OpenSSH private key", true
+	}
+	if der(dec) {
+		return "DER private key", true
+	}
+	if keys != nil && keys.in(dec) {
+		return "the signing key in use", true
+	}
+	return "", false
+}
+
+// versionPatterns follow the SEQUENCE header of a DER private key: the
+// version INTEGER and what comes next (PKCS #8 v1 and v2: the algorithm
+// SEQUENCE; SEC 1: the key OCTET STRING; PKCS #1: the modulus INTEGER).
+var versionPatterns = [][]byte{{2, 1, 0, 0x30}, {2, 1, 1, 0x30}, {2, 1, 1, 4}, {2, 1, 0, 2}}
+
+// der reports a DER-encoded private key anywhere in b: at each version
+// pattern it backs up to the enclosing SEQUENCE header, cuts exactly the
+// length that header gives, and asks crypto/x509 to parse it.
+func der(b []byte) bool {
+	for _, pat := range versionPatterns {
+		for off := 0; ; {
+			i := bytes.Index(b[off:], pat)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + 1
+			for _, hdr := range []int{2, 3, 4} {
+				s := i - hdr
+				if s < 0 || b[s] != 0x30 {
+					continue
+				}
+				var n int
+				switch hdr {
+				case 2:
+					n = int(b[s+1])
+					if n >= 0x80 {
+						continue
+					}
+				case 3:
+					if b[s+1] != 0x81 {
+						continue
+					}
+					n = int(b[s+2])
+				case 4:
+					if b[s+1] != 0x82 {
+						continue
+					}
+					n = int(b[s+2])<<8 | int(b[s+3])
+				}
+				end := s + hdr + n
+				if end > len(b) {
+					continue
+				}
+				blob := b[s:end]
+				if _, err := x509.ParsePKCS8PrivateKey(blob); err == nil {
+					return true
+				}
+				if _, err := x509.ParseECPrivateKey(blob); err == nil {
+					return true
+				}
+				if _, err := x509.ParsePKCS1PrivateKey(blob); err == nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
