@@ -1,8 +1,9 @@
 package manifest
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/secret"
 )
 
 // publicWarning explains why secrets are refused.
@@ -30,11 +31,11 @@ func normalizeKey(k string) string { return strings.ToLower(keySeparators.Replac
 // and '-') holds a credential rather than a description of one.
 func IsSecretKey(k string) bool { return secretKeyNames[normalizeKey(k)] }
 
-// HoldsKeyMaterial reports whether a string carries a PEM private key or a
-// private JWK.
+// HoldsKeyMaterial reports whether a string carries private key material
+// or a credential (secret.InText).
 func HoldsKeyMaterial(s string) bool {
-	return strings.Contains(s, "-----BEGIN") && strings.Contains(s, "PRIVATE KEY") ||
-		strings.Contains(s, `"kty"`) && privateMemberRE.MatchString(s)
+	_, found := secret.InText(s)
+	return found
 }
 
 // secretKey returns why key k is refused, or "" when it is fine.
@@ -50,27 +51,19 @@ func secretKey(k string) string {
 	return msg
 }
 
-// checkSecretText reports strings that carry key material.
+// checkSecretText reports strings that carry key material or credentials.
 func (c *checker) checkSecretText(path, s string) {
-	switch {
-	case strings.Contains(s, "-----BEGIN") && strings.Contains(s, "PRIVATE KEY"):
-		c.errorf(path, "contains a PEM private key; %s", publicWarning)
-	case strings.Contains(s, `"kty"`) && privateMemberRE.MatchString(s):
-		c.errorf(path, "contains a private JSON Web Key; %s", publicWarning)
+	if f, found := secret.InText(s); found {
+		c.errorf(path, "contains %s; %s", f, publicWarning)
 	}
 }
-
-// privateMemberRE finds a JWK private member ("d", "p", "q", "dp", "dq",
-// "qi", "k", "oth") as a JSON key anywhere in a string holding "kty": a
-// private JWK, a JWKS of them, or one pasted among other text.
-var privateMemberRE = regexp.MustCompile(`"(d|p|q|dp|dq|qi|k|oth)"\s*:`)
 
 // looksLikePrivateJWK reports whether m is a JWK with private members.
 func looksLikePrivateJWK(m map[string]any) bool {
 	if _, ok := m["kty"]; !ok {
 		return false
 	}
-	for _, k := range []string{"d", "p", "q", "dp", "dq", "qi", "k"} {
+	for _, k := range secret.PrivateJWKMembers {
 		if _, ok := m[k]; ok {
 			return true
 		}

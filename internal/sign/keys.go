@@ -24,6 +24,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/agentcards/agentcards/internal/regular"
+	"github.com/agentcards/agentcards/internal/secret"
 )
 
 // Algorithms this project signs with, by JWS name.
@@ -214,11 +215,11 @@ func LoadKeySet(dir string) (*KeySet, error) {
 	return ks, nil
 }
 
-// PrivateMembers lists the private-key members (RFC 7518) a decoded JWK
-// carries: "d", "p", "q", "dp", "dq", "qi", "k" (symmetric), "oth".
+// PrivateMembers lists the private-key members (RFC 7518,
+// secret.PrivateJWKMembers) a decoded JWK carries.
 func PrivateMembers(jwk map[string]any) []string {
 	var out []string
-	for _, m := range []string{"d", "p", "q", "dp", "dq", "qi", "k", "oth"} {
+	for _, m := range secret.PrivateJWKMembers {
 		if _, ok := jwk[m]; ok {
 			out = append(out, m)
 		}
