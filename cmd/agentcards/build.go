@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/keyring"
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/site"
 	"github.com/agentcards/agentcards/internal/terminal"
@@ -72,7 +73,13 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 			m.Site.Output = filepath.Join(wd, *outDir)
 		}
 	}
-	rep, err := site.Build(site.Options{Manifest: m, OutDir: m.OutputDir(), Keys: keys, Signers: signers})
+	// Every output file is scanned for the keys this build holds, in any
+	// encoding, and for the secret's own text.
+	secrets, err := secret.NewScanner(ring.Private, getenv(sign.EnvSigningKey))
+	if err != nil {
+		return err
+	}
+	rep, err := site.Build(site.Options{Manifest: m, OutDir: m.OutputDir(), Keys: keys, Signers: signers, Secrets: secrets})
 	if err != nil {
 		return fmt.Errorf("%v\nthe previous output (if any) was left untouched", err)
 	}

@@ -69,6 +69,9 @@ type Ring struct {
 	Notes []string
 	// Warnings are retired keys overdue for dropping.
 	Warnings []string
+	// Private is every private key this build holds, signing or not (the
+	// development key included): the output is scanned for all of them.
+	Private []crypto.Signer
 }
 
 // ErrDevKeyRefused is returned when no key is given and the development
@@ -107,7 +110,11 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 		}
 		keys.Add(s.Public)
 		r.Signers, r.DevKey, r.DevCreated = []*sign.Signer{s}, path, created
+		r.Private = []crypto.Signer{key}
 		return r, nil
+	}
+	for _, p := range privs {
+		r.Private = append(r.Private, p.Key)
 	}
 	for _, p := range privs {
 		kid, err := sign.Thumbprint(p.Key.Public())

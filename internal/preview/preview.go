@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/keyring"
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/site"
 	"github.com/agentcards/agentcards/internal/terminal"
 )
@@ -155,7 +156,11 @@ func (s *Server) build(dir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = site.Build(site.Options{Manifest: m, OutDir: dir, Keys: ring.Keys, Signers: ring.Signers})
+	secrets, err := secret.NewScanner(ring.Private)
+	if err != nil {
+		return err
+	}
+	_, err = site.Build(site.Options{Manifest: m, OutDir: dir, Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets})
 	return err
 }
 

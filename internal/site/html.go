@@ -181,7 +181,7 @@ func writeDocs(root string, opts Options, projected map[string][]string) (notes 
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return nil, 0, err
 		}
-		if err := os.WriteFile(p, d.files[name], 0o644); err != nil {
+		if err := writeOutput(opts.Secrets, root, p, d.files[name]); err != nil {
 			return nil, 0, err
 		}
 	}

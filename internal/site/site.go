@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -41,6 +42,11 @@ type Options struct {
 	Signers []*sign.Signer
 	// Workers is how many agents are built at once (default: GOMAXPROCS).
 	Workers int
+	// Secrets scans every output file before it is written: a file
+	// holding private key material (generic, or the bytes of the keys this
+	// build holds) fails the build and nothing is published. Nil scans for
+	// generic key material only.
+	Secrets *secret.Scanner
 }
 
 // Report says what a build did.
@@ -272,6 +278,13 @@ type agentOutput struct {
 
 func write(root string, opts Options) (*Report, error) {
 	m := opts.Manifest
+	if opts.Secrets == nil {
+		s, err := secret.NewScanner(nil)
+		if err != nil {
+			return nil, err
+		}
+		opts.Secrets = s
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -285,7 +298,7 @@ func write(root string, opts Options) (*Report, error) {
 	for range min(workers, len(m.Agents)) {
 		wg.Go(func() {
 			for i := range jobs {
-				results[i] = buildAgent(root, m, &m.Agents[i], opts.Signers)
+				results[i] = buildAgent(root, m, &m.Agents[i], opts.Signers, opts.Secrets)
 			}
 		})
 	}
@@ -332,7 +345,7 @@ func write(root string, opts Options) (*Report, error) {
 		filepath.Join(root, ".nojekyll"): {},
 	}
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := os.WriteFile(name, files[name], 0o644); err != nil {
+		if err := writeOutput(opts.Secrets, root, name, files[name]); err != nil {
 			return nil, err
 		}
 	}
@@ -347,7 +360,7 @@ func write(root string, opts Options) (*Report, error) {
 }
 
 // buildAgent writes agents/<id>/.well-known/{agent-card.json,agent.json}.
-func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []*sign.Signer) agentOutput {
+func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []*sign.Signer, secrets *secret.Scanner) agentOutput {
 	var out agentOutput
 	v1 := card.NewV1(m, a)
 	unsigned, err := card.Marshal(v1)
@@ -385,13 +398,36 @@ func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return agentOutput{err: err}
 	}
-	if err := os.WriteFile(filepath.Join(dir, CardFile), out.cardJSON, 0o644); err != nil {
+	if err := writeOutput(secrets, root, filepath.Join(dir, CardFile), out.cardJSON); err != nil {
 		return agentOutput{err: err}
 	}
-	if err := os.WriteFile(filepath.Join(dir, LegacyFile), out.legacyJSON, 0o644); err != nil {
+	if err := writeOutput(secrets, root, filepath.Join(dir, LegacyFile), out.legacyJSON); err != nil {
 		return agentOutput{err: err}
 	}
 	return out
+}
+
+// writeOutput writes one file of the new tree under root, after scanning
+// it for private key material: every byte the build publishes passes here.
+func writeOutput(secrets *secret.Scanner, root, path string, data []byte) error {
+	if f, found := secrets.Scan(path, data); found {
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			rel = path
+		}
+		return &LeakError{File: filepath.ToSlash(rel), Found: f}
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// LeakError is an output file that would publish private key material.
+type LeakError struct {
+	File  string // relative to the output folder
+	Found secret.Finding
+}
+
+func (e *LeakError) Error() string {
+	return fmt.Sprintf("%s would publish %s: the build stopped and published nothing; remove it from where that file comes from (agents.toml, site/, templates/), and if it is a real key, treat it as leaked and rotate it", e.File, e.Found)
 }
 
 // signatures signs an unsigned card with every signer. When the A2A SDKs'
