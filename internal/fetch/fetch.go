@@ -13,8 +13,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
+	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
@@ -62,8 +66,12 @@ func (e *Error) Error() string { return fmt.Sprintf("fetch %s: %v", e.URL, e.Err
 func (e *Error) Unwrap() error { return e.Err }
 
 // CheckURL reports whether u may be fetched: https, or http to a loopback
-// host.
+// host, and never with user info (which Go's client would send as Basic
+// authentication).
 func CheckURL(u *url.URL) error {
+	if u.User != nil {
+		return errors.New("the URL carries user info (user@ or user:password@): refused; credentials never belong in a URL")
+	}
 	switch u.Scheme {
 	case "https":
 		return nil
@@ -91,8 +99,9 @@ func IsLoopback(host string) bool {
 func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || !u.IsAbs() || u.Host == "" {
-		return nil, nil, &Error{rawURL, errors.New("not an absolute URL")}
+		return nil, nil, &Error{"URL", errors.New("not an absolute URL")}
 	}
+	rawURL = u.Redacted() // errors never repeat a password
 	if err := CheckURL(u); err != nil {
 		return nil, nil, &Error{rawURL, err}
 	}
@@ -106,8 +115,15 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 	if maxRedirects <= 0 {
 		maxRedirects = DefaultMaxRedirects
 	}
+	policy := &addressPolicy{}
+	if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
+		policy.setOrigin(classify(ip))
+	} else if IsLoopback(u.Hostname()) {
+		policy.setOrigin(classLoopback)
+	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil // a verifier talks to the site itself
+	tr.DialContext = policy.dialer(timeout)
 	if c.RootCAs != nil {
 		tr.TLSClientConfig = &tls.Config{RootCAs: c.RootCAs, MinVersion: tls.VersionTLS12}
 	}
@@ -119,10 +135,22 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 				return fmt.Errorf("more than %d redirects", maxRedirects)
 			}
 			if err := CheckURL(req.URL); err != nil {
-				return fmt.Errorf("redirect to %s: %v", req.URL, err)
+				return fmt.Errorf("redirect to %s: %v", req.URL.Redacted(), err)
 			}
 			if via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https" {
-				return fmt.Errorf("redirect from https to %s refused", req.URL)
+				return fmt.Errorf("redirect from https to %s refused", req.URL.Redacted())
+			}
+			// Say it plainly for literal addresses; names are checked when
+			// they are dialled.
+			host := req.URL.Hostname()
+			ip, err := netip.ParseAddr(host)
+			if err != nil && IsLoopback(host) {
+				ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+			}
+			if ip.IsValid() {
+				if err := policy.check(ip); err != nil {
+					return fmt.Errorf("redirect to %s: %v", req.URL.Redacted(), err)
+				}
 			}
 			return nil
 		},
@@ -156,4 +184,103 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 		return nil, nil, &Error{rawURL, fmt.Errorf("body is over the %d-byte limit", maxBytes)}
 	}
 	return body, resp.Request.URL, nil
+}
+
+// addrClass is the kind of network an address is on.
+type addrClass int
+
+const (
+	classPublic addrClass = iota
+	classPrivate
+	classLoopback // loopback and unspecified (0.0.0.0 and :: reach this host)
+	classLinkLocal
+	classMulticast
+)
+
+func (c addrClass) String() string {
+	return [...]string{"a public", "a private", "a loopback", "a link-local", "a multicast"}[c] + " address"
+}
+
+var (
+	nat64    = netip.MustParsePrefix("64:ff9b::/96")
+	cgnat    = netip.MustParsePrefix("100.64.0.0/10")
+	thisNet  = netip.MustParsePrefix("0.0.0.0/8")
+	siteLocl = netip.MustParsePrefix("fec0::/10")
+)
+
+// classifyAddr says what network an address is on, looking through IPv4
+// addresses mapped into IPv6 and the NAT64 well-known prefix.
+func classifyAddr(a netip.Addr) addrClass {
+	a = a.Unmap()
+	if a.Is6() && nat64.Contains(a) {
+		b := a.As16()
+		a = netip.AddrFrom4([4]byte(b[12:]))
+	}
+	switch {
+	case a.IsLoopback(), a.IsUnspecified(), thisNet.Contains(a):
+		return classLoopback
+	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
+		return classLinkLocal
+	case a.IsMulticast():
+		return classMulticast
+	case a.IsPrivate(), cgnat.Contains(a), siteLocl.Contains(a):
+		return classPrivate
+	}
+	return classPublic
+}
+
+// classify is classifyAddr; tests replace it to give loopback addresses
+// the roles of public and private ones.
+var classify = classifyAddr
+
+// addressPolicy keeps redirects from a public origin away from loopback,
+// private and link-local addresses (SSRF): the first address dialled is
+// the origin's and sets the rule; every later one must pass it. An origin
+// on loopback may lead anywhere (a local test setup); a private origin may
+// lead to private addresses (an intranet site moving within the intranet).
+type addressPolicy struct {
+	mu     sync.Mutex
+	origin addrClass
+	known  bool
+}
+
+func (p *addressPolicy) setOrigin(c addrClass) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.known {
+		p.origin, p.known = c, true
+	}
+}
+
+// dialer returns a DialContext that checks every address it connects to.
+// Control runs for each address a name resolved to, before any packet
+// leaves: the first connection is to the origin the caller chose; every
+// later one (a redirect, or the origin again after its name resolved anew)
+// must pass check.
+func (p *addressPolicy) dialer(timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
+	d.Control = func(_, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return err
+		}
+		return p.check(ap.Addr())
+	}
+	return d.DialContext
+}
+
+// check allows a connection to a, or says why not.
+func (p *addressPolicy) check(a netip.Addr) error {
+	c := classify(a)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.known {
+		p.origin, p.known = c, true
+		return nil
+	}
+	switch {
+	case c == classPublic, p.origin == classLoopback, p.origin == classPrivate && c == classPrivate:
+		return nil
+	}
+	return fmt.Errorf("refused: %s is %s, and redirects from %s may not lead to loopback, private, link-local or multicast addresses", a, c, strings.TrimSuffix(p.origin.String(), " address")+" origin")
 }
