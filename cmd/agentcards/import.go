@@ -51,13 +51,13 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	}
 	res, err := importer.Card(data, *id)
 	if err != nil {
-		return fmt.Errorf("%s: %v", src, err)
+		return fmt.Errorf("%s: %v", redacted(src), err)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", terminal.Escape(w))
 	}
 	block := manifest.EncodeAgent(&res.Agent)
-	header := fmt.Sprintf("# Imported from %s (A2A %s card).\n", src, res.Version)
+	header := fmt.Sprintf("# Imported from %s (A2A %s card).\n", redacted(src), res.Version)
 
 	if *appendTo == "" {
 		// Check that the block builds, in a manifest of its own.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/fetch"
@@ -53,9 +54,9 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	for _, t := range fs.Args() {
 		if err := verify.Target(ctx, t, opts, rep); err != nil {
 			if verify.IsUsage(err) {
-				return fmt.Errorf("%s: %v: %w", t, err, errUsage)
+				return fmt.Errorf("%s: %v: %w", redacted(t), err, errUsage)
 			}
-			return fmt.Errorf("%s: %v", t, err)
+			return fmt.Errorf("%s: %v", redacted(t), err)
 		}
 	}
 	verify.Finish(rep)
@@ -74,6 +75,15 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		return errNotVerified{}
 	}
 	return nil
+}
+
+// redacted is a target as the user typed it, with the password of a URL's
+// user info masked: error messages end up in terminals and CI logs.
+func redacted(target string) string {
+	if u, err := url.Parse(target); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return target
 }
 
 func printReport(w io.Writer, rep *verify.Report) {
