@@ -201,8 +201,8 @@ const MaxKeys = 256
 // ParseJWKS reads a JWKS as a verifier must: strictly (card.Decode: no
 // duplicate or case-variant member names), with at most MaxKeys keys. Keys
 // with private members, without alg, or with an alg that does not fit them
-// are refused (and reported in problems); so is a second key with a kid
-// already seen. The others are trusted. kid need not be a thumbprint.
+// are refused (and reported in problems); so are keys that share a kid.
+// The others are trusted. kid need not be a thumbprint.
 // leaked holds the problems that are published private keys.
 func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err error) {
 	doc, err := card.Decode(data, card.MaxDepth)
@@ -217,7 +217,16 @@ func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err er
 		return nil, nil, nil, fmt.Errorf("%d keys: more than the %d a verifier searches; refused", len(list), MaxKeys)
 	}
 	set = &sign.KeySet{}
-	seen := map[string]bool{}
+	// A kid that names two keys names neither: verifiers that pick the
+	// first and those that pick the last would disagree.
+	kids := map[string]int{}
+	for _, v := range list {
+		if m, ok := v.(map[string]any); ok {
+			if kid, ok := m["kid"].(string); ok {
+				kids[kid]++
+			}
+		}
+	}
 	for i, v := range list {
 		members, ok := v.(map[string]any)
 		if !ok {
@@ -248,10 +257,9 @@ func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err er
 			problems = append(problems, name+": no alg, so it cannot be checked against a signature's alg: refused")
 		case k.Use != "" && k.Use != "sig":
 			problems = append(problems, fmt.Sprintf("%s: use %q: refused", name, k.Use))
-		case seen[k.KeyID]:
-			problems = append(problems, name+": duplicate kid: refused")
+		case kids[k.KeyID] > 1:
+			problems = append(problems, name+": another key in the JWKS has the same kid: both refused")
 		default:
-			seen[k.KeyID] = true
 			set.Keys = append(set.Keys, k)
 		}
 	}

@@ -215,3 +215,38 @@ func TestSameURL(t *testing.T) {
 		}
 	}
 }
+
+// TestJWKSRefusals: keys that share a kid are both refused (verifiers that
+// take the first and those that take the last would disagree), a JWKS with
+// more than MaxKeys keys is refused whole, and one with case-variant
+// members is not read at all.
+func TestJWKSRefusals(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	other, _, _ := ed25519.GenerateKey(nil)
+	jwk := jose.JSONWebKey{Key: pub, KeyID: "k1", Algorithm: "EdDSA", Use: "sig"}
+	twin := jose.JSONWebKey{Key: other, KeyID: "k1", Algorithm: "EdDSA", Use: "sig"}
+	sign := func(in []byte) []byte { return ed25519.Sign(priv, in) }
+	cardPath, jwksPath := forge(t, map[string]any{"alg": "EdDSA", "kid": "k1"}, sign, []jose.JSONWebKey{jwk, twin})
+	rep := verifyTarget(t, cardPath, Options{JWKS: jwksPath})
+	if rep.Verified || !strings.Contains(strings.Join(rep.Cards[0].Problems, "\n"), "another key in the JWKS has the same kid: both refused") {
+		t.Errorf("shared kid: verified %v, problems %v", rep.Verified, rep.Cards[0].Problems)
+	}
+
+	many := make([]jose.JSONWebKey, MaxKeys+1)
+	for i := range many {
+		many[i] = jose.JSONWebKey{Key: pub, KeyID: "k" + strings.Repeat("x", i), Algorithm: "EdDSA", Use: "sig"}
+	}
+	_, jwksPath = forge(t, map[string]any{"alg": "EdDSA", "kid": "k1"}, sign, many)
+	err := Target(context.Background(), cardPath, Options{JWKS: jwksPath, Fetch: &fetch.Client{}}, &Report{})
+	if err == nil || !strings.Contains(err.Error(), "257 keys: more than the 256") {
+		t.Errorf("too many keys: %v", err)
+	}
+
+	b, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{jwk}})
+	variant := strings.Replace(string(b), `"keys"`, `"keys":[],"KEYS"`, 1)
+	os.WriteFile(jwksPath, []byte(variant), 0o644)
+	err = Target(context.Background(), cardPath, Options{JWKS: jwksPath, Fetch: &fetch.Client{}}, &Report{})
+	if err == nil || !strings.Contains(err.Error(), "differ only in letter case") {
+		t.Errorf("case-variant JWKS: %v", err)
+	}
+}
