@@ -341,6 +341,9 @@ func inBytes(dec []byte, keys *chunks) (string, bool) {
 	return "", false
 }
 
+// maxDERAttempts bounds the parses der tries on one decoded run.
+const maxDERAttempts = 64
+
 // versionPatterns follow the SEQUENCE header of a DER private key: the
 // version INTEGER and what comes next (PKCS #8 v1 and v2: the algorithm
 // SEQUENCE; SEC 1: the key OCTET STRING; PKCS #1: the modulus INTEGER).
@@ -350,6 +353,10 @@ var versionPatterns = [][]byte{{2, 1, 0, 0x30}, {2, 1, 1, 0x30}, {2, 1, 1, 4}, {
 // pattern it backs up to the enclosing SEQUENCE header, cuts exactly the
 // length that header gives, and asks crypto/x509 to parse it.
 func der(b []byte) bool {
+	// Each parse reads what its header claims, so a run packed with
+	// version patterns could cost time growing with its square: a real key
+	// shows up among the first few candidates.
+	attempts := 0
 	for _, pat := range versionPatterns {
 		for off := 0; ; {
 			i := bytes.Index(b[off:], pat)
@@ -384,6 +391,9 @@ func der(b []byte) bool {
 				end := s + hdr + n
 				if end > len(b) {
 					continue
+				}
+				if attempts++; attempts > maxDERAttempts {
+					return false
 				}
 				blob := b[s:end]
 				if _, err := x509.ParsePKCS8PrivateKey(blob); err == nil {
