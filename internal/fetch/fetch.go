@@ -234,8 +234,9 @@ func classifyAddr(a netip.Addr) addrClass {
 var classify = classifyAddr
 
 // addressPolicy keeps redirects from a public origin away from loopback,
-// private and link-local addresses (SSRF): the first address dialled is
-// the origin's and sets the rule; every later one must pass it. An origin
+// private and link-local addresses (SSRF): the origin is a literal address
+// or "localhost" as the caller wrote it, or else the address the first
+// connection reached; every later connection must pass it. An origin
 // on loopback may lead anywhere (a local test setup); a private origin may
 // lead to private addresses (an intranet site moving within the intranet).
 type addressPolicy struct {
@@ -254,9 +255,12 @@ func (p *addressPolicy) setOrigin(c addrClass) {
 
 // dialer returns a DialContext that checks every address it connects to.
 // Control runs for each address a name resolved to, before any packet
-// leaves: the first connection is to the origin the caller chose; every
-// later one (a redirect, or the origin again after its name resolved anew)
-// must pass check.
+// leaves. Until a first connection succeeds, every address may be tried:
+// that connection is to the origin the caller chose, and the address it
+// reached sets the rule (an address that was only tried does not: a name
+// listing 127.0.0.1 first must not make a public origin count as local).
+// Every later connection (a redirect, or the origin again after its name
+// resolved anew) must pass check.
 func (p *addressPolicy) dialer(timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	d := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
 	d.Control = func(_, address string, _ syscall.RawConn) error {
@@ -266,7 +270,15 @@ func (p *addressPolicy) dialer(timeout time.Duration) func(ctx context.Context, 
 		}
 		return p.check(ap.Addr())
 	}
-	return d.DialContext
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := d.DialContext(ctx, network, addr)
+		if err == nil {
+			if ap, perr := netip.ParseAddrPort(conn.RemoteAddr().String()); perr == nil {
+				p.setOrigin(classify(ap.Addr()))
+			}
+		}
+		return conn, err
+	}
 }
 
 // check allows a connection to a, or says why not.
@@ -275,8 +287,7 @@ func (p *addressPolicy) check(a netip.Addr) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.known {
-		p.origin, p.known = c, true
-		return nil
+		return nil // the origin, not reached yet
 	}
 	switch {
 	case c == classPublic, p.origin == classLoopback, p.origin == classPrivate && c == classPrivate:

@@ -233,11 +233,27 @@ func TestDialChecksResolvedAddresses(t *testing.T) {
 	}
 	// The first connection sets the origin: then the same name is fine.
 	p := &addressPolicy{}
-	conn, err := p.dialer(time.Second)(context.Background(), "tcp", "localhost:"+port)
-	if err != nil {
-		t.Fatal(err)
+	for range 2 {
+		conn, err := p.dialer(time.Second)(context.Background(), "tcp", "localhost:"+port)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Close()
 	}
-	conn.Close()
+	if !p.known || p.origin != classLoopback {
+		t.Errorf("origin %v (known %v) after connecting to localhost", p.origin, p.known)
+	}
+	// An address only tried (nothing listens there) does not set it.
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := ln.Addr().String()
+	ln.Close()
+	p = &addressPolicy{}
+	if conn, err := p.dialer(time.Second)(context.Background(), "tcp", dead); err == nil {
+		conn.Close()
+	}
+	if p.known {
+		t.Errorf("a failed connection set the origin to %v", p.origin)
+	}
 	if hits.Load() != 0 {
 		t.Errorf("%d HTTP requests", hits.Load())
 	}
