@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gowebpki/jcs"
 )
 
 // MaxDepth is how deeply a card a verifier reads may nest objects and
@@ -17,21 +20,38 @@ import (
 // the build writes stays well inside it.
 const MaxDepth = 64
 
+// Limits says how strictly Decode reads.
+type Limits struct {
+	// Depth is how deeply objects and arrays may nest.
+	Depth int
+	// InexactNumbers accepts numbers that RFC 8785 cannot pin
+	// (exactNumber), for readers that verify no signature over them.
+	InexactNumbers bool
+}
+
+// Strict is how a verifier reads a card, a JWS header or a JWKS.
+var Strict = Limits{Depth: MaxDepth}
+
 // Decode reads a card strictly, as a verifier must before it trusts any of
 // it: valid UTF-8 (encoding/json would silently turn invalid bytes into
-// U+FFFD), exactly one JSON object, nesting at most maxDepth, no member name
+// U+FFFD) with no unpaired surrogate escapes, exactly one JSON object,
+// nesting at most lim.Depth, numbers that mean what their RFC 8785 form
+// means (unless lim.InexactNumbers), no member name
 // twice in one object, and no two member names in one object that differ
 // only in letter case. Go's encoding/json matches member names without
 // regard to case (and keeps the last), so {"url": ..., "URL": ...} would
 // mean one thing to a Go client and another to the signer. Numbers are
 // json.Number.
-func Decode(data []byte, maxDepth int) (map[string]any, error) {
+func Decode(data []byte, lim Limits) (map[string]any, error) {
 	if !utf8.Valid(data) {
 		return nil, errors.New("not valid UTF-8")
 	}
+	if err := checkSurrogates(data); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec, "", 0, maxDepth)
+	v, err := decodeValue(dec, "", 0, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -45,23 +65,28 @@ func Decode(data []byte, maxDepth int) (map[string]any, error) {
 	return obj, nil
 }
 
-func decodeValue(dec *json.Decoder, path string, depth, maxDepth int) (any, error) {
+func decodeValue(dec *json.Decoder, path string, depth int, lim Limits) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, syntaxError(err)
 	}
 	d, isDelim := tok.(json.Delim)
 	if !isDelim {
+		if n, ok := tok.(json.Number); ok && !lim.InexactNumbers {
+			if err := exactNumber(n); err != nil {
+				return nil, fmt.Errorf("%s: %v", orRoot(path), err)
+			}
+		}
 		return tok, nil
 	}
-	if depth >= maxDepth {
-		return nil, fmt.Errorf("%s: nested more than %d levels deep: refused", orRoot(path), maxDepth)
+	if depth >= lim.Depth {
+		return nil, fmt.Errorf("%s: nested more than %d levels deep: refused", orRoot(path), lim.Depth)
 	}
 	switch d {
 	case '[':
 		arr := []any{}
 		for dec.More() {
-			v, err := decodeValue(dec, path+"["+strconv.Itoa(len(arr))+"]", depth+1, maxDepth)
+			v, err := decodeValue(dec, path+"["+strconv.Itoa(len(arr))+"]", depth+1, lim)
 			if err != nil {
 				return nil, err
 			}
@@ -92,7 +117,7 @@ func decodeValue(dec *json.Decoder, path string, depth, maxDepth int) (any, erro
 				return nil, fmt.Errorf("%s: members %q and %q differ only in letter case: refused (Go clients read them as one member)", orRoot(path), other, name)
 			}
 			folded[f] = name
-			v, err := decodeValue(dec, p, depth+1, maxDepth)
+			v, err := decodeValue(dec, p, depth+1, lim)
 			if err != nil {
 				return nil, err
 			}
@@ -127,4 +152,86 @@ func syntaxError(err error) error {
 		return errors.New("unexpected end of JSON")
 	}
 	return fmt.Errorf("not valid JSON: %v", err)
+}
+
+// checkSurrogates refuses \u escapes of unpaired UTF-16 surrogates.
+// encoding/json reads them as U+FFFD, so a card could carry "\ud800"
+// where the signer wrote U+FFFD, and the signature would still verify,
+// while JavaScript reads a different string.
+func checkSurrogates(data []byte) error {
+	for i := 0; i < len(data); i++ {
+		if data[i] != '\\' || i+1 >= len(data) {
+			continue
+		}
+		if data[i+1] != 'u' {
+			i++ // an escaped character, perhaps a backslash
+			continue
+		}
+		r := hexRune(data[i+2:])
+		switch {
+		case r >= 0xd800 && r < 0xdc00:
+			if i+11 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+				if lo := hexRune(data[i+8:]); lo >= 0xdc00 && lo < 0xe000 {
+					i += 11
+					continue
+				}
+			}
+			return fmt.Errorf("a string holds an unpaired UTF-16 surrogate (%s): refused", data[i:i+6])
+		case r >= 0xdc00 && r < 0xe000:
+			return fmt.Errorf("a string holds an unpaired UTF-16 surrogate (%s): refused", data[i:i+6])
+		}
+		i += 5
+	}
+	return nil
+}
+
+// hexRune reads the four hex digits of a \u escape; -1 when they are not.
+func hexRune(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return -1
+		}
+	}
+	return r
+}
+
+// maxNumberLength bounds a number literal; real cards need a few digits.
+const maxNumberLength = 40
+
+// exactNumber refuses a number that RFC 8785 cannot pin: one whose value
+// differs from that of its canonical form (the shortest decimal of the
+// nearest double): 9007199254740993 canonicalizes to 9007199254740992 and
+// 0.10000000000000001 to 0.1, so a signature over one would also verify the
+// other, while a client reading numbers exactly would see another value.
+// 0.1, 1.0 and 1e2 are fine: they mean what their canonical forms mean.
+func exactNumber(n json.Number) error {
+	s := n.String()
+	if len(s) > maxNumberLength {
+		return fmt.Errorf("number %s... is longer than %d characters: refused", s[:12], maxNumberLength)
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("number %s is out of range: refused", s)
+	}
+	canonical, err := jcs.NumberToJSON(f)
+	if err != nil {
+		return fmt.Errorf("number %s: %v", s, err)
+	}
+	exact, ok1 := new(big.Rat).SetString(s)
+	signed, ok2 := new(big.Rat).SetString(canonical)
+	if !ok1 || !ok2 || exact.Cmp(signed) != 0 {
+		return fmt.Errorf("number %s canonicalizes (RFC 8785) to %s, another value, so no signature can pin it: refused", s, canonical)
+	}
+	return nil
 }

@@ -20,18 +20,30 @@ func TestDecodeRefuses(t *testing.T) {
 		"trailing value":       {`{} {}`, "more than one JSON value"},
 		"truncated":            {`{"a":`, "unexpected end"},
 		"syntax":               {`{"a" 1}`, "not valid JSON"},
+		"lone high surrogate":  {`{"a":"x\ud800y"}`, "unpaired UTF-16 surrogate"},
+		"lone low surrogate":   {`{"\udc00":1}`, "unpaired UTF-16 surrogate"},
+		"reversed pair":        {`{"a":"\udc00\ud800"}`, "unpaired UTF-16 surrogate"},
+		"beyond 2^53":          {`{"n":9007199254740993}`, "canonicalizes (RFC 8785) to 9007199254740992"},
+		"inexact decimal":      {`{"n":0.10000000000000001}`, "to 0.1, another value"},
+		"out of range":         {`{"n":1e400}`, "out of range"},
+		"long number":          {`{"n":1.00000000000000000000000000000000000000000000000000}`, "longer than 40"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := Decode([]byte(tc.in), MaxDepth); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := Decode([]byte(tc.in), Strict); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want an error with %q", err, tc.want)
 			}
 		})
 	}
 	ok := strings.Repeat(`{"a":`, MaxDepth) + "1" + strings.Repeat("}", MaxDepth)
-	if _, err := Decode([]byte(ok), MaxDepth); err != nil {
+	if _, err := Decode([]byte(ok), Strict); err != nil {
 		t.Errorf("%d levels: %v", MaxDepth, err)
 	}
-	v, err := Decode([]byte(`{"a":[1.50,{"b":""}],"A2":null}`), MaxDepth)
+	for _, ok := range []string{`{"n":[0.1,1.0,1e2,-0,2.5e-8,9007199254740992,1e300]}`, `{"s":"\ud83d\ude00 \\ud800 \u00e9"}`} {
+		if _, err := Decode([]byte(ok), Strict); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	v, err := Decode([]byte(`{"a":[1.50,{"b":""}],"A2":null}`), Strict)
 	if err != nil || v["a"].([]any)[0].(interface{ String() string }).String() != "1.50" {
 		t.Errorf("got %v, %v", v, err)
 	}
@@ -45,7 +57,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"skills":[{"tags":["a",5,null]}],"capabilities":{"streaming":"yes"}}`))
 	f.Add([]byte(`{"securityRequirements":[{"schemes":{"k":{"list":[]}}}],"x":{}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := Decode(data, MaxDepth)
+		doc, err := Decode(data, Strict)
 		if err != nil {
 			return
 		}

@@ -37,8 +37,9 @@ func (im *importer) warnf(format string, args ...any) {
 // otherwise one is derived from the card (an agent:// id, else the name).
 func Card(data []byte, id string) (*Result, error) {
 	// Strictly, and no deeper than a manifest may nest (the agent's table
-	// sits one level down in agents.toml).
-	doc, err := card.Decode(data, manifest.MaxDepth-1)
+	// sits one level down in agents.toml); numbers JSON cannot carry
+	// exactly are kept, as strings, with a warning (normalize).
+	doc, err := card.Decode(data, card.Limits{Depth: manifest.MaxDepth - 1, InexactNumbers: true})
 	if err != nil {
 		return nil, fmt.Errorf("card refused: %v", err)
 	}

@@ -272,3 +272,15 @@ func TestDeepAndAmbiguousCardsRefused(t *testing.T) {
 		t.Errorf("case variants: %v", err)
 	}
 }
+
+// TestInexactNumbersKeptAsStrings: import reads numbers RFC 8785 cannot
+// pin (verify refuses them), and keeps them as strings with a warning.
+func TestInexactNumbersKeptAsStrings(t *testing.T) {
+	res, err := Card([]byte(`{"name":"x","url":"https://a.example.com","capabilities":{"extensions":[{"uri":"https://e.example.com","params":{"big":9007199254740993}}]}}`), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, "\n"), "9007199254740993 is beyond ±2^53") {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+}

@@ -59,7 +59,7 @@ type Result struct {
 // deep nesting refuse it. It returns one Result per signature; err is set
 // only when the card cannot be checked at all.
 func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
-	doc, err := card.Decode(cardJSON, card.MaxDepth)
+	doc, err := card.Decode(cardJSON, card.Strict)
 	if err != nil {
 		return nil, fmt.Errorf("card refused: %w", err)
 	}
@@ -194,7 +194,7 @@ func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) 
 	if err != nil {
 		return nil, false, fmt.Errorf("protected header is not base64url: %v", err)
 	}
-	h, err := card.Decode(raw, card.MaxDepth)
+	h, err := card.Decode(raw, card.Strict)
 	if err != nil {
 		return nil, false, fmt.Errorf("protected header refused: %v", err)
 	}

@@ -205,7 +205,7 @@ const MaxKeys = 256
 // The others are trusted. kid need not be a thumbprint.
 // leaked holds the problems that are published private keys.
 func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err error) {
-	doc, err := card.Decode(data, card.MaxDepth)
+	doc, err := card.Decode(data, card.Strict)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("not a JWKS: %v", err)
 	}
@@ -390,7 +390,7 @@ func sameURL(a, b string) bool {
 func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	c := Card{Source: source, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
 	c.Problems = append(c.Problems, ks.problems...)
-	head, err := card.Decode(body, card.MaxDepth)
+	head, err := card.Decode(body, card.Strict)
 	if err != nil {
 		c.Problems = append(c.Problems, "card refused: "+err.Error())
 		return c
