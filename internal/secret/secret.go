@@ -228,12 +228,12 @@ func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 			continue
 		}
 		// A segment of alphabet characters; most are short words, passed
-		// over without copying unless a line break continues them.
+		// over without copying unless something continues them.
 		j := i
 		for j < len(data) && b64[data[j]] != 0 {
 			j++
 		}
-		if j-i < minRun && (j == len(data) || joiner(data, j) == 0) {
+		if n, _ := joiner(data, j); j-i < minRun && n == 0 {
 			i = j
 			continue
 		}
@@ -243,12 +243,12 @@ func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 			for ; i < j; i++ {
 				run = append(run, b64[data[i]])
 			}
-			n := joiner(data, j)
-			if n == 0 || j+n >= len(data) || b64[data[j+n]] == 0 && !(data[j] == '\\' && data[j+1] == '/') {
+			n, c := joiner(data, j)
+			if n == 0 || j+n >= len(data) || c == 0 && b64[data[j+n]] == 0 {
 				break
 			}
-			if data[j] == '\\' && data[j+1] == '/' {
-				run = append(run, '/')
+			if c != 0 {
+				run = append(run, c)
 			}
 			i = j + n
 			for j = i; j < len(data) && b64[data[j]] != 0; j++ {
@@ -263,7 +263,8 @@ func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 			if len(s)%4 == 1 {
 				s = s[:len(s)-1] // a lone character holds no whole byte
 			}
-			dec = slices.Grow(dec[:0], base64.RawStdEncoding.DecodedLen(len(s)))[:base64.RawStdEncoding.DecodedLen(len(s))]
+			size := base64.RawStdEncoding.DecodedLen(len(s))
+			dec = slices.Grow(dec[:0], size)[:size]
 			n, err := base64.RawStdEncoding.Decode(dec, s)
 			if err != nil {
 				continue
@@ -276,26 +277,59 @@ func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 	return hexRuns(data, keys)
 }
 
-// joiner returns the length of what at data[j] lets a base64 run go on:
-// line breaks (CR, LF, CRLF), the escapes \n and \r of a JSON string, and
-// \/ (an escaped '/', which is part of the run); 0 for anything else.
-func joiner(data []byte, j int) int {
-	if j+1 < len(data) && data[j] == '\\' && data[j+1] == '/' {
-		return 2
+// escapedChars are how escapers write the base64 characters that are not
+// letters or digits: JSON and JavaScript (\/, \u002b) and URLs (%2B).
+var escapedChars = []struct {
+	seq string
+	c   byte
+}{
+	{`\/`, '/'}, {`\u002b`, '+'}, {`\u002B`, '+'}, {`\u002f`, '/'}, {`\u002F`, '/'},
+	{"%2B", '+'}, {"%2b", '+'}, {"%2F", '/'}, {"%2f", '/'},
+}
+
+// padding is how '=' may be written; it continues a run without adding to
+// it.
+var padding = []string{"=", `\u003d`, `\u003D`, "%3D", "%3d"}
+
+// joiner says what at data[j] lets a base64 run go on: an escaped base64
+// character (escapedChars), which adds c; or line breaks (CR, LF, and the
+// \n and \r escapes of a JSON string) and padding, which add nothing (c is
+// 0). n is how many bytes it takes; 0 when nothing continues the run.
+func joiner(data []byte, j int) (n int, c byte) {
+	if j >= len(data) {
+		return 0, 0
 	}
-	n := 0
+	switch data[j] {
+	case '\\', '%', '\n', '\r', '=':
+	default:
+		return 0, 0 // most runs end at a blank or punctuation
+	}
+	if d := data[j]; d == '\\' || d == '%' {
+		for _, e := range escapedChars {
+			if bytes.HasPrefix(data[j:], []byte(e.seq)) {
+				return len(e.seq), e.c
+			}
+		}
+	}
+next:
 	for j+n < len(data) {
-		switch c := data[j+n]; {
-		case c == '\n' || c == '\r':
+		switch d := data[j+n]; {
+		case d == '\n' || d == '\r':
 			n++
 			continue
-		case c == '\\' && j+n+1 < len(data) && (data[j+n+1] == 'n' || data[j+n+1] == 'r'):
+		case d == '\\' && j+n+1 < len(data) && (data[j+n+1] == 'n' || data[j+n+1] == 'r'):
 			n += 2
 			continue
 		}
+		for _, p := range padding {
+			if bytes.HasPrefix(data[j+n:], []byte(p)) {
+				n += len(p)
+				continue next
+			}
+		}
 		break
 	}
-	return n
+	return n, 0
 }
 
 // hexRuns is encodedRuns for hexadecimal.

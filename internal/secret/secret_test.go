@@ -167,6 +167,28 @@ func TestScannerFindsKeysInUse(t *testing.T) {
 			}
 		}
 	}
+	// A seed whose base64 has '+' and '/' in it, written by escapers:
+	// JavaScript (\u002b, \/), a URL (%2B, %2F, %3D), JSON's \/. The
+	// escapes split the run, which must be read whole.
+	var edKey ed25519.PrivateKey
+	var enc string
+	for !strings.Contains(enc[min(len(enc), 8):max(len(enc)-8, 0)], "+") || !strings.Contains(enc[min(len(enc), 8):max(len(enc)-8, 0)], "/") {
+		_, edKey, _ = ed25519.GenerateKey(rand.Reader)
+		enc = base64.StdEncoding.EncodeToString(edKey.Seed())
+	}
+	es, err := NewScanner([]crypto.Signer{edKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"JavaScript": strings.NewReplacer("+", `\u002b`, "/", `\/`).Replace(enc),
+		"URL":        "https://x.example/?k=" + strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(enc),
+		"JSON":       `{"k":"` + strings.ReplaceAll(enc, "/", `\/`) + `"}`,
+	} {
+		if f, ok := es.Scan("page.html", []byte(text)); !ok || !strings.HasPrefix(f.Kind, "the signing key in use") {
+			t.Errorf("%s (%s): %+v %v", name, text, f, ok)
+		}
+	}
 	if f, ok := s.Scan("x.txt", []byte("echo -----ENV VALUE: a literal secret----- done")); !ok || !strings.Contains(f.Kind, "AGENTCARDS_SIGNING_KEY") {
 		t.Errorf("literal: %+v %v", f, ok)
 	}
