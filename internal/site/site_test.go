@@ -422,3 +422,42 @@ func TestProjectionSignaturesOff(t *testing.T) {
 		t.Errorf("%d signatures, want 1", len(c.Signatures))
 	}
 }
+
+// TestConcurrentBuildsIntoOneFolder: builds into the same output folder
+// take turns (an advisory lock beside it), so none fails half-way and the
+// tree left is a whole build with no build folders beside it.
+func TestConcurrentBuildsIntoOneFolder(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "public")
+	m := loadExample(t)
+	ks, err := sign.LoadKeySet(m.KeysDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	signers := testSigners(t, m, ks, "ed25519")
+	// A folder a killed build left behind.
+	os.MkdirAll(filepath.Join(parent, ".public.build-4242", "agents"), 0o755)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			_, err := Build(Options{Manifest: m, OutDir: out, Keys: ks, Signers: signers})
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	entries, _ := os.ReadDir(parent)
+	for _, e := range entries {
+		if e.Name() != "public" {
+			t.Errorf("left beside the output: %s", e.Name())
+		}
+	}
+	want := readTree(t, filepath.Join("..", "..", "testdata", "golden", "example-site"))
+	got := readTree(t, out)
+	if len(got) != len(want) {
+		t.Errorf("%d files, want %d", len(got), len(want))
+	}
+}
