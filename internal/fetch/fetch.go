@@ -1,7 +1,8 @@
 // Package fetch gets small JSON documents (cards, JWKS) over HTTP with the
 // hygiene a verifier needs: https only (plain http only on loopback), a
-// timeout, a body size limit, few redirects and never to http, and an
-// honest User-Agent.
+// timeout, a body size limit, no user info in URLs, few redirects, never
+// to http nor from a public origin to a loopback, private or link-local
+// address, and an honest User-Agent.
 package fetch
 
 import (
@@ -16,7 +17,6 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -62,7 +62,10 @@ type Error struct {
 	Err error
 }
 
+// Error says which URL failed and why.
 func (e *Error) Error() string { return fmt.Sprintf("fetch %s: %v", e.URL, e.Err) }
+
+// Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
 // CheckURL reports whether u may be fetched: https, or http to a loopback
@@ -127,6 +130,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 	if c.RootCAs != nil {
 		tr.TLSClientConfig = &tls.Config{RootCAs: c.RootCAs, MinVersion: tls.VersionTLS12}
 	}
+	var redirected *url.URL // the last redirect followed
 	hc := &http.Client{
 		Timeout:   timeout,
 		Transport: tr,
@@ -140,21 +144,18 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 			if via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https" {
 				return fmt.Errorf("redirect from https to %s refused", req.URL.Redacted())
 			}
-			// Say it plainly for literal addresses; names are checked when
-			// they are dialled.
-			host := req.URL.Hostname()
-			ip, err := netip.ParseAddr(host)
-			if err != nil && IsLoopback(host) {
-				ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
-			}
-			if ip.IsValid() {
+			// Literal addresses are refused here, before any connection;
+			// names (localhost too) when they are dialled.
+			if ip, err := netip.ParseAddr(req.URL.Hostname()); err == nil {
 				if err := policy.check(ip); err != nil {
 					return fmt.Errorf("redirect to %s: %v", req.URL.Redacted(), err)
 				}
 			}
+			redirected = req.URL
 			return nil
 		},
 	}
+	defer hc.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, nil, &Error{rawURL, err}
@@ -166,6 +167,9 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
+		}
+		if errors.Is(err, errRefused) && redirected != nil {
+			err = fmt.Errorf("redirect to %s: %w", redirected.Redacted(), err)
 		}
 		return nil, nil, &Error{rawURL, err}
 	}
@@ -192,38 +196,41 @@ type addrClass int
 const (
 	classPublic addrClass = iota
 	classPrivate
-	classLoopback // loopback and unspecified (0.0.0.0 and :: reach this host)
+	classLoopback
+	classUnspecified // 0.0.0.0/8 and ::, which reach this host
 	classLinkLocal
 	classMulticast
 )
 
 func (c addrClass) String() string {
-	return [...]string{"a public", "a private", "a loopback", "a link-local", "a multicast"}[c] + " address"
+	return [...]string{"a public", "a private", "a loopback", "an unspecified", "a link-local", "a multicast"}[c]
 }
 
 var (
-	nat64    = netip.MustParsePrefix("64:ff9b::/96")
-	cgnat    = netip.MustParsePrefix("100.64.0.0/10")
-	thisNet  = netip.MustParsePrefix("0.0.0.0/8")
-	siteLocl = netip.MustParsePrefix("fec0::/10")
+	nat64     = netip.MustParsePrefix("64:ff9b::/96")
+	cgnat     = netip.MustParsePrefix("100.64.0.0/10")
+	thisNet   = netip.MustParsePrefix("0.0.0.0/8")
+	siteLocal = netip.MustParsePrefix("fec0::/10")
 )
 
-// classifyAddr says what network an address is on, looking through IPv4
-// addresses mapped into IPv6 and the NAT64 well-known prefix.
+// classifyAddr says what network an address is on, looking through IPv6
+// zones, IPv4 addresses mapped into IPv6 and the NAT64 well-known prefix.
 func classifyAddr(a netip.Addr) addrClass {
-	a = a.Unmap()
-	if a.Is6() && nat64.Contains(a) {
+	a = a.WithZone("").Unmap()
+	if nat64.Contains(a) {
 		b := a.As16()
 		a = netip.AddrFrom4([4]byte(b[12:]))
 	}
 	switch {
-	case a.IsLoopback(), a.IsUnspecified(), thisNet.Contains(a):
+	case a.IsLoopback():
 		return classLoopback
-	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
-		return classLinkLocal
+	case a.IsUnspecified(), thisNet.Contains(a):
+		return classUnspecified
 	case a.IsMulticast():
 		return classMulticast
-	case a.IsPrivate(), cgnat.Contains(a), siteLocl.Contains(a):
+	case a.IsLinkLocalUnicast():
+		return classLinkLocal
+	case a.IsPrivate(), cgnat.Contains(a), siteLocal.Contains(a):
 		return classPrivate
 	}
 	return classPublic
@@ -233,12 +240,20 @@ func classifyAddr(a netip.Addr) addrClass {
 // the roles of public and private ones.
 var classify = classifyAddr
 
+// resolver looks up names for connections; nil is the system's. Tests
+// set one that reads the hosts file and never asks a DNS server.
+var resolver *net.Resolver
+
+// errRefused marks a connection the address policy refused.
+var errRefused = errors.New("refused")
+
 // addressPolicy keeps redirects from a public origin away from loopback,
-// private and link-local addresses (SSRF): the origin is a literal address
-// or "localhost" as the caller wrote it, or else the address the first
-// connection reached; every later connection must pass it. An origin
-// on loopback may lead anywhere (a local test setup); a private origin may
-// lead to private addresses (an intranet site moving within the intranet).
+// unspecified, private, link-local and multicast addresses (SSRF): the
+// origin is a literal address or "localhost" as the caller wrote it, or
+// else the address the first connection reached; every later connection
+// must pass it. An origin on this host (loopback or unspecified) may lead
+// anywhere (a local test setup); a private origin may lead to private
+// addresses (an intranet site moving within the intranet).
 type addressPolicy struct {
 	mu     sync.Mutex
 	origin addrClass
@@ -262,7 +277,7 @@ func (p *addressPolicy) setOrigin(c addrClass) {
 // Every later connection (a redirect, or the origin again after its name
 // resolved anew) must pass check.
 func (p *addressPolicy) dialer(timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
+	d := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second, Resolver: resolver}
 	d.Control = func(_, address string, _ syscall.RawConn) error {
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
@@ -286,12 +301,17 @@ func (p *addressPolicy) check(a netip.Addr) error {
 	c := classify(a)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.known {
-		return nil // the origin, not reached yet
-	}
 	switch {
-	case c == classPublic, p.origin == classLoopback, p.origin == classPrivate && c == classPrivate:
+	case !p.known: // the origin, not reached yet
+		return nil
+	case p.origin == classLoopback, p.origin == classUnspecified: // a local setup
+		return nil
+	case c == classPublic, c == classPrivate && p.origin == classPrivate:
 		return nil
 	}
-	return fmt.Errorf("refused: %s is %s, and redirects from %s may not lead to loopback, private, link-local or multicast addresses", a, c, strings.TrimSuffix(p.origin.String(), " address")+" origin")
+	allowed := "public addresses"
+	if p.origin == classPrivate {
+		allowed = "private or public addresses"
+	}
+	return fmt.Errorf("%w: %s is %s address, and redirects from %s origin may lead only to %s", errRefused, a, c, p.origin, allowed)
 }

@@ -2,11 +2,20 @@ package fetch
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -87,20 +96,30 @@ func TestRedirectToPlainHTTPRefused(t *testing.T) {
 func TestClassifyAddr(t *testing.T) {
 	for addr, want := range map[string]addrClass{
 		"127.0.0.1": classLoopback, "127.9.9.9": classLoopback, "::1": classLoopback,
-		"0.0.0.0": classLoopback, "0.1.2.3": classLoopback, "::": classLoopback,
+		"0.0.0.0": classUnspecified, "0.1.2.3": classUnspecified, "::": classUnspecified,
 		"10.1.2.3": classPrivate, "172.16.0.1": classPrivate, "172.31.255.255": classPrivate,
 		"172.32.0.1": classPublic, "192.168.1.1": classPrivate, "100.64.0.1": classPrivate,
-		"169.254.169.254": classLinkLocal, "fe80::1": classLinkLocal,
-		"fc00::1": classPrivate, "fd12::1": classPrivate, "fec0::1": classPrivate,
+		"169.254.169.254": classLinkLocal, "fe80::1": classLinkLocal, "fe80::1%eth0": classLinkLocal,
+		"fc00::1": classPrivate, "fd12::1": classPrivate, "fec0::1": classPrivate, "fec0::1%eth0": classPrivate,
 		"::ffff:10.0.0.1": classPrivate, "::ffff:127.0.0.1": classLoopback, "::ffff:169.254.1.1": classLinkLocal,
-		"64:ff9b::a00:1": classPrivate, "64:ff9b::7f00:1": classLoopback,
-		"224.0.0.1": classLinkLocal, "239.1.1.1": classMulticast, "ff02::1": classLinkLocal, "ff0e::1": classMulticast,
+		"64:ff9b::a00:1": classPrivate, "64:ff9b::7f00:1": classLoopback, "64:ff9b::a00:1%eth0": classPrivate,
+		"64:ff9b::808:808": classPublic,
+		"224.0.0.1":        classMulticast, "239.1.1.1": classMulticast, "ff02::1": classMulticast, "ff0e::1": classMulticast,
 		"8.8.8.8": classPublic, "2001:4860::8888": classPublic,
 	} {
 		if got := classifyAddr(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("%s: %v, want %v", addr, got, want)
 		}
 	}
+}
+
+// TestMain keeps every test off DNS servers: names come from the hosts
+// file or not at all, so no test sends a packet off this host.
+func TestMain(m *testing.M) {
+	resolver = &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
+		return nil, errors.New("tests ask no DNS server")
+	}}
+	os.Exit(m.Run())
 }
 
 // roles makes 127.0.0.2 play a public address and 127.0.0.3 a private one
@@ -119,95 +138,208 @@ func roles(t *testing.T) {
 	t.Cleanup(func() { classify = classifyAddr })
 }
 
-// serveOn starts a server on ip (a loopback address) that counts requests
-// and redirects /go?to=URL.
-func serveOn(t *testing.T, ip string, hits *atomic.Int32) string {
+// testServer counts what reaches it.
+type testServer struct {
+	URL   string
+	hits  atomic.Int32 // HTTP requests
+	conns atomic.Int32 // connections accepted
+}
+
+// serveOn starts a server on ip (a loopback address), over TLS with cert
+// if it is not nil, that redirects /go?to=URL and answers {"ok":true}
+// otherwise.
+func serveOn(t *testing.T, ip string, cert *tls.Certificate) *testServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", ip+":0")
 	if err != nil {
 		t.Skipf("cannot listen on %s: %v", ip, err)
 	}
+	ts := &testServer{}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
+		ts.hits.Add(1)
 		if to := r.URL.Query().Get("to"); to != "" {
 			http.Redirect(w, r, to, http.StatusFound)
 			return
 		}
 		w.Write([]byte(`{"ok":true}`))
 	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			ts.conns.Add(1)
+		}
+	}
 	srv.Listener.Close()
 	srv.Listener = ln
-	srv.Start()
+	if cert != nil {
+		srv.TLS = &tls.Config{Certificates: []tls.Certificate{*cert}}
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
-	return srv.URL
+	ts.URL = srv.URL
+	return ts
+}
+
+// testCert makes a self-signed certificate for localhost and 127.0.0.1-3,
+// and a pool that trusts it.
+func testCert(t *testing.T) (*tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "agentcards fetch test"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		DNSNames:              []string{"localhost"},
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv4(127, 0, 0, 2), net.IPv4(127, 0, 0, 3)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(leaf)
+	return &tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, pool
+}
+
+// redirectVia is the URL on origin that redirects to to.
+func redirectVia(origin *testServer, to string) string {
+	return origin.URL + "/go?to=" + url.QueryEscape(to)
+}
+
+// refusedCase is a fetch that must fail with want in the message without
+// dest seeing a connection.
+type refusedCase struct {
+	url, want string
+	dest      *testServer
+}
+
+func checkRefused(t *testing.T, c *Client, tc refusedCase) {
+	t.Helper()
+	hits, conns := tc.dest.hits.Load(), tc.dest.conns.Load()
+	_, _, err := c.Get(context.Background(), tc.url)
+	if err == nil || !strings.Contains(err.Error(), tc.want) {
+		t.Errorf("got %v, want an error with %q", err, tc.want)
+	}
+	if n, m := tc.dest.hits.Load()-hits, tc.dest.conns.Load()-conns; n != 0 || m != 0 {
+		t.Errorf("the refused destination got %d connection(s) and %d request(s)", m, n)
+	}
+}
+
+func checkAllowed(t *testing.T, c *Client, u string) {
+	t.Helper()
+	if body, _, err := c.Get(context.Background(), u); err != nil || string(body) != `{"ok":true}` {
+		t.Errorf("got %q, %v", body, err)
+	}
 }
 
 // TestRedirectsStayOffPrivateNetworks: a redirect from a public origin to
-// a loopback, private or link-local address is refused before any packet
-// reaches it, whether the address is written out or reached through a
-// name; an origin on loopback may redirect anywhere, a private one to
-// private addresses, and public to public is fine.
+// a loopback, private or link-local address is refused before any
+// connection reaches it, however the address is written; an origin on
+// loopback may redirect anywhere, a private one to private addresses, and
+// public to public is fine.
 func TestRedirectsStayOffPrivateNetworks(t *testing.T) {
 	roles(t)
-	var pubHits, privHits, loopHits atomic.Int32
-	public := serveOn(t, "127.0.0.2", &pubHits)
-	private := serveOn(t, "127.0.0.3", &privHits)
-	loop := serveOn(t, "127.0.0.1", &loopHits)
-	_, loopPort, _ := net.SplitHostPort(strings.TrimPrefix(loop, "http://"))
+	public := serveOn(t, "127.0.0.2", nil)
+	private := serveOn(t, "127.0.0.3", nil)
+	loop := serveOn(t, "127.0.0.1", nil)
+	_, loopPort, _ := net.SplitHostPort(strings.TrimPrefix(loop.URL, "http://"))
 	c := &Client{Timeout: 2 * time.Second}
-	ctx := context.Background()
-	go1 := func(origin, to string) string { return origin + "/go?to=" + url.QueryEscape(to) }
 
-	for name, tc := range map[string]struct {
-		url, want string
-		hits      *atomic.Int32
-	}{
-		"public to loopback":            {go1(public, loop+"/card"), "127.0.0.1 is a loopback address, and redirects from a public origin may not lead", &loopHits},
-		"public to private":             {go1(public, private+"/card"), "127.0.0.3 is a private address", &privHits},
-		"public to mapped loopback":     {go1(public, "http://[::ffff:127.0.0.1]:"+loopPort+"/card"), "is a loopback address", &loopHits},
-		"private to loopback":           {go1(private, loop+"/card"), "127.0.0.1 is a loopback address, and redirects from a private origin", &loopHits},
-		"public via public to loopback": {go1(public, go1(public, loop+"/card")), "127.0.0.1 is a loopback address", &loopHits},
+	for name, tc := range map[string]refusedCase{
+		"public to loopback":            {redirectVia(public, loop.URL+"/card"), "redirect to " + loop.URL + "/card: refused: 127.0.0.1 is a loopback address, and redirects from a public origin may lead only to public addresses", loop},
+		"public to localhost":           {redirectVia(public, "http://localhost:"+loopPort+"/card"), "127.0.0.1 is a loopback address", loop},
+		"public to private":             {redirectVia(public, private.URL+"/card"), "127.0.0.3 is a private address", private},
+		"public to mapped loopback":     {redirectVia(public, "http://[::ffff:127.0.0.1]:"+loopPort+"/card"), "is a loopback address", loop},
+		"private to loopback":           {redirectVia(private, loop.URL+"/card"), "127.0.0.1 is a loopback address, and redirects from a private origin may lead only to private or public addresses", loop},
+		"public via public to loopback": {redirectVia(public, redirectVia(public, loop.URL+"/card")), "127.0.0.1 is a loopback address", loop},
 	} {
-		t.Run(name, func(t *testing.T) {
-			before := tc.hits.Load()
-			_, _, err := c.Get(ctx, tc.url)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("got %v, want an error with %q", err, tc.want)
-			}
-			if n := tc.hits.Load() - before; n != 0 {
-				t.Errorf("the refused destination got %d request(s)", n)
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkRefused(t, c, tc) })
 	}
 	for name, u := range map[string]string{
-		"loopback to private": go1(loop, private+"/card"),
-		"loopback to public":  go1(loop, public+"/card"),
-		"private to private":  go1(private, private+"/card"),
-		"public to public":    go1(public, public+"/card"),
+		"loopback to private":  redirectVia(loop, private.URL+"/card"),
+		"loopback to public":   redirectVia(loop, public.URL+"/card"),
+		"localhost to private": "http://localhost:" + loopPort + "/go?to=" + url.QueryEscape(private.URL+"/card"),
+		"private to private":   redirectVia(private, private.URL+"/card"),
+		"private to public":    redirectVia(private, public.URL+"/card"),
+		"public to public":     redirectVia(public, public.URL+"/card"),
 	} {
-		t.Run(name, func(t *testing.T) {
-			if body, _, err := c.Get(ctx, u); err != nil || string(body) != `{"ok":true}` {
-				t.Errorf("got %q, %v", body, err)
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkAllowed(t, c, u) })
+	}
+}
+
+// TestRedirectsStayOffPrivateNetworksTLS: the same over https, the way a
+// hostile site would do it, and through a name (localhost), which only the
+// check on the address dialled can refuse: the certificate is good for
+// it, and a loopback origin reaches it.
+func TestRedirectsStayOffPrivateNetworksTLS(t *testing.T) {
+	roles(t)
+	cert, pool := testCert(t)
+	public := serveOn(t, "127.0.0.2", cert)
+	private := serveOn(t, "127.0.0.3", cert)
+	loop := serveOn(t, "127.0.0.1", cert)
+	_, loopPort, _ := net.SplitHostPort(strings.TrimPrefix(loop.URL, "https://"))
+	byName := "https://localhost:" + loopPort + "/card"
+	c := &Client{Timeout: 2 * time.Second, RootCAs: pool}
+
+	for name, tc := range map[string]refusedCase{
+		"public to private":              {redirectVia(public, private.URL+"/card"), "redirect to " + private.URL + "/card: refused: 127.0.0.3 is a private address, and redirects from a public origin", private},
+		"public to loopback":             {redirectVia(public, loop.URL+"/card"), "127.0.0.1 is a loopback address", loop},
+		"public to loopback by name":     {redirectVia(public, byName), "redirect to " + byName + ": dial tcp 127.0.0.1:" + loopPort + ": refused: 127.0.0.1 is a loopback address, and redirects from a public origin", loop},
+		"private to loopback by name":    {redirectVia(private, byName), "127.0.0.1 is a loopback address, and redirects from a private origin", loop},
+		"public via public to localhost": {redirectVia(public, redirectVia(public, byName)), "127.0.0.1 is a loopback address", loop},
+	} {
+		t.Run(name, func(t *testing.T) { checkRefused(t, c, tc) })
+	}
+	for name, u := range map[string]string{
+		"loopback to loopback by name": redirectVia(loop, byName),
+		"loopback to private":          redirectVia(loop, private.URL+"/card"),
+		"private to private":           redirectVia(private, private.URL+"/card"),
+		"public to public":             redirectVia(public, public.URL+"/card"),
+	} {
+		t.Run(name, func(t *testing.T) { checkAllowed(t, c, u) })
 	}
 }
 
 // TestUserInfoRefused: user info is never sent (Go would send it as Basic
-// authentication) and never echoed.
+// authentication) and its password never echoed, whether in the URL asked
+// for or in a redirect.
 func TestUserInfoRefused(t *testing.T) {
-	var hits atomic.Int32
-	loop := serveOn(t, "127.0.0.1", &hits)
-	host := strings.TrimPrefix(loop, "http://")
+	loop := serveOn(t, "127.0.0.1", nil)
+	host := strings.TrimPrefix(loop.URL, "http://")
 	c := &Client{Timeout: 2 * time.Second}
-	for _, u := range []string{"http://a@" + host + "/card", "http://u:hunter2@" + host + "/card", loop + "/go?to=" + url.QueryEscape("http://u:hunter2@"+host+"/card")} {
+	for _, u := range []string{
+		"https://a@127.0.0.1/",
+		"http://u:secret@localhost/",
+		"http://a@" + host + "/card",
+		"http://u:secret@" + host + "/card",
+		redirectVia(loop, "http://u:secret@"+host+"/card"),
+		redirectVia(loop, "https://a@"+host+"/card"),
+	} {
 		_, _, err := c.Get(context.Background(), u)
-		if err == nil || !strings.Contains(err.Error(), "user info") || strings.Contains(err.Error(), "u:hunter2@") {
+		// The URL asked for may hold the redirect's (in its query).
+		if err == nil || !strings.Contains(err.Error(), "URL carries user info (user@ or user:password@): refused") || strings.Contains(strings.ReplaceAll(err.Error(), u, ""), "secret") {
 			t.Errorf("%s: got %v", u, err)
 		}
 	}
-	if n := hits.Load(); n != 1 {
-		t.Errorf("%d requests reached the server, want 1 (the redirect)", n)
+	if n := loop.hits.Load(); n != 2 {
+		t.Errorf("%d requests reached the server, want 2 (the redirects)", n)
+	}
+	u, _ := url.Parse("https://user:pw@example.com/")
+	if err := CheckURL(u); err == nil {
+		t.Error("CheckURL allowed user info")
 	}
 }
 
@@ -215,10 +347,15 @@ func TestUserInfoRefused(t *testing.T) {
 // resolves to, at connection time, so a name (or a name rebound by DNS)
 // cannot reach what its literal address could not; nothing connects.
 func TestDialChecksResolvedAddresses(t *testing.T) {
-	var hits atomic.Int32
-	loop := serveOn(t, "127.0.0.1", &hits)
-	_, port, _ := net.SplitHostPort(strings.TrimPrefix(loop, "http://"))
-	for _, addr := range []string{"localhost:" + port, "127.0.0.1:" + port, "0.0.0.0:" + port, "[::ffff:127.0.0.1]:" + port} {
+	loop := serveOn(t, "127.0.0.1", nil)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(loop.URL, "http://"))
+	// Only addresses on this host: a broken check must send nothing off it.
+	for addr, class := range map[string]string{
+		"localhost:" + port:          "a loopback",
+		"127.0.0.1:" + port:          "a loopback",
+		"0.0.0.0:" + port:            "an unspecified",
+		"[::ffff:127.0.0.1]:" + port: "a loopback",
+	} {
 		p := &addressPolicy{}
 		p.setOrigin(classPublic)
 		conn, err := p.dialer(time.Second)(context.Background(), "tcp", addr)
@@ -227,7 +364,7 @@ func TestDialChecksResolvedAddresses(t *testing.T) {
 			t.Errorf("%s: connected from a public origin", addr)
 			continue
 		}
-		if !strings.Contains(err.Error(), "is a loopback address, and redirects from a public origin") {
+		if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "is "+class+" address, and redirects from a public origin") {
 			t.Errorf("%s: %v", addr, err)
 		}
 	}
@@ -254,7 +391,7 @@ func TestDialChecksResolvedAddresses(t *testing.T) {
 	if p.known {
 		t.Errorf("a failed connection set the origin to %v", p.origin)
 	}
-	if hits.Load() != 0 {
-		t.Errorf("%d HTTP requests", hits.Load())
+	if n := loop.hits.Load(); n != 0 {
+		t.Errorf("%d HTTP requests", n)
 	}
 }
