@@ -7,47 +7,50 @@ import (
 	"crypto/ed25519"
 	"crypto/rsa"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// chunkSize is the length of the pieces a key's secret bytes are cut into:
-// any leaked run of at least 2*chunkSize-1 bytes of a secret holds a whole
-// piece, wherever it starts.
+// chunkSize is the length of the windows of a key's secret bytes that are
+// looked for: every chunkSize-byte window of every secret is in the set,
+// and a text is probed only at every chunkSize-th position, so any leaked
+// run of at least 2*chunkSize-1 bytes of a secret is found, wherever it
+// starts, at a sixteenth of the probes of a slide over every position.
 const chunkSize = 16
 
-// chunks holds the aligned chunkSize-byte pieces of some secrets, with a
-// table of their first two bytes to skip most positions at once.
+// chunks holds every chunkSize-byte window of some secrets, with a table of
+// their first two bytes to pass over most probes at once.
 type chunks struct {
 	first [1 << 16]bool
-	set   map[[chunkSize]byte]bool
+	set   map[[chunkSize]byte]struct{}
 }
 
 func newChunks(secrets [][]byte) *chunks {
-	c := &chunks{set: map[[chunkSize]byte]bool{}}
+	c := &chunks{set: map[[chunkSize]byte]struct{}{}}
 	for _, s := range secrets {
-		for i := 0; i+chunkSize <= len(s); i += chunkSize {
-			var k [chunkSize]byte
-			copy(k[:], s[i:])
-			c.set[k] = true
+		for i := 0; i+chunkSize <= len(s); i++ {
+			k := [chunkSize]byte(s[i:])
+			c.set[k] = struct{}{}
 			c.first[int(k[0])<<8|int(k[1])] = true
 		}
 	}
 	return c
 }
 
-// in reports whether b holds one of the pieces, at any offset.
+// in reports whether b holds 2*chunkSize-1 bytes of one of the secrets in
+// a row (or a whole window of one at a probed position).
 func (c *chunks) in(b []byte) bool {
 	if len(c.set) == 0 {
 		return false
 	}
-	for i := 0; i+chunkSize <= len(b); i++ {
+	for i := 0; i+chunkSize <= len(b); i += chunkSize {
 		if c.first[int(b[i])<<8|int(b[i+1])] {
-			var k [chunkSize]byte
-			copy(k[:], b[i:])
-			if c.set[k] {
+			if _, ok := c.set[[chunkSize]byte(b[i:])]; ok {
 				return true
 			}
 		}
@@ -67,12 +70,16 @@ type Scanner struct {
 }
 
 // NewScanner makes a Scanner for the given private keys (Ed25519, ECDSA or
-// RSA) and literal strings; literals shorter than 16 bytes are ignored.
+// RSA) and literal strings; literals shorter than 16 bytes are ignored. A
+// key of another type, or one without its secret parts, is an error.
 func NewScanner(keys []crypto.Signer, literals ...string) (*Scanner, error) {
 	var secrets [][]byte
 	for _, k := range keys {
 		switch k := k.(type) {
 		case ed25519.PrivateKey:
+			if len(k) != ed25519.PrivateKeySize {
+				return nil, fmt.Errorf("secret: Ed25519 private key of %d bytes", len(k))
+			}
 			secrets = append(secrets, k.Seed())
 		case *ecdsa.PrivateKey:
 			d, err := k.Bytes()
@@ -81,12 +88,11 @@ func NewScanner(keys []crypto.Signer, literals ...string) (*Scanner, error) {
 			}
 			secrets = append(secrets, d)
 		case *rsa.PrivateKey:
-			secrets = append(secrets, k.D.Bytes())
-			for _, p := range k.Primes {
-				secrets = append(secrets, p.Bytes())
+			s, err := rsaSecrets(k)
+			if err != nil {
+				return nil, err
 			}
-			k.Precompute()
-			secrets = append(secrets, k.Precomputed.Dp.Bytes(), k.Precomputed.Dq.Bytes(), k.Precomputed.Qinv.Bytes())
+			secrets = append(secrets, s...)
 		default:
 			return nil, fmt.Errorf("secret: unsupported key type %T", k)
 		}
@@ -100,6 +106,30 @@ func NewScanner(keys []crypto.Signer, literals ...string) (*Scanner, error) {
 	return s, nil
 }
 
+// rsaSecrets are the secret numbers of an RSA key: D, the primes, and the
+// CRT values (D mod p-1 for each prime p, and the inverse of the second
+// prime modulo the first), computed here rather than by Precompute, which
+// would change the caller's key and leaves them unset for a key it finds
+// wrong.
+func rsaSecrets(k *rsa.PrivateKey) ([][]byte, error) {
+	if k.D == nil || k.D.Sign() <= 0 || len(k.Primes) < 2 {
+		return nil, errors.New("secret: RSA private key without D or its primes")
+	}
+	out := [][]byte{k.D.Bytes()}
+	one := big.NewInt(1)
+	for _, p := range k.Primes {
+		if p == nil || p.Cmp(one) <= 0 {
+			return nil, errors.New("secret: RSA private key with a prime below 2")
+		}
+		pm1 := new(big.Int).Sub(p, one)
+		out = append(out, p.Bytes(), new(big.Int).Mod(k.D, pm1).Bytes())
+	}
+	if qinv := new(big.Int).ModInverse(k.Primes[1], k.Primes[0]); qinv != nil {
+		out = append(out, qinv.Bytes())
+	}
+	return out, nil
+}
+
 // Scan reports the first key material in one output file; name (its path)
 // only decides how the file is read: as JSON when it ends in .json. Entity
 // references are decoded first wherever the file holds '&' (html/template
@@ -107,11 +137,14 @@ func NewScanner(keys []crypto.Signer, literals ...string) (*Scanner, error) {
 func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	// A JSON file is read as values: an object is a private JWK only with
 	// kty and a private member of its own, and every string is text. Other
-	// files (and JSON that does not decode) are text throughout.
+	// files, JSON that does not decode and JSON nested deeper than
+	// maxJSONDepth are text throughout.
 	textJWK := true
-	if strings.HasSuffix(name, ".json") && bytes.Contains(data, []byte("kty")) {
+	if strings.HasSuffix(name, ".json") && bytes.Contains(data, []byte("kty")) && shallowJSON(data) {
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.UseNumber()
 		var v any
-		if json.Unmarshal(data, &v) == nil {
+		if d.Decode(&v) == nil && d.Decode(new(any)) == io.EOF {
 			if kind, ok := jwkValue(v, 0); ok {
 				return Finding{Kind: kind}, true
 			}
@@ -120,10 +153,14 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	}
 	// Text detectors read the file with character references decoded: all
 	// they look for is letters, digits, '+', '/', '-', quotes and blanks,
-	// which decoding only brings back.
+	// which decoding only brings back. Literals are also looked for as
+	// written.
 	text := data
 	if bytes.IndexByte(data, '&') >= 0 {
 		text = unescape(data)
+		if f, ok := s.literal(data); ok {
+			return f, true
+		}
 	}
 	if f, ok := s.view(text, textJWK); ok {
 		return f, true
@@ -185,10 +222,8 @@ func unescape(data []byte) []byte {
 // view runs every text detector but AWS's over one view of a file; the
 // private-JWK text detector only when textJWK is set.
 func (s *Scanner) view(data []byte, textJWK bool) (Finding, bool) {
-	for _, l := range s.literals {
-		if i := bytes.Index(data, l); i >= 0 {
-			return Finding{Kind: "the signing key in use ($AGENTCARDS_SIGNING_KEY)", Offset: i}, true
-		}
+	if f, ok := s.literal(data); ok {
+		return f, true
 	}
 	if f, ok := pemArmour(data); ok {
 		return f, true
@@ -204,8 +239,48 @@ func (s *Scanner) view(data []byte, textJWK bool) (Finding, bool) {
 	return encodedRuns(data, s.keys)
 }
 
+// literal finds one of the Scanner's literal strings in data.
+func (s *Scanner) literal(data []byte) (Finding, bool) {
+	for _, l := range s.literals {
+		if i := bytes.Index(data, l); i >= 0 {
+			return Finding{Kind: "the signing key in use ($AGENTCARDS_SIGNING_KEY)", Offset: i}, true
+		}
+	}
+	return Finding{}, false
+}
+
 // maxJSONDepth bounds the walk of a JSON file's values.
 const maxJSONDepth = 64
+
+// shallowJSON reports whether no array or object in data (read as JSON,
+// without checking it is valid) lies deeper than maxJSONDepth.
+func shallowJSON(data []byte) bool {
+	depth := 0
+	inString := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			if depth++; depth > maxJSONDepth {
+				return false
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return true
+}
 
 // jwkValue finds, in a decoded JSON value, an object that is a private JWK
 // (kty and a private member) at any depth, or a string that holds one as

@@ -103,14 +103,47 @@ func putty(data []byte) (Finding, bool) {
 // private member (PrivateJWKMembers), each quoted or bare and followed by
 // ':' or '=', as in JSON, a TOML inline table or a JavaScript object.
 func jwkText(data []byte) (Finding, bool) {
-	kty := memberNamed(data, isKty)
+	kty := ktyMember(data)
 	if kty < 0 || memberNamed(data, isPrivateMember) < 0 {
 		return Finding{}, false
 	}
 	return Finding{Kind: "private JSON Web Key", Offset: kty}, true
 }
 
-func isKty(name []byte) bool { return string(name) == "kty" }
+// ktyMember returns the offset of the first kty member name, as
+// memberNamed would, but by searching for "kty" (at memory speed) rather
+// than reading every byte; -1 when there is none.
+func ktyMember(data []byte) int {
+	for off := 0; ; {
+		i := bytes.Index(data[off:], []byte("kty"))
+		if i < 0 {
+			return -1
+		}
+		i += off
+		off = i + 3
+		start, end := i, i+3
+		quote := byte(0)
+		if start > 0 && (data[start-1] == '"' || data[start-1] == '\'') {
+			quote = data[start-1]
+			start--
+		}
+		if start > 0 && isIdent(data[start-1]) {
+			continue
+		}
+		if quote != 0 {
+			if end >= len(data) || data[end] != quote {
+				continue
+			}
+			end++
+		}
+		for end < len(data) && (data[end] == ' ' || data[end] == '\t') {
+			end++
+		}
+		if end < len(data) && (data[end] == ':' || data[end] == '=') {
+			return i
+		}
+	}
+}
 
 func isPrivateMember(name []byte) bool {
 	switch string(name) {
@@ -218,8 +251,10 @@ func init() {
 // at least minHexRun digits, at both offsets, and looks in the bytes for
 // DER private keys, OpenSSH private keys and, when keys is set, the secret
 // bytes of those keys. A base64 run continues across line breaks (CR, LF,
-// and the escapes \n and \r inside JSON strings) and \/, so PEM bodies and
-// wrapped blobs are read whole; it does not continue across spaces.
+// and the escapes \n and \r inside JSON strings), padding and escaped
+// characters (joiner), so PEM bodies and wrapped blobs are read whole; it
+// does not continue across spaces. Hex digits are base64 characters too,
+// so hex runs are looked for inside each segment of alphabet characters.
 func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 	var run, dec []byte // reused for every run
 	for i := 0; i < len(data); {
@@ -232,6 +267,9 @@ func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 		j := i
 		for j < len(data) && b64[data[j]] != 0 {
 			j++
+		}
+		if f, ok := hexRuns(data, i, j, keys, &dec); ok {
+			return f, true
 		}
 		if n, _ := joiner(data, j); j-i < minRun && n == 0 {
 			i = j
@@ -252,6 +290,9 @@ func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 			}
 			i = j + n
 			for j = i; j < len(data) && b64[data[j]] != 0; j++ {
+			}
+			if f, ok := hexRuns(data, i, j, keys, &dec); ok {
+				return f, true
 			}
 		}
 		i = j
@@ -274,83 +315,103 @@ func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 			}
 		}
 	}
-	return hexRuns(data, keys)
+	return Finding{}, false
 }
-
-// escapedChars are how escapers write the base64 characters that are not
-// letters or digits: JSON and JavaScript (\/, \u002b) and URLs (%2B).
-var escapedChars = []struct {
-	seq string
-	c   byte
-}{
-	{`\/`, '/'}, {`\u002b`, '+'}, {`\u002B`, '+'}, {`\u002f`, '/'}, {`\u002F`, '/'},
-	{"%2B", '+'}, {"%2b", '+'}, {"%2F", '/'}, {"%2f", '/'},
-}
-
-// padding is how '=' may be written; it continues a run without adding to
-// it.
-var padding = []string{"=", `\u003d`, `\u003D`, "%3D", "%3d"}
 
 // joiner says what at data[j] lets a base64 run go on: an escaped base64
-// character (escapedChars), which adds c; or line breaks (CR, LF, and the
-// \n and \r escapes of a JSON string) and padding, which add nothing (c is
-// 0). n is how many bytes it takes; 0 when nothing continues the run.
+// character (JSON and JavaScript's \/, \u002b and \u002f, a URL's %2B and
+// %2F, in either case), which adds c; or line breaks (CR, LF, and the \n
+// and \r escapes of a JSON string) and padding ('=', \u003d, %3D), which
+// add nothing (c is 0). n is how many bytes it takes; 0 when nothing
+// continues the run.
 func joiner(data []byte, j int) (n int, c byte) {
-	if j >= len(data) {
-		return 0, 0
+	n, c = joinerAt(data, j)
+	if n == 0 || c != 0 {
+		return n, c
 	}
-	switch data[j] {
-	case '\\', '%', '\n', '\r', '=':
-	default:
-		return 0, 0 // most runs end at a blank or punctuation
-	}
-	if d := data[j]; d == '\\' || d == '%' {
-		for _, e := range escapedChars {
-			if bytes.HasPrefix(data[j:], []byte(e.seq)) {
-				return len(e.seq), e.c
-			}
-		}
-	}
-next:
 	for j+n < len(data) {
-		switch d := data[j+n]; {
-		case d == '\n' || d == '\r':
-			n++
-			continue
-		case d == '\\' && j+n+1 < len(data) && (data[j+n+1] == 'n' || data[j+n+1] == 'r'):
-			n += 2
-			continue
+		m, c := joinerAt(data, j+n)
+		if m == 0 || c != 0 {
+			break
 		}
-		for _, p := range padding {
-			if bytes.HasPrefix(data[j+n:], []byte(p)) {
-				n += len(p)
-				continue next
-			}
-		}
-		break
+		n += m
 	}
 	return n, 0
 }
 
-// hexRuns is encodedRuns for hexadecimal.
-func hexRuns(data []byte, keys *chunks) (Finding, bool) {
-	for i := 0; i < len(data); {
+// joinerAt is one of what joiner reads, at data[p].
+func joinerAt(data []byte, p int) (n int, c byte) {
+	if p >= len(data) {
+		return 0, 0
+	}
+	switch data[p] {
+	case '\n', '\r', '=':
+		return 1, 0
+	case '\\':
+		if p+1 >= len(data) {
+			return 0, 0
+		}
+		switch data[p+1] {
+		case 'n', 'r':
+			return 2, 0
+		case '/':
+			return 2, '/'
+		case 'u':
+			if p+6 <= len(data) && data[p+2] == '0' && data[p+3] == '0' {
+				if n, c, ok := hexEscaped(data[p+4], data[p+5]); ok {
+					return n + 4, c
+				}
+			}
+		}
+	case '%':
+		if p+3 <= len(data) {
+			if n, c, ok := hexEscaped(data[p+1], data[p+2]); ok {
+				return n + 1, c
+			}
+		}
+	}
+	return 0, 0
+}
+
+// hexEscaped reads the two hex digits of an escaped '+' (2B), '/' (2F) or
+// '=' (3D, c is 0), in either case; n is 2.
+func hexEscaped(hi, lo byte) (n int, c byte, ok bool) {
+	switch {
+	case hi == '2' && lo|0x20 == 'b':
+		return 2, '+', true
+	case hi == '2' && lo|0x20 == 'f':
+		return 2, '/', true
+	case hi == '3' && lo|0x20 == 'd':
+		return 2, 0, true
+	}
+	return 0, 0, false
+}
+
+// hexRuns decodes the runs of at least minHexRun hex digits in
+// data[from:to], at both offsets, and looks in them as encodedRuns does.
+// dec is a buffer to reuse.
+func hexRuns(data []byte, from, to int, keys *chunks, dec *[]byte) (Finding, bool) {
+	if to-from < minHexRun {
+		return Finding{}, false // most words
+	}
+	for i := from; i < to; {
 		if !isHex[data[i]] {
 			i++
 			continue
 		}
 		j := i
-		for j < len(data) && isHex[data[j]] {
+		for j < to && isHex[data[j]] {
 			j++
 		}
 		if j-i >= minHexRun {
 			for off := 0; off < 2; off++ {
 				s := data[i+off : j]
-				dec := make([]byte, len(s)/2)
-				if _, err := hex.Decode(dec, s[:len(s)/2*2]); err != nil {
+				s = s[:len(s)/2*2]
+				*dec = slices.Grow((*dec)[:0], len(s)/2)[:len(s)/2]
+				if _, err := hex.Decode(*dec, s); err != nil {
 					continue
 				}
-				if kind, ok := inBytes(dec, keys); ok {
+				if kind, ok := inBytes(*dec, keys); ok {
 					return Finding{Kind: kind + " (hex)", Offset: i}, true
 				}
 			}
@@ -378,69 +439,73 @@ func inBytes(dec []byte, keys *chunks) (string, bool) {
 // maxDERAttempts bounds the parses der tries on one decoded run.
 const maxDERAttempts = 64
 
-// versionPatterns follow the SEQUENCE header of a DER private key: the
-// version INTEGER and what comes next (PKCS #8 v1 and v2: the algorithm
-// SEQUENCE; SEC 1: the key OCTET STRING; PKCS #1: the modulus INTEGER).
-var versionPatterns = [][]byte{{2, 1, 0, 0x30}, {2, 1, 1, 0x30}, {2, 1, 1, 4}, {2, 1, 0, 2}}
-
 // der reports a DER-encoded private key anywhere in b: at each version
-// pattern it backs up to the enclosing SEQUENCE header, cuts exactly the
-// length that header gives, and asks crypto/x509 to parse it.
+// INTEGER followed by what a private key has next (PKCS #8 v1 and v2,
+// 02 01 00|01 30: the algorithm SEQUENCE; SEC 1, 02 01 01 04: the key
+// OCTET STRING; PKCS #1, 02 01 00 02: the modulus INTEGER) it backs up to
+// the enclosing SEQUENCE header, cuts exactly the length that header
+// gives, and asks crypto/x509 to parse it.
 func der(b []byte) bool {
 	// Each parse reads what its header claims, so a run packed with
 	// version patterns could cost time growing with its square: a real key
 	// shows up among the first few candidates.
 	attempts := 0
-	for _, pat := range versionPatterns {
-		for off := 0; ; {
-			i := bytes.Index(b[off:], pat)
-			if i < 0 {
-				break
+	for off := 0; ; {
+		i := bytes.IndexByte(b[off:], 2)
+		if i < 0 || off+i+4 > len(b) {
+			return false
+		}
+		i += off
+		off = i + 1
+		if b[i+1] != 1 {
+			continue
+		}
+		switch v, next := b[i+2], b[i+3]; {
+		case v == 0 && (next == 0x30 || next == 2):
+		case v == 1 && (next == 0x30 || next == 4):
+		default:
+			continue
+		}
+		for _, hdr := range []int{2, 3, 4} {
+			s := i - hdr
+			if s < 0 || b[s] != 0x30 {
+				continue
 			}
-			i += off
-			off = i + 1
-			for _, hdr := range []int{2, 3, 4} {
-				s := i - hdr
-				if s < 0 || b[s] != 0x30 {
+			var n int
+			switch hdr {
+			case 2:
+				n = int(b[s+1])
+				if n >= 0x80 {
 					continue
 				}
-				var n int
-				switch hdr {
-				case 2:
-					n = int(b[s+1])
-					if n >= 0x80 {
-						continue
-					}
-				case 3:
-					if b[s+1] != 0x81 {
-						continue
-					}
-					n = int(b[s+2])
-				case 4:
-					if b[s+1] != 0x82 {
-						continue
-					}
-					n = int(b[s+2])<<8 | int(b[s+3])
-				}
-				end := s + hdr + n
-				if end > len(b) {
+			case 3:
+				if b[s+1] != 0x81 {
 					continue
 				}
-				if attempts++; attempts > maxDERAttempts {
-					return false
+				n = int(b[s+2])
+			case 4:
+				if b[s+1] != 0x82 {
+					continue
 				}
-				blob := b[s:end]
-				if _, err := x509.ParsePKCS8PrivateKey(blob); err == nil {
-					return true
-				}
-				if _, err := x509.ParseECPrivateKey(blob); err == nil {
-					return true
-				}
-				if _, err := x509.ParsePKCS1PrivateKey(blob); err == nil {
-					return true
-				}
+				n = int(b[s+2])<<8 | int(b[s+3])
+			}
+			end := s + hdr + n
+			if end > len(b) {
+				continue
+			}
+			if attempts++; attempts > maxDERAttempts {
+				return false
+			}
+			blob := b[s:end]
+			if _, err := x509.ParsePKCS8PrivateKey(blob); err == nil {
+				return true
+			}
+			if _, err := x509.ParseECPrivateKey(blob); err == nil {
+				return true
+			}
+			if _, err := x509.ParsePKCS1PrivateKey(blob); err == nil {
+				return true
 			}
 		}
 	}
-	return false
 }

@@ -71,6 +71,7 @@ func TestInTextFinds(t *testing.T) {
 		"EC PEM":                 {pemOf("EC PRIVATE KEY", ec1), "PEM private key"},
 		"OpenSSH armour":         {"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----", "PEM private key"},
 		"encrypted PEM":          {"-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n", "PEM private key"},
+		"DSA PEM":                {"-----BEGIN DSA PRIVATE KEY-----\nMIIBuwIBAAKBgQ\n", "PEM private key"},
 		"PGP":                    {"-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF", "PEM private key"},
 		"PEM in a JSON string":   {string(jsonPEM), "PEM private key"},
 		"JWK as JSON":            {`{"kty":"OKP","crv":"Ed25519","x":"LDCm","d":"cvwI"}`, "private JSON Web Key"},
@@ -101,6 +102,45 @@ func TestInTextFinds(t *testing.T) {
 				t.Errorf("got %+v, %v; want %q", f, ok, tc.kind)
 			}
 		})
+	}
+}
+
+// TestInTextFindsDER: each DER private key form, in base64 and base64url,
+// wrapped with newlines or JSON's \n, and amid prose, is found.
+func TestInTextFindsDER(t *testing.T) {
+	k := testKeys()
+	sec1, err := x509.MarshalECPrivateKey(k.ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ders := map[string][]byte{
+		"PKCS8 Ed25519": pkcs8(t, k.ed),
+		"PKCS8 P-256":   pkcs8(t, k.ec),
+		"PKCS8 RSA":     pkcs8(t, k.rsa),
+		"SEC1":          sec1,
+		"PKCS1":         x509.MarshalPKCS1PrivateKey(k.rsa),
+	}
+	forms := map[string]func(der []byte) string{
+		"base64":           base64.StdEncoding.EncodeToString,
+		"base64url":        base64.RawURLEncoding.EncodeToString,
+		"wrapped":          func(der []byte) string { return wrap(base64.StdEncoding.EncodeToString(der), 64, "\n") },
+		"wrapped url":      func(der []byte) string { return wrap(base64.RawURLEncoding.EncodeToString(der), 64, "\n") },
+		"wrapped, escaped": func(der []byte) string { return wrap(base64.StdEncoding.EncodeToString(der), 64, `\n`) },
+		"mid-sentence": func(der []byte) string {
+			return "Our key is " + base64.StdEncoding.EncodeToString(der) + " so please keep it safe."
+		},
+		"url mid-sentence": func(der []byte) string {
+			return "key=" + base64.RawURLEncoding.EncodeToString(der) + "; do not share"
+		},
+	}
+	for dname, der := range ders {
+		for fname, form := range forms {
+			t.Run(dname+"/"+fname, func(t *testing.T) {
+				if f, ok := InText(form(der)); !ok || f.Kind != "DER private key (base64)" {
+					t.Errorf("got %+v, %v", f, ok)
+				}
+			})
+		}
 	}
 }
 
@@ -284,6 +324,7 @@ func FuzzScan(f *testing.F) {
 		f.Fatal(err)
 	}
 	seed := base64.StdEncoding.EncodeToString(ed.Seed())
+	pemKey := "\n-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIHL8CBi0mTWqoGlXHhpYrYYzWSGY7FfjIecfLnAmU23Q\n-----END PRIVATE KEY-----\n"
 	f.Add("x.html", []byte("<p>hello &amp; &#43;</p>"))
 	f.Add("a.json", []byte(`{"kty":"OKP","x":"y","list":[{"kty":"oct"}]}`))
 	f.Add("b.json", []byte(`["\n\\n\\/", "`+seed[:20]+`"]`))
@@ -296,6 +337,10 @@ func FuzzScan(f *testing.F) {
 		withKey := append(append(append([]byte{}, data...), ' '), seed...)
 		if _, ok := s.Scan(name, withKey); !ok {
 			t.Fatal("the signing key's seed in base64, appended, was not found")
+		}
+		withPEM := append(append([]byte{}, data...), pemKey...)
+		if _, ok := s.Scan(name, withPEM); !ok {
+			t.Fatal("a PEM private key appended was not found")
 		}
 	})
 }
