@@ -63,6 +63,12 @@ func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("card refused: %w", err)
 	}
+	return VerifyDecoded(doc, trusted, algs)
+}
+
+// VerifyDecoded is Verify for a card already read with card.Decode and
+// card.Strict; it removes the signatures member from doc.
+func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result, error) {
 	sigs, err := readSignatures(doc["signatures"])
 	if err != nil {
 		return nil, err

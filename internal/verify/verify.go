@@ -13,8 +13,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-jose/go-jose/v4"
 
@@ -407,7 +409,7 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	if len(algs) == 0 {
 		algs = sign.VerifyAlgorithms
 	}
-	results, err := sign.Verify(body, ks.keys, algs)
+	results, err := sign.VerifyDecoded(head, ks.keys, algs)
 	if err != nil {
 		c.Problems = append(c.Problems, err.Error())
 		return c
@@ -492,15 +494,30 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	}
 	slices.Sort(files)
 	rep.Problems = append(rep.Problems, ks.fatal...)
+	// Cards are checked on every core; the report keeps their order.
+	cards := make([]Card, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := range next {
+				body, err := readLocal(files[i], opts)
+				if err != nil {
+					cards[i] = Card{Source: files[i], JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}
+					continue
+				}
+				cards[i] = checkCard(files[i], body, ks, opts)
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	used := map[string]bool{}
 	jkus := map[string]bool{}
-	for _, f := range files {
-		body, err := readLocal(f, opts)
-		if err != nil {
-			rep.Cards = append(rep.Cards, Card{Source: f, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}})
-			continue
-		}
-		c := checkCard(f, body, ks, opts)
+	for _, c := range cards {
 		for _, s := range c.Signatures {
 			if s.KID != "" {
 				used[s.KID] = true
