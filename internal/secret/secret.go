@@ -103,12 +103,27 @@ func putty(data []byte) (Finding, bool) {
 // private member (PrivateJWKMembers), each quoted or bare and followed by
 // ':' or '=', as in JSON, a TOML inline table or a JavaScript object.
 func jwkText(data []byte) (Finding, bool) {
-	kty := ktyMember(data)
-	if kty < 0 || memberNamed(data, isPrivateMember) < 0 {
-		return Finding{}, false
+	for off := 0; off < len(data); {
+		kty := ktyMember(data[off:])
+		if kty < 0 {
+			return Finding{}, false
+		}
+		kty += off
+		// The private member belongs to the same key: within jwkReach of
+		// its kty (a 4096-bit RSA JWK holds its d within about 1,400
+		// characters of kty, whatever the member order), not anywhere on a
+		// page that also says x.d = 1.
+		near := data[max(0, kty-jwkReach):min(len(data), kty+jwkReach)]
+		if memberNamed(near, isPrivateMember) >= 0 {
+			return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+		}
+		off = kty + 3
 	}
-	return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+	return Finding{}, false
 }
+
+// jwkReach is how far from kty jwkText looks for a private member.
+const jwkReach = 4096
 
 // ktyMember returns the offset of the first kty member name, as
 // memberNamed would, but by searching for "kty" (at memory speed) rather

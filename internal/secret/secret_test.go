@@ -154,21 +154,22 @@ func TestInTextLeavesAlone(t *testing.T) {
 	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), random[:200]...)
 	sig := ed25519.Sign(k.ed, []byte("payload"))
 	for name, text := range map[string]string{
-		"public JWK":    `{"kty":"OKP","crv":"Ed25519","x":"LDCmHaAqQugasCeoxYVMsPhebX9CkNXYbLigUjLOvw4","kid":"eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM","alg":"EdDSA","use":"sig"}`,
-		"public JWKS":   `{"keys":[{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"}]}`,
-		"JWS compact":   "eyJhbGciOiJFZERTQSIsImtpZCI6ImsifQ.eyJuYW1lIjoieCJ9." + base64.RawURLEncoding.EncodeToString(sig),
-		"signature":     base64.RawURLEncoding.EncodeToString(sig),
-		"thumbprint":    base64.RawURLEncoding.EncodeToString(sha[:]),
-		"PNG base64":    base64.StdEncoding.EncodeToString(png),
-		"random base64": base64.StdEncoding.EncodeToString(random),
-		"random hex":    hex.EncodeToString(random),
-		"UUID":          "123e4567-e89b-12d3-a456-426614174000",
-		"prose":         "Keep your private key secret. A JWK has a kty member; a key = value pair is not a key, and d: 4 is a grade.",
-		"public PEM":    string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})),
-		"certificate":   "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----",
-		"git SHA":       "65c943b1f2e0a6c1d7b8f4e2a9c3d5b7e1f0a2c4",
-		"SHA-512 hex":   hex.EncodeToString(sha5[:]),
-		"AWS id alone":  "AKIAIOSFODNN7EXAMPLE",
+		"public JWK":               `{"kty":"OKP","crv":"Ed25519","x":"LDCmHaAqQugasCeoxYVMsPhebX9CkNXYbLigUjLOvw4","kid":"eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM","alg":"EdDSA","use":"sig"}`,
+		"public JWKS":              `{"keys":[{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"}]}`,
+		"JWS compact":              "eyJhbGciOiJFZERTQSIsImtpZCI6ImsifQ.eyJuYW1lIjoieCJ9." + base64.RawURLEncoding.EncodeToString(sig),
+		"signature":                base64.RawURLEncoding.EncodeToString(sig),
+		"thumbprint":               base64.RawURLEncoding.EncodeToString(sha[:]),
+		"PNG base64":               base64.StdEncoding.EncodeToString(png),
+		"random base64":            base64.StdEncoding.EncodeToString(random),
+		"random hex":               hex.EncodeToString(random),
+		"UUID":                     "123e4567-e89b-12d3-a456-426614174000",
+		"prose":                    "Keep your private key secret. A JWK has a kty member; a key = value pair is not a key, and d: 4 is a grade.",
+		"public PEM":               string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})),
+		"certificate":              "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----",
+		"git SHA":                  "65c943b1f2e0a6c1d7b8f4e2a9c3d5b7e1f0a2c4",
+		"SHA-512 hex":              hex.EncodeToString(sha5[:]),
+		"AWS id alone":             "AKIAIOSFODNN7EXAMPLE",
+		"public JWK far from code": `{"kty":"OKP","crv":"Ed25519","x":"LDCmHaAqQugasCeoxYVMsPhebX9CkNXYbLigUjLOvw4"}` + strings.Repeat(" lorem ipsum", 500) + " el.d = 1;",
 	} {
 		t.Run(name, func(t *testing.T) {
 			if f, ok := InText(text); ok {
