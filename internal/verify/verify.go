@@ -283,6 +283,12 @@ func maxBytes(opts Options) int64 {
 // fetch size limit (-max-bytes).
 func readLocal(path string, opts Options) ([]byte, error) {
 	limit := maxBytes(opts)
+	// Stat before opening: opening a named pipe would wait for a writer.
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
