@@ -219,6 +219,12 @@ var (
 // aws finds an AWS secret access key: 40 base64 characters beside an
 // access key id, or after a name like aws_secret_access_key.
 func aws(data []byte) (Finding, bool) {
+	// Both forms need a word the text rarely holds; look for it at memory
+	// speed before running a regular expression (manifests have many
+	// short strings).
+	if !containsFold(data, "access") && !bytes.Contains(data, []byte("AKIA")) && !bytes.Contains(data, []byte("ASIA")) {
+		return Finding{}, false
+	}
 	if loc := awsNamedRE.FindIndex(data); loc != nil {
 		return Finding{Kind: awsKindWords, Offset: loc[0]}, true
 	}
@@ -228,6 +234,17 @@ func aws(data []byte) (Finding, bool) {
 		}
 	}
 	return Finding{}, false
+}
+
+// containsFold reports whether data holds word (lower-case ASCII) in any
+// letter case.
+func containsFold(data []byte, word string) bool {
+	for i := 0; i+len(word) <= len(data); i++ {
+		if data[i]|0x20 == word[0] && bytes.EqualFold(data[i:i+len(word)], []byte(word)) {
+			return true
+		}
+	}
+	return false
 }
 
 // minRun is the shortest base64 run decoded (30 bytes), and minHexRun the
