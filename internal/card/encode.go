@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gowebpki/jcs"
 )
@@ -54,8 +55,9 @@ type Omission struct {
 	// values and proto3 defaults ("", [], {}, false, null, and arrays and
 	// objects of only those): a client reads the same card without it. A
 	// member that is not Empty (unknown, differently cased, coerced to
-	// another type or value) is content that no projection signature
-	// vouches for.
+	// another type or value, or any part of a security requirement or
+	// scheme, whose mere presence means something) is content that no
+	// projection signature vouches for.
 	Empty bool `json:"empty"`
 }
 
@@ -99,6 +101,16 @@ func SDKProjection(unsigned []byte) (projected []byte, omitted []Omission, err e
 	}
 	projected, err = marshalPlain(cleaned)
 	return projected, omitted, err
+}
+
+// isSecurity reports a member (name, under parent's path; "" for an array
+// element) that says how to authenticate: a security requirement, or a
+// scheme or a member of one. Such a member is never empty in meaning: a
+// requirement with no scopes, or none at all ({"schemes": {}}), is an
+// alternative way in, and a second member of a scheme (a oneof) changes it.
+func isSecurity(parent, name string) bool {
+	p := parent + "." + name
+	return strings.Contains(p, "securityRequirements") || strings.Contains(p, "securitySchemes") || strings.HasSuffix(p, ".security") || strings.Contains(p, ".security[") || strings.HasPrefix(p, "security")
 }
 
 // isEmpty reports a value made of nothing but empty values and proto3
@@ -175,7 +187,7 @@ func diff(path string, a, b any, out []Omission) []Omission {
 			}
 			bv, present := y[k]
 			if !present {
-				out = append(out, Omission{Path: p, Empty: isEmpty(x[k])})
+				out = append(out, Omission{Path: p, Empty: isEmpty(x[k]) && !isSecurity(path, k)})
 				continue
 			}
 			out = diff(p, x[k], bv, out)
@@ -195,7 +207,7 @@ func diff(path string, a, b any, out []Omission) []Omission {
 					j++
 					continue
 				}
-				out = append(out, Omission{Path: p, Empty: isEmpty(e)})
+				out = append(out, Omission{Path: p, Empty: isEmpty(e) && !isSecurity(path, "")})
 			}
 			if j < len(y) {
 				// b holds elements a does not: a changed, not shrank.

@@ -447,7 +447,7 @@ func TestProjectionSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(card.Paths(removed), []string{"securityRequirements"}) || !removed[0].Empty {
+	if !slices.Equal(card.Paths(removed), []string{"securityRequirements"}) || removed[0].Empty {
 		t.Fatalf("removed = %v", removed)
 	}
 	strict, err := s.Sign([]byte(doc))

@@ -109,6 +109,7 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(omitted)
 	}
 	results := make([]Result, len(sigs))
+	markedAt := make([]bool, len(sigs))
 	for i, sig := range sigs {
 		r := &results[i]
 		r.Index = i
@@ -118,6 +119,7 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		if r.Err != nil {
 			continue
 		}
+		markedAt[i] = marked
 		switch {
 		case marked && projected == nil:
 			// Made over the projection of a card that had more in it, but
@@ -127,9 +129,11 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 				r.Err = errors.New("marked as signing the A2A SDKs' projection of a fuller card, but this card has nothing that projection leaves out: members were removed after signing (a security requirement without scopes, say)")
 			}
 		case marked:
-			// Signed over the SDK projection: it never covers the whole card.
+			// Signed over the SDK projection: it never covers the whole card,
+			// and counts only beside the same key's signature over the whole
+			// card (below), so what it leaves out is covered by that one.
 			if r.Err = verifyOne(sig, projected, key, r.Alg); r.Err == nil {
-				projectionCovers(r)
+				r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(omitted)
 			}
 		default:
 			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
@@ -138,6 +142,27 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 				r.Err = nil
 				projectionCovers(r)
 			}
+		}
+	}
+	// A projection signature agentcards made (marked) is written beside the
+	// same key's signature over the whole card, always. Alone, or beside
+	// one that fails, it means members were changed or removed where the
+	// projection does not look (a security requirement, say): it counts
+	// for nothing.
+	for i := range results {
+		r := &results[i]
+		if !r.Verified || !markedAt[i] {
+			continue
+		}
+		whole := false
+		for _, o := range results {
+			if o.KID == r.KID && o.Verified && o.Covers == Strict {
+				whole = true
+			}
+		}
+		if !whole {
+			r.Verified, r.Covers, r.Uncovered = false, "", nil
+			r.Err = errors.New("a projection signature made by agentcards counts only beside the same key's signature over the whole card, which this card lacks or which fails: members were changed or removed where the projection does not look")
 		}
 	}
 	return results, nil

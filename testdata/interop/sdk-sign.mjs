@@ -27,13 +27,17 @@ const normal = {
 
 // A card the SDK canonicalizes differently from strict JCS, with nothing
 // but empty values outside its projection: an empty tenant,
-// required: false, a scope-less requirement.
+// required: false.
 const loose = structuredClone(normal);
 loose.name = 'SDK-signed loose agent';
 loose.supportedInterfaces[0].tenant = '';
 loose.capabilities.extensions = [{ uri: 'https://sdk.example.com/ext', required: false }];
-loose.securitySchemes.key = { apiKeySecurityScheme: { location: 'header', name: 'X-Key' } };
-loose.securityRequirements.push({ schemes: { key: { list: [] } } });
+
+// The same with a scope-less requirement, which the SDK signs without: an
+// alternative way in that no signature covers, so verify refuses it.
+const scopeless = structuredClone(loose);
+scopeless.securitySchemes.key = { apiKeySecurityScheme: { location: 'header', name: 'X-Key' } };
+scopeless.securityRequirements.push({ schemes: { key: { list: [] } } });
 
 // The same with a member outside the v1.0 schema: the SDK signs without it,
 // so no signature covers it and agentcards verify must refuse the card.
@@ -57,6 +61,7 @@ const cards = {
 cards['es256-loose'] = [loose, cards['es256-normal'][1]];
 cards['eddsa-loose'] = [loose, cards['eddsa-normal'][1]];
 cards['es256-vendor'] = [vendor, cards['es256-normal'][1]];
+cards['es256-scopeless'] = [scopeless, cards['es256-normal'][1]];
 
 for (const [name, [card, sign]] of Object.entries(cards)) {
   writeFileSync(join(out, name + '.json'), JSON.stringify(await sign(card), null, 2));
