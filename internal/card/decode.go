@@ -51,7 +51,7 @@ func Decode(data []byte, lim Limits) (map[string]any, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec, "", 0, lim)
+	v, err := decodeValue(dec, &path{}, 0, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func Decode(data []byte, lim Limits) (map[string]any, error) {
 	return obj, nil
 }
 
-func decodeValue(dec *json.Decoder, path string, depth int, lim Limits) (any, error) {
+func decodeValue(dec *json.Decoder, at *path, depth int, lim Limits) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, syntaxError(err)
@@ -74,22 +74,24 @@ func decodeValue(dec *json.Decoder, path string, depth int, lim Limits) (any, er
 	if !isDelim {
 		if n, ok := tok.(json.Number); ok && !lim.InexactNumbers {
 			if err := exactNumber(n); err != nil {
-				return nil, fmt.Errorf("%s: %v", orRoot(path), err)
+				return nil, fmt.Errorf("%s: %v", at, err)
 			}
 		}
 		return tok, nil
 	}
 	if depth >= lim.Depth {
-		return nil, fmt.Errorf("%s: nested more than %d levels deep: refused", orRoot(path), lim.Depth)
+		return nil, fmt.Errorf("%s: nested more than %d levels deep: refused", at, lim.Depth)
 	}
 	switch d {
 	case '[':
 		arr := []any{}
 		for dec.More() {
-			v, err := decodeValue(dec, path+"["+strconv.Itoa(len(arr))+"]", depth+1, lim)
+			at.push(len(arr), "")
+			v, err := decodeValue(dec, at, depth+1, lim)
 			if err != nil {
 				return nil, err
 			}
+			at.pop()
 			arr = append(arr, v)
 		}
 		if _, err := dec.Token(); err != nil {
@@ -105,22 +107,20 @@ func decodeValue(dec *json.Decoder, path string, depth int, lim Limits) (any, er
 				return nil, syntaxError(err)
 			}
 			name, _ := tok.(string)
-			p := name
-			if path != "" {
-				p = path + "." + name
-			}
 			if _, dup := obj[name]; dup {
-				return nil, fmt.Errorf("%s: member %q appears twice: refused (JSON parsers disagree on which one counts)", orRoot(path), name)
+				return nil, fmt.Errorf("%s: member %q appears twice: refused (JSON parsers disagree on which one counts)", at, name)
 			}
 			f := foldName(name)
 			if other, dup := folded[f]; dup {
-				return nil, fmt.Errorf("%s: members %q and %q differ only in letter case: refused (Go clients read them as one member)", orRoot(path), other, name)
+				return nil, fmt.Errorf("%s: members %q and %q differ only in letter case: refused (Go clients read them as one member)", at, other, name)
 			}
 			folded[f] = name
-			v, err := decodeValue(dec, p, depth+1, lim)
+			at.push(-1, name)
+			v, err := decodeValue(dec, at, depth+1, lim)
 			if err != nil {
 				return nil, err
 			}
+			at.pop()
 			obj[name] = v
 		}
 		if _, err := dec.Token(); err != nil {
@@ -129,6 +129,53 @@ func decodeValue(dec *json.Decoder, path string, depth int, lim Limits) (any, er
 		return obj, nil
 	}
 	return nil, fmt.Errorf("unexpected %v", d)
+}
+
+// path is where a value lies in a document, kept as a stack of members and
+// indexes and written out only for an error: building every value's path
+// as a string would cost time growing with the square of the input (a long
+// member name above a long array).
+type path struct {
+	segs []pathSeg
+}
+
+type pathSeg struct {
+	index int // >= 0 for an array element
+	name  string
+}
+
+func (p *path) push(index int, name string) { p.segs = append(p.segs, pathSeg{index, name}) }
+func (p *path) pop()                        { p.segs = p.segs[:len(p.segs)-1] }
+
+// inSecurity reports a path through a security requirement or scheme
+// (securityRequirements, securitySchemes, v0.3's security), whose members
+// are never empty in meaning: a requirement with no scopes, or with no
+// scheme at all ({"schemes": {}}), is an alternative way in, and a second
+// member of a scheme (a oneof) changes it.
+func (p *path) inSecurity() bool {
+	for _, s := range p.segs {
+		switch s.name {
+		case "securityRequirements", "securitySchemes", "security":
+			return true
+		}
+	}
+	return false
+}
+
+// String is the path as key.path[2].notation, or "(card)" at the top.
+func (p *path) String() string {
+	var b strings.Builder
+	for _, s := range p.segs {
+		if s.index >= 0 {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s.name)
+	}
+	return orRoot(b.String())
 }
 
 // foldName maps every rune to the smallest rune of its simple case-folding

@@ -70,3 +70,21 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeLongName reads a 1 MiB card shaped to make path-building
+// quadratic: a 512 KiB member name above a quarter of a million elements
+// (52 s per card before paths were built only for errors).
+func BenchmarkDecodeLongName(b *testing.B) {
+	data := []byte(`{"` + strings.Repeat("A", 1<<19) + `":[` + strings.Repeat("0,", 1<<18) + `0]}`)
+	b.SetBytes(int64(len(data)))
+	for range b.N {
+		doc, err := Decode(data, Strict)
+		if err != nil {
+			b.Fatal(err)
+		}
+		u, _ := marshalPlain(doc)
+		if _, _, err := SDKProjection(u); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

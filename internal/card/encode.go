@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/gowebpki/jcs"
 )
@@ -95,22 +93,12 @@ func SDKProjection(unsigned []byte) (projected []byte, omitted []Omission, err e
 	if !ok {
 		cleaned = map[string]any{}
 	}
-	omitted = diff("", v, cleaned, nil)
+	omitted = diff(&path{}, v, cleaned, nil)
 	if len(omitted) == 0 {
 		return unsigned, nil, nil
 	}
 	projected, err = marshalPlain(cleaned)
 	return projected, omitted, err
-}
-
-// isSecurity reports a member (name, under parent's path; "" for an array
-// element) that says how to authenticate: a security requirement, or a
-// scheme or a member of one. Such a member is never empty in meaning: a
-// requirement with no scopes, or none at all ({"schemes": {}}), is an
-// alternative way in, and a second member of a scheme (a oneof) changes it.
-func isSecurity(parent, name string) bool {
-	p := parent + "." + name
-	return strings.Contains(p, "securityRequirements") || strings.Contains(p, "securitySchemes") || strings.HasSuffix(p, ".security") || strings.Contains(p, ".security[") || strings.HasPrefix(p, "security")
 }
 
 // isEmpty reports a value made of nothing but empty values and proto3
@@ -173,58 +161,89 @@ func clean(v any) (out any, ok bool) {
 // when they hold only empty values) or differ from it (never Empty: a value
 // was coerced). Array elements are compared by position; when b is shorter,
 // the elements of a that b lacks are reported as missing, matching in order.
-func diff(path string, a, b any, out []Omission) []Omission {
+func diff(at *path, a, b any, out []Omission) []Omission {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok {
-			return append(out, Omission{Path: orRoot(path)})
+			return append(out, Omission{Path: at.String()})
 		}
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			p := k
-			if path != "" {
-				p = path + "." + k
+			at.push(-1, k)
+			if bv, present := y[k]; present {
+				out = diff(at, x[k], bv, out)
+			} else {
+				out = append(out, Omission{Path: at.String(), Empty: isEmpty(x[k]) && !at.inSecurity()})
 			}
-			bv, present := y[k]
-			if !present {
-				out = append(out, Omission{Path: p, Empty: isEmpty(x[k]) && !isSecurity(path, k)})
-				continue
-			}
-			out = diff(p, x[k], bv, out)
+			at.pop()
 		}
 		return out
 	case []any:
 		y, ok := b.([]any)
 		if !ok {
-			return append(out, Omission{Path: orRoot(path)})
+			return append(out, Omission{Path: at.String()})
 		}
 		if len(x) != len(y) {
 			// Elements were dropped: name each one that is gone.
 			j := 0
 			for i, e := range x {
-				p := path + "[" + strconv.Itoa(i) + "]"
-				if j < len(y) && len(diff(p, e, y[j], nil)) == 0 {
+				if j < len(y) && same(e, y[j]) {
 					j++
 					continue
 				}
-				out = append(out, Omission{Path: p, Empty: isEmpty(e) && !isSecurity(path, "")})
+				at.push(i, "")
+				out = append(out, Omission{Path: at.String(), Empty: isEmpty(e) && !at.inSecurity()})
+				at.pop()
 			}
 			if j < len(y) {
 				// b holds elements a does not: a changed, not shrank.
-				out = append(out, Omission{Path: orRoot(path)})
+				out = append(out, Omission{Path: at.String()})
 			}
 			return out
 		}
 		for i := range x {
-			out = diff(path+"["+strconv.Itoa(i)+"]", x[i], y[i], out)
+			at.push(i, "")
+			out = diff(at, x[i], y[i], out)
+			at.pop()
 		}
 		return out
 	default:
 		if !scalarEqual(a, b) {
-			return append(out, Omission{Path: orRoot(path)})
+			return append(out, Omission{Path: at.String()})
 		}
 		return out
 	}
+}
+
+// same reports whether two decoded JSON values are equal (diff finds
+// nothing between them), without building any path.
+func same(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !same(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !same(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return scalarEqual(a, b)
 }
 
 func orRoot(p string) string {
