@@ -58,6 +58,23 @@ func (c *chunks) in(b []byte) bool {
 	return false
 }
 
+// anywhere reports whether b holds a whole window of one of the secrets
+// at any position: for short decoded pieces (a line of a hex dump holds 16
+// bytes), where in's stride would miss it.
+func (c *chunks) anywhere(b []byte) bool {
+	if c == nil || len(c.set) == 0 {
+		return false
+	}
+	for i := 0; i+chunkSize <= len(b); i++ {
+		if c.first[int(b[i])<<8|int(b[i+1])] {
+			if _, ok := c.set[[chunkSize]byte(b[i:])]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Scanner finds key material in files about to be published: what InText
 // finds, except the AWS heuristic (too loose for whole pages), plus the
 // secret bytes of particular private keys (raw, base64, base64url or hex,
@@ -236,7 +253,10 @@ func (s *Scanner) view(data []byte, textJWK bool) (Finding, bool) {
 			return f, true
 		}
 	}
-	return encodedRuns(data, s.keys)
+	if f, ok := encodedRuns(data, s.keys); ok {
+		return f, true
+	}
+	return groupedHex(data, s.keys)
 }
 
 // literal finds one of the Scanner's literal strings in data.

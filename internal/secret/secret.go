@@ -67,7 +67,10 @@ func generic(data []byte) (Finding, bool) {
 	if f, ok := jwkText(data); ok {
 		return f, true
 	}
-	return encodedRuns(data, nil)
+	if f, ok := encodedRuns(data, nil); ok {
+		return f, true
+	}
+	return groupedHex(data, nil)
 }
 
 // pemArmour finds "-----BEGIN ... PRIVATE KEY-----" (RSA, EC, DSA,
@@ -451,6 +454,104 @@ func hexRuns(data []byte, from, to int, keys *chunks, dec *[]byte) (Finding, boo
 		i = j
 	}
 	return Finding{}, false
+}
+
+// groupedHex reads hex written in groups, as dumps and source code write
+// it: "72:fc:08" (openssl -text), "72 fc 08" (od), "72fc 0818" (xxd),
+// "0x72, 0xfc" (C, Go), "\x72\xfc" (Python), across line breaks and
+// indentation. A group is an even run of hex digits, perhaps behind 0x or
+// \x; groups join while only blanks, line breaks, ':', ',' or ';' stand
+// between them. Every stream of at least 16 bytes is looked in as
+// encodedRuns does, and for a window of a key at any position.
+func groupedHex(data []byte, keys *chunks) (Finding, bool) {
+	// Most text never holds 32 hex digits with only separators (and 0x or
+	// \x) between them: find such regions in one tight pass, and read only
+	// those.
+	count, from := 0, 0
+	for i := 0; i <= len(data); i++ {
+		if i < len(data) && hexish[data[i]] {
+			if isHex[data[i]] {
+				count++
+			}
+			continue
+		}
+		if count >= 32 {
+			if f, ok := readGroupedHex(data[from:i], keys); ok {
+				f.Offset += from
+				return f, true
+			}
+		}
+		count, from = 0, i+1
+	}
+	return Finding{}, false
+}
+
+// hexish marks what groupedHex's regions may hold: hex digits, the
+// separators, and the x and backslash of 0x and \x.
+var hexish = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isHexDigit(byte(c)) || strings.IndexByte(" \t\r\n:,;xX\\", byte(c)) >= 0
+	}
+	return t
+}()
+
+func isHexDigit(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
+
+// readGroupedHex is groupedHex for one region.
+func readGroupedHex(data []byte, keys *chunks) (Finding, bool) {
+	var buf []byte
+	start := -1
+	check := func() (Finding, bool) {
+		defer func() { buf, start = buf[:0], -1 }()
+		if len(buf) < 16 {
+			return Finding{}, false
+		}
+		if kind, ok := inBytes(buf, nil); ok {
+			return Finding{Kind: kind + " (hex)", Offset: start}, true
+		}
+		if keys.anywhere(buf) {
+			return Finding{Kind: "the signing key in use (hex)", Offset: start}, true
+		}
+		return Finding{}, false
+	}
+	for i := 0; i < len(data); {
+		j := i
+		if j+1 < len(data) && (data[j] == '0' && data[j+1]|0x20 == 'x' || data[j] == '\\' && data[j+1] == 'x') {
+			j += 2
+		}
+		k := j
+		for k < len(data) && isHex[data[k]] {
+			k++
+		}
+		if n := k - j; n >= 2 && n%2 == 0 {
+			if start < 0 {
+				start = i
+			}
+			for p := j; p < k; p += 2 {
+				buf = append(buf, unhex(data[p])<<4|unhex(data[p+1]))
+			}
+			i = k
+			for i < len(data) && strings.IndexByte(" \t\r\n:,;", data[i]) >= 0 {
+				i++
+			}
+			continue
+		}
+		if f, ok := check(); ok {
+			return f, true
+		}
+		i = max(k, i+1)
+	}
+	return check()
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }
 
 // inBytes looks in decoded bytes for a DER private key, an OpenSSH private

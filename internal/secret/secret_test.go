@@ -345,3 +345,69 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// TestScannerFindsGroupedHex: the key in use as dumps and source code write
+// hex (openssl -text, xxd, od, C and Python literals) is found, and so is a
+// whole DER key in colon-separated hex.
+func TestScannerFindsGroupedHex(t *testing.T) {
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	s, err := NewScanner([]crypto.Signer{ed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := ed.Seed()
+	join := func(sep, prefix string, perLine int, lineSep string) string {
+		var b strings.Builder
+		for i, c := range seed {
+			if i > 0 && i%perLine == 0 {
+				b.WriteString(lineSep)
+			} else if i > 0 {
+				b.WriteString(sep)
+			}
+			fmt.Fprintf(&b, "%s%02x", prefix, c)
+		}
+		return b.String()
+	}
+	xxd := func(data []byte) string {
+		var b strings.Builder
+		for off := 0; off < len(data); off += 16 {
+			fmt.Fprintf(&b, "%08x: ", off)
+			line := data[off:min(off+16, len(data))]
+			for i := 0; i < len(line); i += 2 {
+				fmt.Fprintf(&b, "%x ", line[i:min(i+2, len(line))])
+			}
+			b.WriteString(" r..a.b..c\n")
+		}
+		return b.String()
+	}
+	for name, text := range map[string]string{
+		"openssl -text": "ED25519 Private-Key:\npriv:\n    " + join(":", "", 15, ":\n    ") + "\npub:\n    aa:bb",
+		"od -tx1":       " " + join(" ", "", 16, "\n "),
+		"xxd":           xxd(seed),
+		"C array":       "static const unsigned char k[] = {" + join(", ", "0x", 12, ",\n  ") + "};",
+		"Python bytes":  "k = b'" + join("", `\x`, 64, "") + "'",
+	} {
+		if f, ok := s.Scan("notes/index.html", []byte(text)); !ok || !strings.HasPrefix(f.Kind, "the signing key in use") {
+			t.Errorf("%s: got %+v %v in\n%s", name, f, ok, text)
+		}
+	}
+	// A whole DER key in openssl's colon form, wrapped: the generic reader.
+	der := pkcs8(t, testKeys().ec)
+	var colon strings.Builder
+	for i, c := range der {
+		if i > 0 && i%15 == 0 {
+			colon.WriteString(":\n    ")
+		} else if i > 0 {
+			colon.WriteString(":")
+		}
+		fmt.Fprintf(&colon, "%02x", c)
+	}
+	if f, ok := InText(colon.String()); !ok || f.Kind != "DER private key (hex)" {
+		t.Errorf("colon hex of a P-256 PKCS #8 key: %+v %v", f, ok)
+	}
+	for _, clean := range []string{"2026-11-22 10:00:00 12 34 56", "a bad cafe, a dead beef, 12:34:56:78", "0x10, 0x20 and 0x30"} {
+		if f, ok := s.Scan("page.html", []byte(clean)); ok {
+			t.Errorf("%q flagged %+v", clean, f)
+		}
+	}
+}
