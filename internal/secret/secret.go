@@ -106,18 +106,25 @@ func putty(data []byte) (Finding, bool) {
 // private member (PrivateJWKMembers), each quoted or bare and followed by
 // ':' or '=', as in JSON, a TOML inline table or a JavaScript object.
 func jwkText(data []byte) (Finding, bool) {
-	for off := 0; off < len(data); {
+	if !bytes.Contains(data, []byte("kty")) {
+		return Finding{}, false
+	}
+	// The private member belongs to the same key: within jwkReach of its
+	// kty (a 4096-bit RSA JWK holds its d within about 1,400 characters of
+	// kty, whatever the member order), not anywhere on a page that also
+	// says x.d = "1". Both lists are in order: one pass over each.
+	privs := membersNamed(data, isPrivateMember)
+	p := 0
+	for off := 0; off < len(data) && len(privs) > 0; {
 		kty := ktyMember(data[off:])
 		if kty < 0 {
-			return Finding{}, false
+			break
 		}
 		kty += off
-		// The private member belongs to the same key: within jwkReach of
-		// its kty (a 4096-bit RSA JWK holds its d within about 1,400
-		// characters of kty, whatever the member order), not anywhere on a
-		// page that also says x.d = 1.
-		near := data[max(0, kty-jwkReach):min(len(data), kty+jwkReach)]
-		if memberNamed(near, isPrivateMember) >= 0 {
+		for p < len(privs) && privs[p] < kty-jwkReach {
+			p++
+		}
+		if p < len(privs) && privs[p] <= kty+jwkReach {
 			return Finding{Kind: "private JSON Web Key", Offset: kty}, true
 		}
 		off = kty + 3
@@ -176,8 +183,29 @@ func isPrivateMember(name []byte) bool {
 // when there is none. It looks back from each ':' and '=', so it reads the
 // text once.
 func memberNamed(data []byte, match func([]byte) bool) int {
+	if all := membersNamed(data, match); len(all) > 0 {
+		return all[0]
+	}
+	return -1
+}
+
+// membersNamed returns the offsets of every member name that match accepts,
+// in order; a member's value must start with a quote (JWK members are
+// strings), so code such as k = jwks.keys[0] is no member.
+func membersNamed(data []byte, match func([]byte) bool) []int {
+	var out []int
 	for i, c := range data {
 		if c != ':' && c != '=' {
+			continue
+		}
+		v := i + 1
+		for v < len(data) && (data[v] == ' ' || data[v] == '\t') {
+			v++
+		}
+		if v < len(data) && data[v] == '\\' {
+			v++ // an escaped quote, inside a JSON string
+		}
+		if v >= len(data) || data[v] != '"' && data[v] != '\'' {
 			continue
 		}
 		j := i
@@ -202,10 +230,10 @@ func memberNamed(data []byte, match func([]byte) bool) int {
 			continue
 		}
 		if match(data[start:end]) {
-			return start
+			out = append(out, start)
 		}
 	}
-	return -1
+	return out
 }
 
 func isIdent(c byte) bool {

@@ -170,6 +170,8 @@ func TestInTextLeavesAlone(t *testing.T) {
 		"SHA-512 hex":              hex.EncodeToString(sha5[:]),
 		"AWS id alone":             "AKIAIOSFODNN7EXAMPLE",
 		"public JWK far from code": `{"kty":"OKP","crv":"Ed25519","x":"LDCmHaAqQugasCeoxYVMsPhebX9CkNXYbLigUjLOvw4"}` + strings.Repeat(" lorem ipsum", 500) + " el.d = 1;",
+		"public JWK and code":      `{"kty":"OKP","x":"LDCm"}` + "\nconst k = jwks.keys[0];\nStep p: check it. For example q = 7.",
+		"jwcrypto sample":          `key = jwk.JWK.generate(kty="OKP", crv="Ed25519")` + "\nd = key.export_public()",
 	} {
 		t.Run(name, func(t *testing.T) {
 			if f, ok := InText(text); ok {
