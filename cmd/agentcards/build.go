@@ -112,7 +112,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	for _, s := range signers {
 		kids = append(kids, s.KID+" ("+s.Alg+")")
 	}
-	fmt.Fprintf(stdout, "built %s: %d agents, %d files, signed by %s\n", m.OutputDir(), rep.Agents, rep.Files, strings.Join(kids, ", "))
+	fmt.Fprintf(stdout, "built %s: %d agents, %d files, signed by %s\n", terminal.Escape(m.OutputDir()), rep.Agents, rep.Files, strings.Join(kids, ", "))
 	return nil
 }
 

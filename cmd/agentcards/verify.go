@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/fetch"
@@ -82,9 +83,14 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 func redacted(target string) string {
 	if u, err := url.Parse(target); err == nil && u.User != nil {
 		return u.Redacted()
+	} else if err != nil {
+		return userInfo.ReplaceAllString(target, "$1xxxxx@")
 	}
 	return target
 }
+
+// userInfo is the user info of a URL that does not parse.
+var userInfo = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#]*@`)
 
 func printReport(w io.Writer, rep *verify.Report) {
 	for _, c := range rep.Cards {

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/agentcards/agentcards/internal/terminal"
 )
 
 // Defaults for a Client.
@@ -62,8 +64,11 @@ type Error struct {
 	Err error
 }
 
-// Error says which URL failed and why.
-func (e *Error) Error() string { return fmt.Sprintf("fetch %s: %v", e.URL, e.Err) }
+// Error says which URL failed and why, escaped for a terminal: the why may
+// hold a server's text (a certificate's names, a status line).
+func (e *Error) Error() string {
+	return fmt.Sprintf("fetch %s: %s", terminal.Escape(e.URL), terminal.Escape(e.Err.Error()))
+}
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
@@ -211,15 +216,31 @@ var (
 	cgnat     = netip.MustParsePrefix("100.64.0.0/10")
 	thisNet   = netip.MustParsePrefix("0.0.0.0/8")
 	siteLocal = netip.MustParsePrefix("fec0::/10")
+	// Special-purpose and reserved ranges that are no public host either:
+	// IETF protocol assignments, benchmarking, reserved (240/4), and the
+	// cloud hosts' platform addresses (Azure's wireserver).
+	specialV4 = []netip.Prefix{netip.MustParsePrefix("192.0.0.0/24"), netip.MustParsePrefix("198.18.0.0/15"), netip.MustParsePrefix("240.0.0.0/4"), netip.MustParsePrefix("168.63.129.16/32")}
+	// IPv6 forms that embed an IPv4 address in their last 32 bits (local
+	// NAT64) or at bits 16-47 (6to4).
+	nat64Local = netip.MustParsePrefix("64:ff9b:1::/48")
+	sixToFour  = netip.MustParsePrefix("2002::/16")
 )
 
 // classifyAddr says what network an address is on, looking through IPv6
 // zones, IPv4 addresses mapped into IPv6 and the NAT64 well-known prefix.
 func classifyAddr(a netip.Addr) addrClass {
 	a = a.WithZone("").Unmap()
-	if nat64.Contains(a) {
-		b := a.As16()
+	switch b := a.As16(); {
+	case a.Is4():
+	case nat64.Contains(a), nat64Local.Contains(a):
 		a = netip.AddrFrom4([4]byte(b[12:]))
+	case sixToFour.Contains(a):
+		a = netip.AddrFrom4([4]byte(b[2:6]))
+	}
+	for _, p := range specialV4 {
+		if p.Contains(a) {
+			return classPrivate
+		}
 	}
 	switch {
 	case a.IsLoopback():

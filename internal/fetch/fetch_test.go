@@ -106,6 +106,8 @@ func TestClassifyAddr(t *testing.T) {
 		"64:ff9b::808:808": classPublic,
 		"224.0.0.1":        classMulticast, "239.1.1.1": classMulticast, "ff02::1": classMulticast, "ff0e::1": classMulticast,
 		"8.8.8.8": classPublic, "2001:4860::8888": classPublic,
+		"192.0.0.8": classPrivate, "198.18.0.1": classPrivate, "240.0.0.1": classPrivate, "168.63.129.16": classPrivate,
+		"64:ff9b:1::a00:1": classPrivate, "2002:7f00:1::": classLoopback, "2002:a9fe:a9fe::": classLinkLocal, "2002:808:808::": classPublic,
 	} {
 		if got := classifyAddr(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("%s: %v, want %v", addr, got, want)
@@ -393,5 +395,14 @@ func TestDialChecksResolvedAddresses(t *testing.T) {
 	}
 	if n := loop.hits.Load(); n != 0 {
 		t.Errorf("%d HTTP requests", n)
+	}
+}
+
+// TestErrorIsTerminalSafe: a server's text in an error (a certificate's
+// names can hold line breaks) cannot forge lines of output.
+func TestErrorIsTerminalSafe(t *testing.T) {
+	e := &Error{URL: "https://x.example/", Err: errors.New("x509: certificate is valid for a.example\n\nverified: 1 card(s)\x1b[8m")}
+	if msg := e.Error(); strings.ContainsAny(msg, "\n\x1b") {
+		t.Errorf("%q", msg)
 	}
 }

@@ -216,14 +216,18 @@ func LoadKeySet(dir string) (*KeySet, error) {
 }
 
 // PrivateMembers lists the private-key members (RFC 7518,
-// secret.PrivateJWKMembers) a decoded JWK carries.
+// secret.PrivateJWKMembers) a decoded JWK carries, in any letter case: Go's
+// encoding/json reads "D" as "d".
 func PrivateMembers(jwk map[string]any) []string {
 	var out []string
-	for _, m := range secret.PrivateJWKMembers {
-		if _, ok := jwk[m]; ok {
-			out = append(out, m)
+	for name := range jwk {
+		for _, m := range secret.PrivateJWKMembers {
+			if strings.EqualFold(name, m) {
+				out = append(out, name)
+			}
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 

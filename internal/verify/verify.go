@@ -134,7 +134,7 @@ func Finish(rep *Report) {
 func verifyURL(ctx context.Context, target string, opts Options, rep *Report) error {
 	u, err := url.Parse(target)
 	if err != nil || u.Host == "" {
-		return usagef("%q is not a URL", target)
+		return usagef("not a URL: %v", urlError(err))
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/.well-known/agent-card.json"
@@ -156,6 +156,19 @@ func verifyURL(ctx context.Context, target string, opts Options, rep *Report) er
 	rep.Cards = append(rep.Cards, checkCard(source, body, ks, opts))
 	rep.Problems = append(rep.Problems, ks.fatal...)
 	return nil
+}
+
+// urlError says why a URL did not parse without repeating it (it may hold
+// a password).
+func urlError(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	if err == nil {
+		return "no host"
+	}
+	return "it does not parse"
 }
 
 // trustedKeys loads opts.JWKS, or else originJWKS (a URL) or localJWKS (a
@@ -350,6 +363,9 @@ func siteRoot(path string) (string, error) {
 	}
 	if wd, err = filepath.EvalSymlinks(wd); err != nil {
 		return "", err
+	}
+	if filepath.Dir(wd) == wd {
+		return "", nil // from the root, everything is "under" it: /tmp too
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
