@@ -236,3 +236,27 @@ func TestParentPath(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretKeyNamesInParams: the names a credential goes by are refused in
+// params, also with a zero-width character hiding inside.
+func TestSecretKeyNamesInParams(t *testing.T) {
+	src := validAgent + `
+[[agents.capabilities.extensions]]
+uri = "https://e.example.com"
+params = {api_key = "k1", secret_key = "k2", token = "k3", pwd = "k4", "pass` + "\u200b" + `word" = "k5", region = "eu"}
+`
+	_, err := Parse("m.toml", []byte(src))
+	var errs Errors
+	if !errors.As(err, &errs) {
+		t.Fatalf("got %v", err)
+	}
+	got := errs.Error()
+	for _, name := range []string{"api_key", "secret_key", "token", "pwd", "pass\u200bword"} {
+		if !strings.Contains(got, "looks like a secret ("+name+")") {
+			t.Errorf("%s not refused:\n%s", name, got)
+		}
+	}
+	if strings.Contains(got, "region") || strings.Contains(got, "k1") {
+		t.Errorf("too much reported:\n%s", got)
+	}
+}

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -19,13 +20,24 @@ var secretKeyNames = map[string]bool{
 	"privatekey": true, "signingkey": true,
 	"accesstoken": true, "refreshtoken": true, "bearertoken": true, "idtoken": true,
 	"apikeyvalue": true, "apisecret": true,
+	"secretkey": true, "apikey": true, "apitoken": true, "authtoken": true,
+	"sessiontoken": true, "token": true, "pwd": true,
 }
 
 // keySeparators are dropped when comparing key names.
 var keySeparators = strings.NewReplacer("_", "", "-", "")
 
-// normalizeKey lower-cases a key name and drops '_' and '-'.
-func normalizeKey(k string) string { return strings.ToLower(keySeparators.Replace(k)) }
+// normalizeKey lower-cases a key name and drops '_', '-' and invisible
+// format characters (a zero-width space inside "pass\u200bword").
+func normalizeKey(k string) string {
+	k = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, k)
+	return strings.ToLower(keySeparators.Replace(k))
+}
 
 // IsSecretKey reports whether a key name (in any case, with or without '_'
 // and '-') holds a credential rather than a description of one.
