@@ -83,6 +83,13 @@ func SDKProjection(unsigned []byte) (projected []byte, omitted []Omission, err e
 	if err := dec.Decode(&v); err != nil {
 		return nil, nil, fmt.Errorf("card: %w", err)
 	}
+	return SDKProjectionOf(v, unsigned)
+}
+
+// SDKProjectionOf is SDKProjection for a card already decoded (with
+// json.Number numbers, as card.Decode reads them) from unsigned; it does
+// not change v.
+func SDKProjectionOf(v any, unsigned []byte) (projected []byte, omitted []Omission, err error) {
 	p := v
 	if obj, ok := v.(map[string]any); ok {
 		if _, v1 := obj["supportedInterfaces"]; v1 {

@@ -82,7 +82,7 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 	if err != nil {
 		return nil, err
 	}
-	projectedDoc, omitted, err := card.SDKProjection(unsigned)
+	projectedDoc, omitted, err := card.SDKProjectionOf(doc, unsigned)
 	if err != nil {
 		return nil, err
 	}
