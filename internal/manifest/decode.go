@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentcards/agentcards/internal/secret"
 )
 
 // maxSafeInteger is 2^53, the largest magnitude a JSON number keeps exactly
@@ -169,7 +171,7 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 			c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
 			return
 		}
-		if dst.Type().Elem().Kind() == reflect.Interface && looksLikePrivateJWK(tbl) {
+		if dst.Type().Elem().Kind() == reflect.Interface && secret.IsPrivateJWK(tbl) {
 			// Free-form params that are themselves a private JWK.
 			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
 			return
@@ -265,7 +267,7 @@ func (c *checker) jsonValue(path string, depth int, v any) any {
 		if len(x) == 0 {
 			c.errorf(path, "must not be empty: A2A SDKs drop empty values before checking signatures; remove the key")
 		}
-		if looksLikePrivateJWK(x) {
+		if secret.IsPrivateJWK(x) {
 			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
 		}
 		out := make(map[string]any, len(x))

@@ -69,16 +69,3 @@ func (c *checker) checkSecretText(path, s string) {
 		c.errorf(path, "contains %s; %s", f, publicWarning)
 	}
 }
-
-// looksLikePrivateJWK reports whether m is a JWK with private members.
-func looksLikePrivateJWK(m map[string]any) bool {
-	if _, ok := m["kty"]; !ok {
-		return false
-	}
-	for _, k := range secret.PrivateJWKMembers {
-		if _, ok := m[k]; ok {
-			return true
-		}
-	}
-	return false
-}

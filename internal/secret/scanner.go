@@ -315,12 +315,8 @@ func jwkValue(v any, depth int) (string, bool) {
 			return "private JSON Web Key", true
 		}
 	case map[string]any:
-		if _, ok := x["kty"]; ok {
-			for _, m := range PrivateJWKMembers {
-				if _, ok := x[m]; ok {
-					return "private JSON Web Key", true
-				}
-			}
+		if IsPrivateJWK(x) {
+			return "private JSON Web Key", true
 		}
 		for _, e := range x {
 			if k, ok := jwkValue(e, depth+1); ok {

@@ -44,6 +44,36 @@ func (f Finding) String() string {
 // symmetric keys have.
 var PrivateJWKMembers = []string{"d", "p", "q", "dp", "dq", "qi", "k", "oth"}
 
+// PrivateMembers lists, sorted, the members of a decoded JWK that are
+// PrivateJWKMembers in any letter case: Go's encoding/json reads "D" as
+// "d".
+func PrivateMembers(jwk map[string]any) []string {
+	var out []string
+	for name := range jwk {
+		for _, m := range PrivateJWKMembers {
+			if strings.EqualFold(name, m) {
+				out = append(out, name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// IsPrivateJWK reports an object that is a JWK (it has kty) with one of
+// the PrivateJWKMembers.
+func IsPrivateJWK(m map[string]any) bool {
+	if _, ok := m["kty"]; !ok {
+		return false
+	}
+	for _, k := range PrivateJWKMembers {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // InText reports the first credential or key material in free-form text:
 // everything a Scanner finds without specific keys, plus AWS secret access
 // keys (a 40-character key next to an access key id, or after a name such
@@ -171,9 +201,10 @@ func ktyMember(data []byte) int {
 }
 
 func isPrivateMember(name []byte) bool {
-	switch string(name) {
-	case "d", "p", "q", "dp", "dq", "qi", "k", "oth":
-		return true
+	for _, m := range PrivateJWKMembers {
+		if string(name) == m {
+			return true
+		}
 	}
 	return false
 }

@@ -215,29 +215,13 @@ func LoadKeySet(dir string) (*KeySet, error) {
 	return ks, nil
 }
 
-// PrivateMembers lists the private-key members (RFC 7518,
-// secret.PrivateJWKMembers) a decoded JWK carries, in any letter case: Go's
-// encoding/json reads "D" as "d".
-func PrivateMembers(jwk map[string]any) []string {
-	var out []string
-	for name := range jwk {
-		for _, m := range secret.PrivateJWKMembers {
-			if strings.EqualFold(name, m) {
-				out = append(out, name)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // ParsePublicJWK reads one public JWK and checks it is fit to publish.
 func ParsePublicJWK(data []byte) (jose.JSONWebKey, error) {
 	var raw map[string]any
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return jose.JSONWebKey{}, fmt.Errorf("not a JSON object: %v", err)
 	}
-	if priv := PrivateMembers(raw); len(priv) > 0 {
+	if priv := secret.PrivateMembers(raw); len(priv) > 0 {
 		return jose.JSONWebKey{}, fmt.Errorf("holds private key material (%q): only public keys belong in the keys folder; delete this file and rotate the key", priv[0])
 	}
 	var k jose.JSONWebKey

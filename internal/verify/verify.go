@@ -22,6 +22,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -250,7 +251,7 @@ func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err er
 		}
 		kid, _ := members["kid"].(string)
 		name := fmt.Sprintf("key %d (kid %q)", i, kid)
-		if priv := sign.PrivateMembers(members); len(priv) > 0 {
+		if priv := secret.PrivateMembers(members); len(priv) > 0 {
 			p := fmt.Sprintf("%s carries private key material (%s): refused; the publisher must rotate this key", name, strings.Join(priv, ", "))
 			problems, leaked = append(problems, p), append(leaked, p)
 			continue
