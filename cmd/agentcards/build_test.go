@@ -1,8 +1,10 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -63,5 +65,21 @@ skills = [{id = "echo", name = "Echo", description = "Echoes.", tags = ["demo"]}
 	stderr.Reset()
 	if code := run([]string{"build", "-manifest", filepath.Join(dir, "agents.toml")}, &stdout, &stderr, getenv); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+}
+
+// TestKidsAfterFlags: a kid that starts with '-' (one thumbprint in 64) is
+// a kid, not an unknown flag; real flags and their values stay flags.
+func TestKidsAfterFlags(t *testing.T) {
+	fs := flag.NewFlagSet("keys", flag.ContinueOnError)
+	fs.String("keys", "", "")
+	fs.Bool("force", false, "")
+	got := kidsAfterFlags(fs, []string{"-force", "-8cWPdXcuQdvuI0pHqiTJkVrx7RT790Q2lBrz0Xdguo", "-keys", "k", "-h"})
+	want := []string{"-force", "-keys", "k", "-h", "--", "-8cWPdXcuQdvuI0pHqiTJkVrx7RT790Q2lBrz0Xdguo"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := fs.Parse(got[:len(got)-3]); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentcards/agentcards/internal/keyring"
@@ -38,7 +40,7 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 	out := fs.String("out", "", "keys next: where to write the private key (default .agentcards/signing-key-<kid>.pem)")
 	force := fs.Bool("force", false, "keys drop: drop a key retired less than a week ago")
 	fs.Usage = func() { fmt.Fprint(stderr, keysUsage) }
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := fs.Parse(kidsAfterFlags(fs, args[1:])); err != nil {
 		return usageOrHelp(err)
 	}
 	dir := *keysDir
@@ -194,4 +196,32 @@ func manifestKeysDir(path string) (string, error) {
 		return "keys", nil
 	}
 	return "", fmt.Errorf("%s must load to know where public keys go (site.keys); fix it or pass -keys DIR:\n%v", path, err)
+}
+
+// kidsAfterFlags reorders args so that only the flags fs defines are read
+// as flags: about one RFC 7638 thumbprint in 64 starts with '-', and such a
+// kid, as the tool itself prints it, must still name a key.
+func kidsAfterFlags(fs *flag.FlagSet, args []string) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if name == "h" || name == "help" {
+			flags = append(flags, a) // flag's own help
+			continue
+		}
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" || f == nil {
+			if a != "--" {
+				rest = append(rest, a)
+			}
+			continue
+		}
+		flags = append(flags, a)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return append(append(flags, "--"), rest...)
 }
