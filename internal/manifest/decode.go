@@ -6,9 +6,9 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentcards/agentcards/internal/secret"
@@ -23,9 +23,23 @@ const maxSafeInteger = 1 << 53
 type checker struct {
 	file string
 	src  []byte
-	pos  map[string]position
-	errs Errors
-	seen map[string]bool // key paths that have a diagnostic already
+	pos  map[string]position // indexed on the first diagnostic
+	// firstAgent is the index of the first [[agents]] table in src (a
+	// part of the manifest holds one agent).
+	firstAgent int
+	// fileLine maps a line of src to the manifest's own line; nil when src
+	// is the whole manifest.
+	fileLine func(int) int
+	errs     Errors
+	seen     map[string]bool // key paths that have a diagnostic already
+}
+
+// line is the manifest's line for line l of c.src.
+func (c *checker) line(l int) int {
+	if c.fileLine == nil || l <= 0 {
+		return l
+	}
+	return c.fileLine(l)
 }
 
 func (c *checker) errorf(path, format string, args ...any) {
@@ -37,10 +51,15 @@ func (c *checker) errorf(path, format string, args ...any) {
 	}
 	c.seen[path] = true
 	d := Diagnostic{File: c.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	if c.pos == nil {
+		// Positions cost as much as decoding: find them only when a
+		// diagnostic needs one.
+		c.pos = indexPositions(c.src, c.firstAgent)
+	}
 	// Use the nearest enclosing key the source shows.
 	for p := path; ; {
 		if pos, ok := c.pos[p]; ok {
-			d.Line, d.Col = pos.line, pos.col(c.src)
+			d.Line, d.Col = c.line(pos.line), pos.col(c.src)
 			break
 		}
 		parent := parentPath(p)
@@ -78,16 +97,6 @@ func parentPath(p string) string {
 		return p
 	}
 	return ""
-}
-
-func (c *checker) sort() {
-	sort.SliceStable(c.errs, func(i, j int) bool {
-		a, b := c.errs[i], c.errs[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
 }
 
 var requirementType = reflect.TypeFor[Requirement]()
@@ -338,6 +347,9 @@ func describe(v any) string {
 
 // tomlFields maps each toml tag of a struct type to its field index.
 func tomlFields(t reflect.Type) map[string]int {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]int)
+	}
 	out := map[string]int{}
 	for i := range t.NumField() {
 		tag := t.Field(i).Tag.Get("toml")
@@ -345,8 +357,12 @@ func tomlFields(t reflect.Type) map[string]int {
 			out[tag] = i
 		}
 	}
+	fieldCache.Store(t, out)
 	return out
 }
+
+// fieldCache holds tomlFields per struct type; the maps are only read.
+var fieldCache sync.Map
 
 // suggest returns " (did you mean X?)" for the known key closest to k, or "".
 func suggest(k string, known map[string]int) string {

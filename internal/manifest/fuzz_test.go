@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// FuzzParse checks that no input makes Parse panic, and that a manifest it
-// accepts has what a build relies on.
+// FuzzParse checks that no input makes Parse panic, that a manifest it
+// accepts has what a build relies on, and that reading agent by agent
+// gives what reading the whole document gives.
 func FuzzParse(f *testing.F) {
 	example, err := os.ReadFile("../../agents.toml")
 	if err != nil {
@@ -15,7 +16,9 @@ func FuzzParse(f *testing.F) {
 	f.Add(example)
 	f.Add([]byte(validAgent))
 	f.Add([]byte("[site]\nbaseUrl = \"https://x.example.com\"\n[[agents]]\nparams = { a = [1, {b = 2}] }\n"))
+	f.Add([]byte(twoAgents))
 	f.Fuzz(func(t *testing.T, src []byte) {
+		sameAs(t, string(src), false)
 		m, err := Parse("f.toml", src)
 		if err != nil {
 			if _, ok := err.(Errors); !ok {

@@ -7,16 +7,10 @@
 package manifest
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/BurntSushi/toml"
 )
 
 // DefaultModes is what defaultInputModes and defaultOutputModes hold when the
@@ -222,53 +216,70 @@ func (e Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Load reads and validates the manifest at path. On failure the error is
-// an Errors listing every problem, or an *os.PathError when the file cannot
-// be read.
+// Load reads and validates the manifest at path, decoding its agents with
+// all cores. On failure the error is an Errors listing every problem, or an
+// *os.PathError when the file cannot be read.
 func Load(path string) (*Manifest, error) {
-	src, err := os.ReadFile(path)
+	s, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
-	m, err := Parse(path, src)
-	if err != nil {
-		return nil, err
-	}
-	m.Dir = filepath.Dir(path)
-	return m, nil
+	defer s.Close()
+	return s.all()
 }
 
 // Parse validates manifest source; name is used in diagnostics only.
 func Parse(name string, src []byte) (*Manifest, error) {
-	// The TOML library takes time and memory that grow with the square of
-	// the nesting depth: refuse deep nesting before it sees the source.
-	if line, col, deep := tooDeep(src); deep {
-		return nil, Errors{{File: name, Line: line, Col: col, Msg: fmt.Sprintf("nested more than %d levels deep (arrays, tables and dotted keys): refused; flatten it", MaxDepth)}}
+	s, err := OpenBytes(name, src)
+	if err != nil {
+		return nil, err
 	}
-	var raw map[string]any
-	if _, err := toml.Decode(string(src), &raw); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			line, col := pe.Position.Line, pe.Position.Col
-			if st := pe.Position.Start; st >= 0 && st <= len(src) && line > 0 {
-				// The library's column is off at line starts and counts
-				// bytes; recount in characters from the byte offset.
-				if ls := bytes.LastIndexByte(src[:st], '\n') + 1; bytes.Count(src[:ls], []byte("\n"))+1 == line {
-					col = utf8.RuneCount(src[ls:st]) + 1
-				}
-			}
-			return nil, Errors{{File: name, Line: line, Col: col, Msg: "not valid TOML: " + pe.Message}}
-		}
-		return nil, Errors{{File: name, Msg: "not valid TOML: " + err.Error()}}
+	return s.all()
+}
+
+// all is the whole manifest with every agent decoded.
+func (s *Source) all() (*Manifest, error) {
+	agents, errs := s.decodeAll()
+	if errs != nil {
+		return nil, errs
 	}
-	c := &checker{file: name, src: src, pos: indexPositions(src)}
+	m := *s.Head
+	m.Agents = agents
+	return &m, nil
+}
+
+// parseWhole decodes and validates a manifest in one piece: the way to read
+// one whose layout split does not follow.
+func parseWhole(name string, src []byte) (*Manifest, error) {
+	c := &checker{file: name, src: src}
+	raw, ok := c.parse()
+	if !ok {
+		return nil, c.errs
+	}
 	m := &Manifest{}
 	c.decode("", 0, raw, reflect.ValueOf(m).Elem())
 	// Validate even after decoding errors, so that everything is reported
 	// at once; errorf keeps only the first problem of each key path.
-	c.validate(m)
+	c.validateHead(m)
+	ids := make([]string, len(m.Agents))
+	for i := range m.Agents {
+		c.validateAgent(fmt.Sprintf("agents[%d]", i), m, &m.Agents[i])
+		if slugRE.MatchString(m.Agents[i].ID) {
+			ids[i] = m.Agents[i].ID
+		}
+	}
+	for _, p := range checkIDs(m.Site.DefaultAgent, ids) {
+		switch p.index {
+		case -2:
+			c.errorf("agents", "%s", p.msg)
+		case -1:
+			c.errorf("site.defaultAgent", "%s", p.msg)
+		default:
+			c.errorf(fmt.Sprintf("agents[%d].id", p.index), "%s", p.msg)
+		}
+	}
 	if len(c.errs) > 0 {
-		c.sort()
+		sortDiagnostics(c.errs)
 		return nil, c.errs
 	}
 	return m, nil

@@ -199,7 +199,7 @@ dotted.key = 2
 multi = [{ a = 1,
   b = 2 }, { c = 3 }]
 `
-	pos := indexPositions([]byte(src))
+	pos := indexPositions([]byte(src), 0)
 	want := map[string]struct{ line, col int }{
 		"site":                             {2, 1},
 		"site.baseUrl":                     {3, 1},

@@ -20,9 +20,13 @@ func (p position) col(src []byte) int {
 // (or, for array elements, its value) starts. The TOML library does not
 // expose key positions, so this small scanner finds them; it runs only on
 // source the library has already accepted, and anything it cannot follow
-// simply yields fewer positions.
-func indexPositions(src []byte) map[string]position {
+// simply yields fewer positions. The first [[agents]] table in src is
+// agents[firstAgent].
+func indexPositions(src []byte, firstAgent int) map[string]position {
 	s := &scanner{src: string(src), out: map[string]position{}, arrays: map[string]int{}}
+	if firstAgent > 0 {
+		s.arrays["agents"] = firstAgent - 1
+	}
 	s.top()
 	return s.out
 }

@@ -22,46 +22,56 @@ var (
 // Bindings are the protocol bindings A2A v1.0 defines.
 var Bindings = []string{"JSONRPC", "GRPC", "HTTP+JSON"}
 
-func (c *checker) validate(m *Manifest) {
+// validateHead checks what is not an agent: [site] and [provider].
+func (c *checker) validateHead(m *Manifest) {
 	c.validateSite(m)
 	if m.Provider != nil {
 		c.validateProvider("provider", m.Provider, true)
 	}
-	if len(m.Agents) == 0 {
-		c.errorf("agents", "no agents: add at least one [[agents]] table")
-		return
-	}
-	ids := map[string]int{}
-	for i := range m.Agents {
-		a := &m.Agents[i]
-		p := fmt.Sprintf("agents[%d]", i)
-		c.validateAgent(p, m, a)
-		if a.ID != "" {
-			if j, dup := ids[a.ID]; dup {
-				c.errorf(p+".id", "duplicate id %q (also agents[%d].id); ids must be unique", a.ID, j)
-			} else {
-				ids[a.ID] = i
-			}
-		}
-	}
-	switch {
-	case m.Site.DefaultAgent != "":
-		if _, ok := ids[m.Site.DefaultAgent]; !ok {
-			c.errorf("site.defaultAgent", "no agent has id %q; set it to one of: %s", m.Site.DefaultAgent, strings.Join(agentIDs(m), ", "))
-		}
-	case len(m.Agents) > 1:
-		c.errorf("site.defaultAgent", "required when there are several agents: it names the agent served at /.well-known/agent-card.json (one of: %s)", strings.Join(agentIDs(m), ", "))
-	}
 }
 
-func agentIDs(m *Manifest) []string {
-	var ids []string
-	for _, a := range m.Agents {
-		if a.ID != "" {
-			ids = append(ids, a.ID)
-		}
+// idProblem is what is wrong with one agent's id across the manifest.
+type idProblem struct {
+	index int    // the agent whose id is at fault; -1 for site.defaultAgent
+	msg   string // the diagnostic's message
+}
+
+// checkIDs finds what is wrong across agents: no agents, ids used twice,
+// and a default agent that is missing or not named. ids are every agent's
+// id in order ("" where it is missing, which validateAgent reports).
+func checkIDs(defaultAgent string, ids []string) []idProblem {
+	if len(ids) == 0 {
+		return []idProblem{{index: -2, msg: "no agents: add at least one [[agents]] table"}}
 	}
-	return ids
+	var out []idProblem
+	first := map[string]int{}
+	var known []string
+	for i, id := range ids {
+		if id == "" {
+			continue
+		}
+		if j, dup := first[id]; dup {
+			out = append(out, idProblem{i, fmt.Sprintf("duplicate id %q (also agents[%d].id); ids must be unique", id, j)})
+			continue
+		}
+		first[id] = i
+		known = append(known, id)
+	}
+	list := func() string {
+		if len(known) > 20 {
+			return strings.Join(known[:20], ", ") + fmt.Sprintf(" (and %d more)", len(known)-20)
+		}
+		return strings.Join(known, ", ")
+	}
+	switch {
+	case defaultAgent != "":
+		if _, ok := first[defaultAgent]; !ok {
+			out = append(out, idProblem{-1, fmt.Sprintf("no agent has id %q; set it to one of: %s", defaultAgent, list())})
+		}
+	case len(ids) > 1:
+		out = append(out, idProblem{-1, fmt.Sprintf("required when there are several agents: it names the agent served at /.well-known/agent-card.json (one of: %s)", list())})
+	}
+	return out
 }
 
 func (c *checker) validateSite(m *Manifest) {

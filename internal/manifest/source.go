@@ -1,0 +1,354 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Source is a manifest opened to be read one agent at a time, so that a
+// build holds only the agents it is working on: the head ([site],
+// [provider]) is decoded and checked at once, each [[agents]] table when it
+// is asked for. Agents are independent of each other, so they may be
+// decoded concurrently.
+type Source struct {
+	// Head is the manifest without its agents (Agents is nil).
+	Head *Manifest
+	name string
+	r    io.ReaderAt
+	c    io.Closer
+	// spans locate each agent's table; nil when the source was read whole.
+	spans []span
+	// whole holds the agents of a source read whole (an irregular layout).
+	whole    []Agent
+	headErrs Errors
+	headSrc  []byte
+	headLine func(int) int
+	// headBroken says the head is not valid TOML: nothing else is checked.
+	headBroken bool
+}
+
+// Open opens the manifest at path. A problem in the head is kept for
+// Problems; an error is returned only when the file cannot be read, or
+// when a manifest split does not follow is invalid as a whole.
+func Open(path string) (*Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := open(path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	s.c = f
+	s.Head.Dir = filepath.Dir(path)
+	return s, nil
+}
+
+// OpenBytes is Open for manifest source held in memory; name is used in
+// diagnostics only.
+func OpenBytes(name string, src []byte) (*Source, error) {
+	return open(name, bytes.NewReader(src))
+}
+
+// readerAtSeeker is what open reads: an *os.File or a *bytes.Reader.
+type readerAtSeeker interface {
+	io.ReaderAt
+	io.ReadSeeker
+}
+
+func open(name string, r readerAtSeeker) (*Source, error) {
+	s := &Source{name: name, r: r}
+	l, err := split(r)
+	if errors.Is(err, errIrregular) {
+		if _, err := r.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		src, err := io.ReadAll(r)
+		if err != nil {
+			return nil, err
+		}
+		m, err := parseWhole(name, src)
+		if err != nil {
+			return nil, err
+		}
+		s.whole = m.Agents
+		m.Agents = nil
+		s.Head = m
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.spans = l.agents
+	head, fileLine, err := s.readHead(l.head)
+	if err != nil {
+		return nil, err
+	}
+	s.Head = &Manifest{}
+	s.headSrc, s.headLine = head, fileLine
+	c := &checker{file: name, src: head, fileLine: fileLine}
+	raw, ok := c.parse()
+	s.headBroken = !ok
+	if ok {
+		c.decode("", 0, raw, reflect.ValueOf(s.Head).Elem())
+		c.validateHead(s.Head)
+	}
+	s.headErrs = c.errs
+	return s, nil
+}
+
+// readHead reads the head's runs into one document and returns it with the
+// map from its lines to the manifest's.
+func (s *Source) readHead(runs []span) ([]byte, func(int) int, error) {
+	var head []byte
+	type seg struct{ from, fileLine int }
+	var segs []seg
+	line := 1
+	for k, sp := range runs {
+		b := make([]byte, sp.end-sp.off)
+		if _, err := s.r.ReadAt(b, sp.off); err != nil {
+			return nil, nil, err
+		}
+		if k < len(runs)-1 && len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n')
+		}
+		segs = append(segs, seg{line, sp.line})
+		line += bytes.Count(b, []byte("\n"))
+		head = append(head, b...)
+	}
+	fileLine := func(l int) int {
+		i := sort.Search(len(segs), func(i int) bool { return segs[i].from > l }) - 1
+		if i < 0 {
+			return l
+		}
+		return segs[i].fileLine + l - segs[i].from
+	}
+	return head, fileLine, nil
+}
+
+// parse checks the nesting depth of c.src and decodes it with the TOML
+// library, reporting a syntax error as a diagnostic.
+func (c *checker) parse() (map[string]any, bool) {
+	// The TOML library takes time and memory that grow with the square of
+	// the nesting depth: refuse deep nesting before it sees the source.
+	if line, col, deep := tooDeep(c.src); deep {
+		c.errs = append(c.errs, Diagnostic{File: c.file, Line: c.line(line), Col: col, Msg: fmt.Sprintf("nested more than %d levels deep (arrays, tables and dotted keys): refused; flatten it", MaxDepth)})
+		return nil, false
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(c.src), &raw); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			line, col := pe.Position.Line, pe.Position.Col
+			if st := pe.Position.Start; st >= 0 && st <= len(c.src) && line > 0 {
+				// The library's column is off at line starts and counts
+				// bytes; recount in characters from the byte offset.
+				if ls := bytes.LastIndexByte(c.src[:st], '\n') + 1; bytes.Count(c.src[:ls], []byte("\n"))+1 == line {
+					col = utf8.RuneCount(c.src[ls:st]) + 1
+				}
+			}
+			c.errs = append(c.errs, Diagnostic{File: c.file, Line: c.line(line), Col: col, Msg: "not valid TOML: " + pe.Message})
+			return nil, false
+		}
+		c.errs = append(c.errs, Diagnostic{File: c.file, Msg: "not valid TOML: " + err.Error()})
+		return nil, false
+	}
+	return raw, true
+}
+
+// Problems is what is wrong with the head ([site], [provider]). Fatal
+// says the head is not even valid TOML, so that checking the agents
+// against it would only add noise.
+func (s *Source) Problems() (problems Errors, fatal bool) { return s.headErrs, s.headBroken }
+
+// Len is how many agents the manifest holds.
+func (s *Source) Len() int {
+	if s.spans == nil {
+		return len(s.whole)
+	}
+	return len(s.spans)
+}
+
+// Raw is the source of agent i: its [[agents]] table as written, which
+// identifies everything about it (a cache key). For a manifest read whole
+// it is a JSON encoding of the decoded agent.
+func (s *Source) Raw(i int) ([]byte, error) {
+	if s.spans == nil {
+		b, err := json.Marshal(&s.whole[i])
+		return append([]byte("decoded:"), b...), err
+	}
+	sp := s.spans[i]
+	b := make([]byte, sp.end-sp.off)
+	if _, err := s.r.ReadAt(b, sp.off); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Agent decodes and checks agent i from raw, which Raw returned. The
+// problems name the manifest's own lines and the agent's key path.
+func (s *Source) Agent(i int, raw []byte) (*Agent, Errors) {
+	if s.spans == nil {
+		return &s.whole[i], nil
+	}
+	sp := s.spans[i]
+	c := &checker{file: s.name, src: raw, firstAgent: i, fileLine: func(l int) int { return sp.line + l - 1 }}
+	a := &Agent{}
+	tbl, ok := c.parse()
+	if !ok {
+		return nil, c.errs
+	}
+	p := "agents[" + strconv.Itoa(i) + "]"
+	list, _ := tbl["agents"].([]map[string]any)
+	if len(list) != 1 || len(tbl) != 1 {
+		// split only cuts at [[agents]] headers; this cannot happen.
+		c.errorf(p, "could not read this agent's table on its own")
+		return nil, c.errs
+	}
+	c.decode(p, 2, list[0], reflect.ValueOf(a).Elem())
+	c.validateAgent(p, s.Head, a)
+	if len(c.errs) > 0 {
+		return nil, c.errs
+	}
+	return a, nil
+}
+
+// CheckIDs reports what is wrong across agents, given every agent's id in
+// order ("" where an agent has none): no agents, an id used twice, a
+// default agent that is missing or not named.
+func (s *Source) CheckIDs(ids []string) Errors {
+	var out Errors
+	for _, p := range checkIDs(s.Head.Site.DefaultAgent, ids) {
+		switch {
+		case p.index == -2:
+			out = append(out, Diagnostic{File: s.name, Path: "agents", Msg: p.msg})
+		case p.index == -1:
+			out = append(out, s.headDiagnostic("site.defaultAgent", p.msg))
+		default:
+			out = append(out, s.agentDiagnostic(p.index, "agents["+strconv.Itoa(p.index)+"].id", p.msg))
+		}
+	}
+	return out
+}
+
+// headDiagnostic places a diagnostic about the head.
+func (s *Source) headDiagnostic(path, msg string) Diagnostic {
+	c := &checker{file: s.name, src: s.headSrc, fileLine: s.headLine}
+	c.errorf(path, "%s", msg)
+	return c.errs[0]
+}
+
+// agentDiagnostic places a diagnostic about agent i.
+func (s *Source) agentDiagnostic(i int, path, msg string) Diagnostic {
+	if s.spans == nil {
+		return Diagnostic{File: s.name, Path: path, Msg: msg}
+	}
+	raw, err := s.Raw(i)
+	if err != nil {
+		return Diagnostic{File: s.name, Path: path, Msg: msg}
+	}
+	sp := s.spans[i]
+	c := &checker{file: s.name, src: raw, firstAgent: i, fileLine: func(l int) int { return sp.line + l - 1 }}
+	c.errorf(path, "%s", msg)
+	return c.errs[0]
+}
+
+// decodeAll decodes every agent with all cores and checks them across
+// each other; the problems come sorted by line.
+func (s *Source) decodeAll() ([]Agent, Errors) {
+	if s.headBroken {
+		return nil, s.headErrs
+	}
+	n := s.Len()
+	agents := make([]Agent, n)
+	errs := make([]Errors, n)
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
+		wg.Go(func() {
+			for i := range next {
+				raw, err := s.Raw(i)
+				if err != nil {
+					errs[i] = Errors{{File: s.name, Msg: err.Error()}}
+					continue
+				}
+				a, problems := s.Agent(i, raw)
+				if problems != nil {
+					errs[i] = problems
+					ids[i] = problemsID(raw)
+					continue
+				}
+				agents[i] = *a
+				ids[i] = a.ID
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	all := append(Errors(nil), s.headErrs...)
+	for _, e := range errs {
+		all = append(all, e...)
+	}
+	all = append(all, s.CheckIDs(ids)...)
+	if len(all) > 0 {
+		sortDiagnostics(all)
+		return nil, all
+	}
+	return agents, nil
+}
+
+// problemsID is the id an agent with problems still declares, so that
+// duplicates are found even then; "" when it has none.
+func problemsID(raw []byte) string {
+	var v struct {
+		Agents []struct {
+			ID any `toml:"id"`
+		} `toml:"agents"`
+	}
+	if _, err := toml.Decode(string(raw), &v); err != nil || len(v.Agents) != 1 {
+		return ""
+	}
+	id, _ := v.Agents[0].ID.(string)
+	if !slugRE.MatchString(id) {
+		return ""
+	}
+	return id
+}
+
+// Close releases the manifest file.
+func (s *Source) Close() error {
+	if s.c == nil {
+		return nil
+	}
+	return s.c.Close()
+}
+
+// sortDiagnostics orders diagnostics by line and column, keeping the
+// order of those on the same spot.
+func sortDiagnostics(e Errors) {
+	sort.SliceStable(e, func(i, j int) bool {
+		a, b := e[i], e[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}

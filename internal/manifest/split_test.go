@@ -1,0 +1,117 @@
+package manifest
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// sameAsWhole checks that reading src agent by agent gives what reading it
+// in one piece gives: the same manifest, or the same problems.
+func sameAsWhole(t *testing.T, src string) { sameAs(t, src, true) }
+
+// sameAs is sameAsWhole; with exact unset, problems need only be found by
+// both, not worded alike (a syntax error at the end of an agent's table
+// may read differently from the same error in the whole document).
+func sameAs(t *testing.T, src string, exact bool) {
+	t.Helper()
+	whole, werr := parseWhole("m.toml", []byte(src))
+	split, serr := Parse("m.toml", []byte(src))
+	if (werr == nil) != (serr == nil) {
+		t.Fatalf("whole: %v\nsplit: %v\nsource:\n%s", werr, serr, src)
+	}
+	if werr != nil {
+		if exact && werr.Error() != serr.Error() {
+			t.Fatalf("problems differ\nwhole:\n%v\nsplit:\n%v\nsource:\n%s", werr, serr, src)
+		}
+		return
+	}
+	if !reflect.DeepEqual(whole, split) {
+		t.Fatalf("manifests differ\nwhole: %+v\nsplit: %+v", whole, split)
+	}
+}
+
+const twoAgents = `
+[site]
+baseUrl = "https://agents.example.com/"
+defaultAgent = "a"
+
+[[agents]]
+id = "a"
+name = "A"
+description = """
+Line one.
+[[agents]]
+[site]
+"""
+version = "1"
+[[agents.supportedInterfaces]]
+url = "https://a.example.com"
+protocolBinding = "JSONRPC"
+protocolVersion = "1.0"
+[[agents.skills]]
+id = "s"
+name = "S"
+description = 'D'
+tags = [
+  "t",
+  "[u]",
+]
+
+[[ agents ]] # second
+id = "b"
+name = "B"
+description = "D"
+version = "1"
+[[agents.supportedInterfaces]]
+url = "https://b.example.com"
+protocolBinding = "JSONRPC"
+protocolVersion = "1.0"
+["agents".skills]
+id = "s"
+name = "S"
+description = "D"
+tags = ["t"]
+`
+
+func TestSplitLayouts(t *testing.T) {
+	cases := map[string]string{
+		"regular":           twoAgents,
+		"site last":         strings.Replace(twoAgents, "[site]\nbaseUrl = \"https://agents.example.com/\"\ndefaultAgent = \"a\"\n", "", 1) + "\n[site]\nbaseUrl = \"https://agents.example.com/\"\ndefaultAgent = \"a\"\n",
+		"provider between":  strings.Replace(twoAgents, "[[ agents ]]", "[provider]\norganization = \"O\"\nurl = \"https://o.example.com\"\n\n[[ agents ]]", 1),
+		"sub-table later":   twoAgents + "\n[provider]\norganization = \"O\"\nurl = \"https://o.example.com\"\n[agents.capabilities]\nstreaming = true\n",
+		"inline agents":     "agents = [{id = \"a\"}]\n[site]\nbaseUrl = \"https://x.example.com\"\n",
+		"dotted agents":     "agents.x = 1\n",
+		"single table":      "[agents]\nid = \"a\"\n",
+		"orphan sub-table":  "[agents.skills]\nid = \"a\"\n",
+		"bad agent":         strings.Replace(twoAgents, `version = "1"`, `version = 1`, 1),
+		"bad TOML in agent": strings.Replace(twoAgents, `name = "B"`, `name = "B`, 1),
+		"bad TOML in head":  strings.Replace(twoAgents, `defaultAgent = "a"`, `defaultAgent = `, 1),
+		"duplicate id":      strings.Replace(twoAgents, `id = "b"`, `id = "a"`, 1),
+		"missing default":   strings.Replace(twoAgents, `defaultAgent = "a"`, `defaultAgent = "z"`, 1),
+		"no default":        strings.Replace(twoAgents, `defaultAgent = "a"`, ``, 1),
+		"no agents":         "[site]\nbaseUrl = \"https://x.example.com\"\n",
+		"crlf":              strings.ReplaceAll(twoAgents, "\n", "\r\n"),
+		"no final newline":  strings.TrimRight(twoAgents, "\n"),
+		"header in array":   strings.Replace(twoAgents, "tags = [\n  \"t\",", "tags = [\n[\"t\"],", 1),
+		"unknown key":       strings.Replace(twoAgents, `name = "B"`, "name = \"B\"\nnmae = 1", 1),
+		"literal multiline": strings.Replace(twoAgents, `description = "D"`, "description = '''\n[[agents]]\n'''", 1),
+	}
+	for name, src := range cases {
+		t.Run(name, func(t *testing.T) { sameAsWhole(t, src) })
+	}
+}
+
+func TestSplitFindsAgents(t *testing.T) {
+	s, err := OpenBytes("m.toml", []byte(twoAgents))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.spans == nil || s.Len() != 2 {
+		t.Fatalf("split did not follow the layout: %d agents, spans %v", s.Len(), s.spans)
+	}
+	raw, _ := s.Raw(1)
+	if !strings.HasPrefix(string(raw), "[[ agents ]] # second") {
+		t.Errorf("agent 1 starts %q", raw[:20])
+	}
+}
