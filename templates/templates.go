@@ -4,8 +4,10 @@
 package templates
 
 import (
+	"crypto/sha256"
 	"embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"path/filepath"
@@ -26,6 +28,7 @@ var Assets = []string{"style.css", "search.js"}
 type Set struct {
 	pages  map[string]*template.Template
 	assets map[string][]byte
+	digest []byte
 	// Overridden lists the files taken from the override folder.
 	Overridden []string
 }
@@ -41,18 +44,14 @@ func Load(dir string) (*Set, error) {
 			return nil, err
 		}
 	}
+	h := sha256.New()
 	read := func(name string) ([]byte, error) {
-		if dir != "" {
-			b, err := regular.ReadFile(filepath.Join(dir, name))
-			if err == nil {
-				s.Overridden = append(s.Overridden, name)
-				return b, nil
-			}
-			if !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
+		b, err := readFile(dir, name, s)
+		if err == nil {
+			fmt.Fprintf(h, "%s %d\n", name, len(b))
+			h.Write(b)
 		}
-		return files.ReadFile(name)
+		return b, err
 	}
 	layout, err := read("layout.html")
 	if err != nil {
@@ -79,8 +78,28 @@ func Load(dir string) (*Set, error) {
 		}
 		s.assets[a] = b
 	}
+	s.digest = h.Sum(nil)
 	return s, nil
 }
+
+// readFile reads a template or asset: dir/name when it exists, else the
+// built-in one.
+func readFile(dir, name string, s *Set) ([]byte, error) {
+	if dir != "" {
+		b, err := regular.ReadFile(filepath.Join(dir, name))
+		if err == nil {
+			s.Overridden = append(s.Overridden, name)
+			return b, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return files.ReadFile(name)
+}
+
+// Digest identifies every template and asset of the set (a SHA-256).
+func (s *Set) Digest() []byte { return s.digest }
 
 func templateError(name, dir string, err error) error {
 	if dir != "" {
