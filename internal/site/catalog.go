@@ -1,7 +1,9 @@
 package site
 
 import (
+	"fmt"
 	"net/url"
+	"strconv"
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
@@ -47,20 +49,31 @@ func CardURL(m *manifest.Manifest, id string) string {
 	return AgentURL(m, id) + WellKnown + "/" + CardFile
 }
 
-// Catalog renders /.well-known/ai-catalog.json.
+// CatalogMediaTypeNested is the AI Catalog media type of a nested catalog.
+const CatalogMediaTypeNested = "application/ai-catalog+json"
+
+// Catalog renders the AI Catalog of a whole manifest in one document.
 func Catalog(m *manifest.Manifest) ([]byte, error) {
-	doc := catalogDoc{
-		SpecVersion: CatalogSpecVersion,
-		Host: catalogHost{
-			DisplayName:      m.Site.Title,
-			DocumentationURL: m.Site.BaseURL + "/",
-		},
-	}
-	if u, err := url.Parse(m.Site.BaseURL); err == nil {
-		doc.Host.Identifier = u.Hostname()
-	}
+	agents := make([]*manifest.Agent, len(m.Agents))
 	for i := range m.Agents {
-		a := &m.Agents[i]
+		agents[i] = &m.Agents[i]
+	}
+	return catalogDocument(m, agents)
+}
+
+// catalogHostOf is the catalog's host: the site.
+func catalogHostOf(m *manifest.Manifest) catalogHost {
+	h := catalogHost{DisplayName: m.Site.Title, DocumentationURL: m.Site.BaseURL + "/"}
+	if u, err := url.Parse(m.Site.BaseURL); err == nil {
+		h.Identifier = u.Hostname()
+	}
+	return h
+}
+
+// catalogDocument is an AI Catalog listing agents.
+func catalogDocument(m *manifest.Manifest, agents []*manifest.Agent) ([]byte, error) {
+	doc := catalogDoc{SpecVersion: CatalogSpecVersion, Host: catalogHostOf(m), Entries: []catalogEntry{}}
+	for _, a := range agents {
 		doc.Entries = append(doc.Entries, catalogEntry{
 			Identifier:  AgentURL(m, a.ID),
 			DisplayName: a.Name,
@@ -69,6 +82,24 @@ func Catalog(m *manifest.Manifest) ([]byte, error) {
 			Description: a.Description,
 			Tags:        skillTags(a),
 			Version:     a.Version,
+		})
+	}
+	return card.Marshal(doc)
+}
+
+// catalogIndex is the root AI Catalog of a site of several groups: one
+// nested catalog entry per group (catalog/<k>.json), each an AI Catalog of
+// at most GroupSize agents.
+func catalogIndex(m *manifest.Manifest, groups, agents int) ([]byte, error) {
+	doc := catalogDoc{SpecVersion: CatalogSpecVersion, Host: catalogHostOf(m)}
+	for g := range groups {
+		first, last := g*groupSize+1, min(agents, (g+1)*groupSize)
+		u := m.Site.BaseURL + "/" + CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
+		doc.Entries = append(doc.Entries, catalogEntry{
+			Identifier:  u,
+			DisplayName: fmt.Sprintf("%s: agents %d to %d", m.Site.Title, first, last),
+			MediaType:   CatalogMediaTypeNested,
+			URL:         u,
 		})
 	}
 	return card.Marshal(doc)

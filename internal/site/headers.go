@@ -20,7 +20,7 @@ const (
 // IsMachineReadable reports whether urlPath is a card, the JWKS or the
 // catalog: JSON that browsers on other origins fetch.
 func IsMachineReadable(urlPath string) bool {
-	return strings.Contains(urlPath, "/"+WellKnown+"/") && strings.HasSuffix(urlPath, ".json")
+	return (strings.Contains(urlPath, "/"+WellKnown+"/") || strings.HasPrefix(urlPath, "/"+CatalogFolder+"/")) && strings.HasSuffix(urlPath, ".json")
 }
 
 // Headers are the response headers a file of the site should be served

@@ -36,19 +36,27 @@ func headerRules(pages []string) []headerRule {
 	file := func(pattern string) headerRule {
 		return headerRule{pattern, [][2]string{{"Content-Type", ContentType(pattern)}, {"Cache-Control", CacheControl(pattern)}}}
 	}
+	// folder is the rule for every file of a folder, typed like sample.
+	folder := func(pattern, sample string) headerRule {
+		return headerRule{pattern, [][2]string{{"Content-Type", ContentType(sample)}, {"Cache-Control", CacheControl(sample)}}}
+	}
 	rules := []headerRule{
 		{"/*", [][2]string{{"X-Content-Type-Options", "nosniff"}}},
 		cards("/" + WellKnown + "/*"),
 		cards("/agents/:id/" + WellKnown + "/*"),
+		cards("/" + CatalogFolder + "/*"),
 		page("/"),
 		page("/index.html"),
 		page("/" + NotFoundFile),
 		page("/agents/:id/"),
 		page("/agents/:id/index.html"),
+		page("/" + PagesFolder + "/:n/"),
+		page("/" + PagesFolder + "/:n/index.html"),
 		file("/style.css"),
 		file("/search.js"),
-		file("/" + SearchIndexFile),
+		folder("/"+SearchFolder+"/*", "/"+SearchFolder+"/1.json"),
 		file("/" + SitemapFile),
+		folder("/"+SitemapsFolder+"/*", "/"+SitemapsFolder+"/1.xml"),
 		file("/" + RobotsFile),
 	}
 	for _, p := range pages {

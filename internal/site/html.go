@@ -3,30 +3,23 @@ package site
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
-	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/markdown"
-	"github.com/agentcards/agentcards/internal/regular"
-	"github.com/agentcards/agentcards/internal/sign"
-	"github.com/agentcards/agentcards/templates"
 )
 
 // Files the docs add at the top of the output folder.
 const (
-	SearchIndexFile = "search-index.json"
-	SitemapFile     = "sitemap.xml"
-	RobotsFile      = "robots.txt"
-	NotFoundFile    = "404.html"
+	SitemapFile  = "sitemap.xml"
+	RobotsFile   = "robots.txt"
+	NotFoundFile = "404.html"
 )
 
 // PagesDir is the folder beside agents.toml holding hand-written Markdown:
@@ -61,10 +54,12 @@ type pageData struct {
 	Root        string // relative path from the page to the site root
 	JSONLD      any
 
-	Intro  template.HTML
-	Agents []indexAgent
-	Agent  *agentPage
-	Body   template.HTML
+	Intro        template.HTML
+	Agents       []indexAgent
+	Pager        *pagerView
+	SearchShards int
+	Agent        *agentPage
+	Body         template.HTML
 }
 
 // indexAgent is what the front page shows of an agent.
@@ -105,147 +100,12 @@ type signatureView struct {
 	Projection bool
 }
 
-// docs renders the human-readable pages into root.
-type docs struct {
-	m        *manifest.Manifest
-	root     string
-	tpl      *templates.Set
-	info     siteInfo
-	intro    template.HTML
-	agentSrc map[string]string // site/agents/<id>.md
-	files    map[string][]byte
-	notes    []string
-}
-
 // CloudflareMaxRules is how many _headers rules Cloudflare Pages applies.
 const CloudflareMaxRules = 100
 
 // templateIDs are the element ids the built-in templates use; Markdown
 // headings never take them (a heading "Agents" must not break the search).
 var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "caps-h", "sec-h", "skills-h", "sig-h"}
-
-// writeDocs renders every HTML page, the search index, sitemap, robots.txt,
-// _headers and the assets; it returns notes for the user and how many
-// files it wrote.
-func writeDocs(root string, opts Options, projected map[string][]string) (notes []string, written int, err error) {
-	m := opts.Manifest
-	tpl, err := templates.Load(filepath.Join(m.Dir, TemplatesDir))
-	if err != nil {
-		return nil, 0, fmt.Errorf("templates: %w", err)
-	}
-	d := &docs{m: m, root: root, tpl: tpl, files: map[string][]byte{}, agentSrc: map[string]string{}}
-	d.info = siteInfo{Title: m.Site.Title, BaseURL: m.Site.BaseURL}
-	if err := d.readPages(); err != nil {
-		return nil, 0, err
-	}
-	for _, a := range m.Agents {
-		if err := d.agentPage(&a, opts.Signers, projected[a.ID] != nil && m.Site.ProjectionSignatures()); err != nil {
-			return nil, 0, fmt.Errorf("agent %q page: %w", a.ID, err)
-		}
-	}
-	if err := d.indexPage(); err != nil {
-		return nil, 0, err
-	}
-	for _, p := range d.info.Pages {
-		data := d.base(p.Title, "", "../")
-		data.Body = p.Body
-		data.Canonical = m.Site.BaseURL + "/" + p.Slug + "/"
-		if err := d.render("page.html", filepath.Join(p.Slug, "index.html"), data); err != nil {
-			return nil, 0, err
-		}
-	}
-	// 404.html is served at any path, so its links are absolute.
-	nf := d.base("Not found", "", m.Site.BaseURL+"/")
-	if err := d.render("404.html", NotFoundFile, nf); err != nil {
-		return nil, 0, err
-	}
-	for _, a := range templates.Assets {
-		d.files[a] = tpl.Asset(a)
-	}
-	if err := d.searchIndex(); err != nil {
-		return nil, 0, err
-	}
-	d.files[SitemapFile] = d.sitemap()
-	var slugs []string
-	for _, p := range d.info.Pages {
-		slugs = append(slugs, p.Slug)
-	}
-	d.files[HeadersFile] = renderHeaders(slugs)
-	if n := len(headerRules(slugs)); n > CloudflareMaxRules {
-		d.notes = append(d.notes, fmt.Sprintf("_headers has %d rules; Cloudflare Pages reads only the first %d (fewer extra pages in site/ keep it under)", n, CloudflareMaxRules))
-	}
-	d.files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
-
-	for _, name := range slices.Sorted(maps.Keys(d.files)) {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, 0, err
-		}
-		if err := writeOutput(opts.Secrets, root, p, d.files[name]); err != nil {
-			return nil, 0, err
-		}
-	}
-	return d.notes, len(d.files), nil
-}
-
-// readPages reads site/: the intro, per-agent docs and extra pages.
-func (d *docs) readPages() error {
-	dir := filepath.Join(d.m.Dir, PagesDir)
-	entries, err := regular.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".md") {
-			continue
-		}
-		src, err := regular.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		html, err := markdown.RenderWith(markdown.NewIDs(templateIDs...), string(src))
-		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
-		}
-		slug := strings.TrimSuffix(name, ".md")
-		if slug == "index" {
-			d.intro = html
-			continue
-		}
-		if !validSlug(slug) || slices.Contains(reservedTop, slug) {
-			return fmt.Errorf("%s: page names must be lower-case slugs other than %s", filepath.Join(dir, name), strings.Join(reservedTop, ", "))
-		}
-		d.info.Pages = append(d.info.Pages, extraPage{Slug: slug, Title: pageTitle(string(src), slug), Body: html})
-	}
-	agentsDir := filepath.Join(dir, "agents")
-	ids := map[string]bool{}
-	for _, a := range d.m.Agents {
-		ids[a.ID] = true
-	}
-	agentEntries, err := regular.ReadDir(agentsDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	for _, e := range agentEntries {
-		id, ok := strings.CutSuffix(e.Name(), ".md")
-		if e.IsDir() || !ok {
-			continue
-		}
-		if !ids[id] {
-			return fmt.Errorf("%s: no agent has id %q (rename the file to <id>.md)", filepath.Join(agentsDir, e.Name()), id)
-		}
-		src, err := regular.ReadFile(filepath.Join(agentsDir, e.Name()))
-		if err != nil {
-			return err
-		}
-		d.agentSrc[id] = string(src)
-	}
-	return nil
-}
 
 // reservedTop are top-level names the build writes itself.
 var reservedTop = []string{"agents", "index", "404", "search", "style", "sitemap", "robots"}
@@ -272,44 +132,88 @@ func pageTitle(src, slug string) string {
 	return slug
 }
 
-func (d *docs) base(title, desc, root string) *pageData {
-	return &pageData{Site: d.info, Lang: "en", Title: title, Description: desc, Root: root}
+func (b *builder) base(title, desc, root string) *pageData {
+	return &pageData{Site: b.info, Lang: "en", Title: title, Description: desc, Root: root}
 }
 
-func (d *docs) render(page, out string, data *pageData) error {
-	var b bytes.Buffer
-	if err := d.tpl.Page(page).ExecuteTemplate(&b, "layout", data); err != nil {
-		return fmt.Errorf("%s: %w", page, err)
+// render executes a page template.
+func (b *builder) render(page string, data *pageData) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := b.tpl.Page(page).ExecuteTemplate(&buf, "layout", data); err != nil {
+		return nil, fmt.Errorf("%s: %w", page, err)
 	}
-	d.files[filepath.ToSlash(out)] = b.Bytes()
-	return nil
+	return buf.Bytes(), nil
 }
 
-func (d *docs) indexPage() error {
-	m := d.m
-	data := d.base("", "Signed A2A Agent Cards: "+agentNames(m), "")
+// frontPage renders page p (of pages) of the front list, showing agents.
+func (b *builder) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, error) {
+	m := b.m
+	root := ""
+	if p > 1 {
+		root = "../../"
+	}
+	title := ""
+	if p > 1 {
+		title = fmt.Sprintf("Agents, page %d of %d", p, pages)
+	}
+	data := b.base(title, "Signed A2A Agent Cards published at "+m.Site.BaseURL, root)
 	data.Canonical = m.Site.BaseURL + "/"
-	data.Intro = d.intro
-	for i := range m.Agents {
-		a := &m.Agents[i]
+	if p > 1 {
+		data.Canonical += frontPage(p)[:len(frontPage(p))-len("index.html")]
+	}
+	if p == 1 {
+		data.Intro = b.intro
+	}
+	for _, a := range agents {
 		data.Agents = append(data.Agents, indexAgent{
 			ID: a.ID, Name: a.Name, Version: a.Version, Summary: summary(a.Description),
-			Tags: skillTags(a), Default: a.ID == m.DefaultAgentID(),
+			Tags: skillTags(a), Default: b.isDefault(a.ID, -1),
 		})
 	}
+	data.Pager = pager(p, pages, root, b.n)
+	data.SearchShards = b.groups
 	data.JSONLD = map[string]any{
 		"@context": "https://schema.org", "@type": "WebSite",
 		"name": m.Site.Title, "url": m.Site.BaseURL + "/",
 	}
-	return d.render("index.html", "index.html", data)
+	return b.render("index.html", data)
 }
 
-func agentNames(m *manifest.Manifest) string {
-	names := make([]string, len(m.Agents))
-	for i, a := range m.Agents {
-		names[i] = a.Name
+// pagerView is the navigation between pages of the front list.
+type pagerView struct {
+	Page, Pages, Agents     int
+	First, Prev, Next, Last string // hrefs; "" where there is none
+	Near                    []pageLink
+}
+
+type pageLink struct {
+	N       int
+	Href    string
+	Current bool
+}
+
+// pager links page p to its neighbours; nil for a list of one page.
+func pager(p, pages int, root string, agents int) *pagerView {
+	if pages <= 1 {
+		return nil
 	}
-	return strings.Join(names, ", ")
+	href := func(n int) string {
+		if n == 1 {
+			return root
+		}
+		return root + PagesFolder + "/" + strconv.Itoa(n) + "/"
+	}
+	v := &pagerView{Page: p, Pages: pages, Agents: agents}
+	if p > 1 {
+		v.First, v.Prev = href(1), href(p-1)
+	}
+	if p < pages {
+		v.Next, v.Last = href(p+1), href(pages)
+	}
+	for n := max(1, p-3); n <= min(pages, p+3); n++ {
+		v.Near = append(v.Near, pageLink{N: n, Href: href(n), Current: n == p})
+	}
+	return v
 }
 
 // summary is the first paragraph of a description, as plain text.
@@ -318,8 +222,9 @@ func summary(desc string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func (d *docs) agentPage(a *manifest.Agent, signers []*sign.Signer, projected bool) error {
-	m := d.m
+// agentPage renders an agent's page.
+func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
+	m, signers := b.m, b.opts.Signers
 	// One id set for the page: description and docs never share an id,
 	// nor take the template's or a skill's.
 	reserved := slices.Clone(templateIDs)
@@ -329,17 +234,17 @@ func (d *docs) agentPage(a *manifest.Agent, signers []*sign.Signer, projected bo
 	ids := markdown.NewIDs(reserved...)
 	desc, err := markdown.RenderWith(ids, a.Description)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	docsHTML, err := markdown.RenderWith(ids, d.agentSrc[a.ID])
+	docsHTML, err := markdown.RenderWith(ids, b.docs[a.ID])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p := &agentPage{
 		ID: a.ID, Name: a.Name, Version: a.Version, Provider: m.EffectiveProvider(a),
 		Description: desc, Docs: docsHTML,
 		DocumentationURL: a.DocumentationURL, IconURL: a.IconURL,
-		Default:    a.ID == m.DefaultAgentID(),
+		Default:    b.isDefault(a.ID, -1),
 		Interfaces: a.SupportedInterfaces,
 		Streaming:  a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		ExtendedAgentCard: a.Capabilities.ExtendedAgentCard, Extensions: a.Capabilities.Extensions,
@@ -367,7 +272,7 @@ func (d *docs) agentPage(a *manifest.Agent, signers []*sign.Signer, projected bo
 		// A site below a path: its JWKS is not at the origin's root.
 		p.VerifyCommand = "agentcards verify -jwks " + JWKSURL(m) + " " + cardURL
 	}
-	data := d.base(a.Name, summary(a.Description), "../../")
+	data := b.base(a.Name, summary(a.Description), "../../")
 	data.Agent = p
 	data.Canonical = AgentURL(m, a.ID)
 	ld := map[string]any{
@@ -382,7 +287,7 @@ func (d *docs) agentPage(a *manifest.Agent, signers []*sign.Signer, projected bo
 		ld["sameAs"] = a.DocumentationURL
 	}
 	data.JSONLD = ld
-	return d.render("agent.html", filepath.Join("agents", a.ID, "index.html"), data)
+	return b.render("agent.html", data)
 }
 
 // describeScheme says in plain words what a client sends.
@@ -465,51 +370,56 @@ func describeRequirements(reqs []manifest.Requirement, lead string) string {
 	return s
 }
 
-// searchIndex writes the prebuilt index the front page's search uses.
-func (d *docs) searchIndex() error {
+// searchShardData is one search shard: for each agent its id, name,
+// version, a short summary, and the distinct lower-case words of its name,
+// description, tags and skills, which is what the search matches.
+func searchShardData(agents []*manifest.Agent) ([]byte, error) {
 	type entry struct {
-		ID          string   `json:"id"`
-		Name        string   `json:"name"`
-		Description string   `json:"description"`
-		Tags        []string `json:"tags"`
-		Skills      []string `json:"skills"`
-		URL         string   `json:"url"`
+		ID      string `json:"i"`
+		Name    string `json:"n"`
+		Version string `json:"v"`
+		Summary string `json:"s"`
+		Words   string `json:"w"`
 	}
-	var idx struct {
-		Agents []entry `json:"agents"`
-	}
-	for i := range d.m.Agents {
-		a := &d.m.Agents[i]
-		e := entry{ID: a.ID, Name: a.Name, Description: a.Description, Tags: skillTags(a), URL: "agents/" + a.ID + "/"}
+	out := make([]entry, 0, len(agents))
+	for _, a := range agents {
+		parts := []string{a.ID, a.Name, a.Description}
+		parts = append(parts, skillTags(a)...)
 		for _, s := range a.Skills {
-			e.Skills = append(e.Skills, s.Name, s.Description)
+			parts = append(parts, s.Name, s.Description)
 		}
-		idx.Agents = append(idx.Agents, e)
+		out = append(out, entry{ID: a.ID, Name: a.Name, Version: a.Version, Summary: clip(summary(a.Description), 160), Words: searchWords(parts)})
 	}
-	b, err := json.Marshal(idx)
+	b, err := json.Marshal(out)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	d.files[SearchIndexFile] = append(b, '\n')
-	return nil
+	return append(b, '\n'), nil
 }
 
-func (d *docs) sitemap() []byte {
-	type loc struct {
-		Loc string `xml:"loc"`
+// searchWords is the distinct lower-case words of parts, in first-use order.
+func searchWords(parts []string) string {
+	seen := map[string]bool{}
+	var words []string
+	for _, p := range parts {
+		for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '_'
+		}) {
+			w = strings.Trim(w, "-._")
+			if w != "" && !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
 	}
-	urls := []loc{{d.m.Site.BaseURL + "/"}}
-	for _, a := range d.m.Agents {
-		urls = append(urls, loc{AgentURL(d.m, a.ID)})
+	return strings.Join(words, " ")
+}
+
+// clip shortens s to at most n characters, ending with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
 	}
-	for _, p := range d.info.Pages {
-		urls = append(urls, loc{d.m.Site.BaseURL + "/" + p.Slug + "/"})
-	}
-	doc := struct {
-		XMLName xml.Name `xml:"urlset"`
-		XMLNS   string   `xml:"xmlns,attr"`
-		URLs    []loc    `xml:"url"`
-	}{XMLNS: "http://www.sitemaps.org/schemas/sitemap/0.9", URLs: urls}
-	b, _ := xml.MarshalIndent(doc, "", "  ")
-	return append([]byte(xml.Header), append(b, '\n')...)
+	return strings.TrimRight(string(r[:n-1]), " ") + "…"
 }

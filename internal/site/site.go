@@ -7,13 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
@@ -32,6 +29,9 @@ const (
 
 // Options is what a build needs.
 type Options struct {
+	// Source is the manifest to build, read agent by agent; when nil,
+	// Manifest (loaded whole) is built.
+	Source   *manifest.Source
 	Manifest *manifest.Manifest
 	// OutDir is the output folder; it is replaced as a whole.
 	OutDir string
@@ -65,10 +65,19 @@ func JWKSURL(m *manifest.Manifest) string {
 	return m.Site.BaseURL + "/" + WellKnown + "/" + JWKSFile
 }
 
-// Build writes the whole site into a new folder beside opts.OutDir and
-// swaps it in. On any error the previous output is left as it was.
+// Build brings the site up to date: it writes the standby tree beside
+// opts.OutDir (only what changed since that tree was last built) and
+// exchanges it with the output. On any error the previous output is left
+// as it was.
 func Build(opts Options) (*Report, error) {
-	m := opts.Manifest
+	src := opts.Source
+	if src == nil {
+		src = opts.Manifest.Source()
+	}
+	m := src.Head
+	if problems, fatal := src.Problems(); fatal {
+		return nil, problems
+	}
 	if len(opts.Signers) == 0 {
 		return nil, errors.New("no signing key")
 	}
@@ -76,6 +85,13 @@ func Build(opts Options) (*Report, error) {
 		if opts.Keys.Find(s.KID) == nil {
 			return nil, fmt.Errorf("signing key %s has no public half in the keys folder (%s): add it with `agentcards keygen`, or commit its public JWK there", s.KID, m.KeysDir())
 		}
+	}
+	if opts.Secrets == nil {
+		s, err := secret.NewScanner(nil)
+		if err != nil {
+			return nil, err
+		}
+		opts.Secrets = s
 	}
 	out, err := filepath.Abs(opts.OutDir)
 	if err != nil {
@@ -98,9 +114,6 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkOutDir(realOut, realManifest, realKeys, pageSlugs(m)); err != nil {
-		return nil, err
-	}
 	out = realOut
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, err
@@ -113,27 +126,45 @@ func Build(opts Options) (*Report, error) {
 	}
 	defer unlock()
 	removeStale(out)
-	tmp, err := os.MkdirTemp(filepath.Dir(out), buildPrefix(out))
+	state := loadState(statePath(out))
+	liveKnown := state.Live != nil && state.Live.matches(out)
+	if err := checkOutDir(realOut, realManifest, realKeys, liveKnown); err != nil {
+		return nil, err
+	}
+	standby := standbyPath(out)
+	if st, err := os.Lstat(standby); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder: it is where builds keep the previous tree; remove it", standby)
+	}
+	tree, err := prepareStandby(state, standby)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
+	var live *treeState
+	if liveKnown {
+		live = state.Live
+	}
+	// Until this build records what it wrote, the standby is unknown.
+	if err := (&buildState{Live: live}).save(statePath(out)); err != nil {
 		return nil, err
 	}
-	rep, err := write(tmp, opts)
+	b := &builder{opts: opts, src: src, m: m, root: standby, lst: live, st: tree}
+	if liveKnown {
+		b.live = out
+	}
+	rep, err := b.run()
 	if err != nil {
-		os.RemoveAll(tmp)
+		// The standby holds what was written so far, recorded exactly.
+		(&buildState{Live: live, Standby: tree}).save(statePath(out))
 		return nil, err
 	}
-	if err := swap(tmp, out); err != nil {
-		var ce *CleanupError
-		if errors.As(err, &ce) {
-			rep.Notes = append(rep.Notes, ce.Error())
-			return rep, nil
-		}
-		os.RemoveAll(tmp)
+	if err := exchangeTrees(standby, out); err != nil {
+		(&buildState{Live: live, Standby: tree}).save(statePath(out))
 		return nil, err
+	}
+	// The folders keep their identities: tree now describes out, and the
+	// previous live tree (known or not) is the standby.
+	if err := (&buildState{Live: tree, Standby: live}).save(statePath(out)); err != nil {
+		rep.Notes = append(rep.Notes, "the build state could not be saved, so the next build starts from scratch: "+err.Error())
 	}
 	return rep, nil
 }
@@ -180,11 +211,15 @@ func realPath(p string) (string, error) {
 // checkOutDir refuses output folders a build must not replace: one holding
 // the manifest or the keys folder, or an existing folder that is not a
 // previous build. All three paths are real (realPath).
-func checkOutDir(out, manifestDir, keysDir string, pages []string) error {
+func checkOutDir(out, manifestDir, keysDir string, known bool) error {
 	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
 		if rel, err := filepath.Rel(out, in.dir); err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
 			return fmt.Errorf("output folder %s holds %s, which a build would delete; choose a folder of its own (site.output)", out, in.what)
 		}
+	}
+	if known {
+		// The state file says a build of ours made this very folder.
+		return nil
 	}
 	entries, err := os.ReadDir(out)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -201,7 +236,7 @@ func checkOutDir(out, manifestDir, keysDir string, pages []string) error {
 		foreign = "no " + WellKnown + "/" + JWKSFile
 	}
 	for _, e := range entries {
-		if !slices.Contains(TopLevel, e.Name()) && !slices.Contains(pages, e.Name()) {
+		if !slices.Contains(TopLevel, e.Name()) && !validSlug(e.Name()) {
 			foreign = "it holds " + e.Name() + ", which a build does not write"
 			break
 		}
@@ -214,48 +249,7 @@ func checkOutDir(out, manifestDir, keysDir string, pages []string) error {
 
 // TopLevel is every name a build writes at the top of the output folder;
 // a folder holding anything else is not replaced.
-var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, SearchIndexFile, "style.css", "search.js"}
-
-// pageSlugs lists the extra pages in site/ (each becomes a top-level
-// folder).
-func pageSlugs(m *manifest.Manifest) []string {
-	files, _ := filepath.Glob(filepath.Join(m.Dir, PagesDir, "*.md"))
-	var out []string
-	for _, f := range files {
-		if slug := strings.TrimSuffix(filepath.Base(f), ".md"); slug != "index" {
-			out = append(out, slug)
-		}
-	}
-	return out
-}
-
-// swap replaces out with tmp: the old tree is moved aside, the new one
-// moved in, and the old one removed; if the second move fails the old tree
-// is put back.
-func swap(tmp, out string) error {
-	old := ""
-	if _, err := os.Lstat(out); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(out, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		if old != "" {
-			if rerr := os.Rename(old, out); rerr != nil {
-				return fmt.Errorf("%v; and restoring the previous output failed: %v (it is at %s)", err, rerr, old)
-			}
-		}
-		return err
-	}
-	if old != "" {
-		if err := os.RemoveAll(old); err != nil {
-			// The new site is in place; only the cleanup failed.
-			return &CleanupError{Path: old, Err: err}
-		}
-	}
-	return nil
-}
+var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, PagesFolder, SearchFolder, CatalogFolder, SitemapsFolder, "style.css", "search.js", "search-index.json"}
 
 // CleanupError says the new site is in place but the previous one, moved
 // aside, could not be removed.
@@ -266,145 +260,6 @@ type CleanupError struct {
 
 func (e *CleanupError) Error() string {
 	return fmt.Sprintf("the new site is in place, but the previous one could not be removed from %s: %v", e.Path, e.Err)
-}
-
-// agentOutput is what building one agent produced.
-type agentOutput struct {
-	cardJSON, legacyJSON []byte
-	notes                []string
-	projected            []string
-	err                  error
-}
-
-func write(root string, opts Options) (*Report, error) {
-	m := opts.Manifest
-	if opts.Secrets == nil {
-		s, err := secret.NewScanner(nil)
-		if err != nil {
-			return nil, err
-		}
-		opts.Secrets = s
-	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if err := os.Mkdir(filepath.Join(root, "agents"), 0o755); err != nil {
-		return nil, err
-	}
-	results := make([]agentOutput, len(m.Agents))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(m.Agents)) {
-		wg.Go(func() {
-			for i := range jobs {
-				results[i] = buildAgent(root, m, &m.Agents[i], opts.Signers, opts.Secrets)
-			}
-		})
-	}
-	for i := range m.Agents {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-
-	rep := &Report{Agents: len(m.Agents), Files: 2 * len(m.Agents), Projected: map[string][]string{}}
-	var def *agentOutput
-	for i := range results {
-		r := &results[i]
-		if r.err != nil {
-			return nil, fmt.Errorf("agent %q: %w", m.Agents[i].ID, r.err)
-		}
-		rep.Notes = append(rep.Notes, r.notes...)
-		if len(r.projected) > 0 {
-			rep.Projected[m.Agents[i].ID] = r.projected
-		}
-		if m.Agents[i].ID == m.DefaultAgentID() {
-			def = r
-		}
-	}
-	wk := filepath.Join(root, WellKnown)
-	if err := os.MkdirAll(wk, 0o755); err != nil {
-		return nil, err
-	}
-	jwks, err := opts.Keys.JSON()
-	if err != nil {
-		return nil, err
-	}
-	catalog, err := Catalog(m)
-	if err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{
-		filepath.Join(wk, CardFile):    def.cardJSON,
-		filepath.Join(wk, LegacyFile):  def.legacyJSON,
-		filepath.Join(wk, JWKSFile):    jwks,
-		filepath.Join(wk, CatalogFile): catalog,
-		// GitHub Pages deployed from a branch runs Jekyll, which drops
-		// dot-folders such as .well-known unless this file exists.
-		filepath.Join(root, ".nojekyll"): {},
-	}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := writeOutput(opts.Secrets, root, name, files[name]); err != nil {
-			return nil, err
-		}
-	}
-	rep.Files += len(files)
-	notes, written, err := writeDocs(root, opts, rep.Projected)
-	if err != nil {
-		return nil, err
-	}
-	rep.Notes = append(rep.Notes, notes...)
-	rep.Files += written
-	return rep, nil
-}
-
-// buildAgent writes agents/<id>/.well-known/{agent-card.json,agent.json}.
-func buildAgent(root string, m *manifest.Manifest, a *manifest.Agent, signers []*sign.Signer, secrets *secret.Scanner) agentOutput {
-	var out agentOutput
-	v1 := card.NewV1(m, a)
-	unsigned, err := card.Marshal(v1)
-	if err != nil {
-		return agentOutput{err: err}
-	}
-	project := m.Site.ProjectionSignatures()
-	v1.Signatures, out.projected, err = signatures(unsigned, signers, project)
-	if err != nil {
-		return agentOutput{err: err}
-	}
-	if out.cardJSON, err = card.Marshal(v1); err != nil {
-		return agentOutput{err: err}
-	}
-
-	v03, notes := card.NewV03(m, a)
-	out.notes = notes
-	unsigned, err = card.Marshal(v03)
-	if err != nil {
-		return agentOutput{err: err}
-	}
-	if v03.Signatures, _, err = signatures(unsigned, signers, project); err != nil {
-		return agentOutput{err: err}
-	}
-	if out.legacyJSON, err = card.Marshal(v03); err != nil {
-		return agentOutput{err: err}
-	}
-
-	// agents/ exists already: two plain mkdirs are cheaper than MkdirAll.
-	dir := filepath.Join(root, "agents", a.ID)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return agentOutput{err: err}
-	}
-	dir = filepath.Join(dir, WellKnown)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return agentOutput{err: err}
-	}
-	if err := writeOutput(secrets, root, filepath.Join(dir, CardFile), out.cardJSON); err != nil {
-		return agentOutput{err: err}
-	}
-	if err := writeOutput(secrets, root, filepath.Join(dir, LegacyFile), out.legacyJSON); err != nil {
-		return agentOutput{err: err}
-	}
-	return out
 }
 
 // writeOutput writes one file of the new tree under root, after scanning

@@ -195,7 +195,7 @@ func TestTreeAndCards(t *testing.T) {
 	m, rep := buildExample(t, out, "ed25519", "es256", "rs256", "ps256")
 	tree := readTree(t, out)
 	want := []string{".nojekyll", "index.html", ".well-known/agent-card.json", ".well-known/agent.json", ".well-known/jwks.json", ".well-known/ai-catalog.json",
-		"404.html", "_headers", "robots.txt", "sitemap.xml", "search-index.json", "search.js", "style.css", "verify/index.html"}
+		"404.html", "_headers", "robots.txt", "sitemap.xml", "search/1.json", "search.js", "style.css", "verify/index.html"}
 	for _, a := range m.Agents {
 		want = append(want, "agents/"+a.ID+"/.well-known/agent-card.json", "agents/"+a.ID+"/.well-known/agent.json", "agents/"+a.ID+"/index.html")
 	}
@@ -351,11 +351,14 @@ func TestFailedBuildLeavesOutputUntouched(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(filepath.Dir(out))
 	for _, e := range entries {
-		if e.Name() != "public" {
+		if !besideOutput[e.Name()] {
 			t.Errorf("leftover %s beside the output", e.Name())
 		}
 	}
 }
+
+// besideOutput is what a build keeps beside an output folder named public.
+var besideOutput = map[string]bool{"public": true, ".public.standby": true, ".public.state": true}
 
 func TestRefusesForeignOutputFolder(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "docs")
@@ -451,7 +454,7 @@ func TestConcurrentBuildsIntoOneFolder(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(parent)
 	for _, e := range entries {
-		if e.Name() != "public" {
+		if !besideOutput[e.Name()] {
 			t.Errorf("left beside the output: %s", e.Name())
 		}
 	}

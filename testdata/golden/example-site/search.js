@@ -1,6 +1,7 @@
-// agentcards search: filters the agent list by name, description, skill and
-// tag, using the prebuilt search-index.json. Without JavaScript the full
-// list stays, and the search box stays hidden.
+// agentcards search. The list on each page shows that page's agents and
+// works without JavaScript (the pager links every page). Typing in the
+// search box fetches the search shards (search/1.json ...) once, on the
+// first keystroke, and lists every matching agent of the whole site.
 (function () {
   'use strict';
   var form = document.querySelector('form.search');
@@ -9,36 +10,82 @@
   var count = document.getElementById('count');
   var none = document.getElementById('no-match');
   if (!form || !input || !list) return;
-  var items = Array.prototype.slice.call(list.querySelectorAll('li.agent'));
+  var shards = parseInt(form.getAttribute('data-shards'), 10) || 0;
   var base = document.querySelector('script[src$="search.js"]').getAttribute('src').replace(/search\.js$/, '');
-  fetch(base + 'search-index.json').then(function (r) {
-    if (!r.ok) throw new Error('search index: HTTP ' + r.status);
-    return r.json();
-  }).then(function (index) {
-    var text = {};
-    index.agents.forEach(function (a) {
-      text[a.id] = [a.name, a.description].concat(a.tags, a.skills).join('\n').toLowerCase();
-    });
-    function update() {
-      var terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
-      var shown = 0;
-      items.forEach(function (li) {
-        var t = text[li.getAttribute('data-id')] || '';
-        var match = terms.every(function (w) { return t.indexOf(w) !== -1; });
-        li.hidden = !match;
-        if (match) shown++;
-      });
-      count.textContent = terms.length ? shown + ' of ' + items.length + ' agents' : '';
-      none.hidden = shown !== 0;
+  var original = Array.prototype.slice.call(list.children);
+  var pager = document.querySelector('nav.pager');
+  var entries = null, loading = null, shown = 200;
+
+  function load() {
+    if (loading) return loading;
+    var parts = [];
+    for (var k = 1; k <= shards; k++) {
+      parts.push(fetch(base + 'search/' + k + '.json').then(function (r) {
+        if (!r.ok) throw new Error('search shard: HTTP ' + r.status);
+        return r.json();
+      }));
     }
-    input.addEventListener('input', update);
-    form.addEventListener('submit', function (e) { e.preventDefault(); });
-    var q = new URLSearchParams(location.search).get('q');
-    if (q) input.value = q;
-    form.hidden = false;
-    update();
-  }).catch(function (e) {
-    // Keep the full list; say why search is missing.
-    console.error(e);
-  });
+    loading = Promise.all(parts).then(function (all) {
+      entries = [];
+      all.forEach(function (s) { entries = entries.concat(s); });
+      entries.forEach(function (e) { e.t = (e.n + ' ' + e.w).toLowerCase(); });
+    });
+    return loading;
+  }
+
+  function item(e) {
+    var li = document.createElement('li');
+    li.className = 'agent';
+    li.setAttribute('data-id', e.i);
+    var h = document.createElement('h2');
+    var a = document.createElement('a');
+    a.href = base + 'agents/' + encodeURIComponent(e.i) + '/';
+    a.textContent = e.n;
+    var v = document.createElement('span');
+    v.className = 'version';
+    v.textContent = 'v' + e.v;
+    h.appendChild(a);
+    h.appendChild(document.createTextNode(' '));
+    h.appendChild(v);
+    var p = document.createElement('p');
+    p.textContent = e.s;
+    li.appendChild(h);
+    li.appendChild(p);
+    return li;
+  }
+
+  function update() {
+    var terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    while (list.firstChild) list.removeChild(list.firstChild);
+    if (!terms.length) {
+      original.forEach(function (li) { list.appendChild(li); });
+      count.textContent = '';
+      none.hidden = true;
+      if (pager) pager.hidden = false;
+      return;
+    }
+    if (pager) pager.hidden = true;
+    var matches = entries.filter(function (e) {
+      return terms.every(function (w) { return e.t.indexOf(w) !== -1; });
+    });
+    matches.slice(0, shown).forEach(function (e) { list.appendChild(item(e)); });
+    count.textContent = matches.length + ' of ' + entries.length + ' agents' +
+      (matches.length > shown ? ' (the first ' + shown + ' shown)' : '');
+    none.hidden = matches.length !== 0;
+  }
+
+  function search() {
+    load().then(update).catch(function (e) {
+      count.textContent = 'Search is unavailable.';
+      console.error(e);
+    });
+  }
+  input.addEventListener('input', search);
+  form.addEventListener('submit', function (e) { e.preventDefault(); });
+  form.hidden = false;
+  var q = new URLSearchParams(location.search).get('q');
+  if (q) {
+    input.value = q;
+    search();
+  }
 })();

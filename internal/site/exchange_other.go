@@ -1,0 +1,23 @@
+//go:build !linux && (darwin || dragonfly || freebsd || netbsd || openbsd)
+
+package site
+
+import (
+	"os"
+	"syscall"
+)
+
+// exchange swaps two folders with three renames.
+func exchange(a, b string) error { return exchangeByRenames(a, b) }
+
+// dirID is a folder's device and inode, where the system has them.
+func dirID(dir string) (dev, ino uint64, ok bool) {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return 0, 0, false
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev), uint64(st.Ino), true
+	}
+	return 0, 0, false
+}

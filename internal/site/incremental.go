@@ -1,0 +1,160 @@
+package site
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// An incremental build keeps two trees beside the output folder OUT: OUT
+// itself (live) and .OUT.standby, the tree the build before last wrote.
+// A build brings the standby up to date in place, writing only what
+// changed since it was live and deleting what is gone, then exchanges the
+// two folders, so that unchanged files are neither rewritten nor deleted,
+// and a failed build never touches the live output. .OUT.state records,
+// for each tree, the key of the inputs every file was made from (DESIGN
+// notes in README, "Incremental builds").
+
+// stateFormat is the version of the state file's layout.
+const stateFormat = 1
+
+// agentRecord is what a tree holds of one agent: the key of the inputs its
+// files were made from (zero: unknown, to be rewritten), and the fields its
+// cards' SDK-projection signatures leave out, one per line.
+type agentRecord struct {
+	Key       key
+	Projected string
+}
+
+// treeState is what one tree holds.
+type treeState struct {
+	Dev, Ino uint64 // the tree's folder, which keeps its identity when renamed
+	Agents   map[string]agentRecord
+	Raws     map[key]string // the source of each agent it was built from -> id
+	Files    map[string]key // every other file -> key of its inputs or bytes
+}
+
+func newTreeState() *treeState {
+	return &treeState{Agents: map[string]agentRecord{}, Raws: map[key]string{}, Files: map[string]key{}}
+}
+
+// matches reports whether dir is the folder t describes.
+func (t *treeState) matches(dir string) bool {
+	dev, ino, ok := dirID(dir)
+	return ok && t != nil && t.Ino != 0 && dev == t.Dev && ino == t.Ino
+}
+
+// stamp records dir as the folder t describes.
+func (t *treeState) stamp(dir string) {
+	t.Dev, t.Ino, _ = dirID(dir)
+}
+
+// buildState is the state file: the live tree and the standby.
+type buildState struct {
+	Format  int
+	Live    *treeState
+	Standby *treeState // nil: unknown (a build was writing it)
+}
+
+// standbyPath and statePath are the standby tree and state file of out.
+func standbyPath(out string) string {
+	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".standby")
+}
+func statePath(out string) string {
+	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".state")
+}
+
+// loadState reads the state file; a missing or unreadable one is no state.
+func loadState(path string) *buildState {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return &buildState{Format: stateFormat}
+	}
+	var st buildState
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil || st.Format != stateFormat {
+		return &buildState{Format: stateFormat}
+	}
+	for _, t := range []*treeState{st.Live, st.Standby} {
+		if t != nil && (t.Agents == nil || t.Raws == nil || t.Files == nil) {
+			fixNil(t)
+		}
+	}
+	return &st
+}
+
+func fixNil(t *treeState) {
+	if t.Agents == nil {
+		t.Agents = map[string]agentRecord{}
+	}
+	if t.Raws == nil {
+		t.Raws = map[key]string{}
+	}
+	if t.Files == nil {
+		t.Files = map[string]key{}
+	}
+}
+
+// save writes the state file atomically.
+func (st *buildState) save(path string) error {
+	st.Format = stateFormat
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// prepareStandby returns the standby tree to build into and what it holds:
+// the known standby as it is, else a new empty folder (an unknown one, left
+// by a build that was killed, is removed first).
+func prepareStandby(st *buildState, standby string) (*treeState, error) {
+	if st.Standby != nil && st.Standby.matches(standby) {
+		return st.Standby, nil
+	}
+	if _, err := os.Lstat(standby); err == nil {
+		if err := os.RemoveAll(standby); err != nil {
+			return nil, fmt.Errorf("removing the unknown standby tree %s: %v", standby, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.Mkdir(standby, 0o755); err != nil {
+		return nil, err
+	}
+	t := newTreeState()
+	t.stamp(standby)
+	return t, nil
+}
+
+// exchangeTrees makes the standby live and the live tree the standby. A
+// first build (no live tree) just moves the standby in.
+func exchangeTrees(standby, out string) error {
+	if _, err := os.Lstat(out); errors.Is(err, fs.ErrNotExist) {
+		return os.Rename(standby, out)
+	}
+	return exchange(standby, out)
+}
+
+// exchangeByRenames swaps two folders with three renames, putting things
+// back when the second fails.
+func exchangeByRenames(a, b string) error {
+	tmp := a + ".swap"
+	if err := os.Rename(b, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(a, b); err != nil {
+		if rerr := os.Rename(tmp, b); rerr != nil {
+			return fmt.Errorf("%v; and restoring the previous output failed: %v (it is at %s)", err, rerr, tmp)
+		}
+		return err
+	}
+	return os.Rename(tmp, a)
+}

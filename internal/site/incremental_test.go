@@ -1,0 +1,333 @@
+package site
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/ed25519"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+// smallGroups makes groups of 4 agents and pages of 2 for the test, so
+// that a few agents exercise nested catalogs, shards and pagination.
+func smallGroups(t *testing.T) {
+	g, p := groupSize, pageSize
+	groupSize, pageSize = 4, 2
+	t.Cleanup(func() { groupSize, pageSize = g, p })
+}
+
+// project is a manifest folder with what a build reads.
+type project struct {
+	t       *testing.T
+	dir     string
+	toml    string
+	keys    *sign.KeySet
+	signers []crypto.Signer
+}
+
+func newProject(t *testing.T, agents int) *project {
+	t.Helper()
+	p := &project{t: t, dir: t.TempDir(), toml: generatedManifest(agents)}
+	ks, err := sign.LoadKeySet(testKeysDir + "/public")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.keys = ks
+	data, err := os.ReadFile(filepath.Join(testKeysDir, "test-ed25519.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := sign.ParsePrivatePEM(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.signers = k
+	return p
+}
+
+func (p *project) write(rel, data string) {
+	p.t.Helper()
+	path := filepath.Join(p.dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// build builds the project into out.
+func (p *project) build(out string) (*Report, error) {
+	p.t.Helper()
+	p.write("agents.toml", p.toml)
+	src, err := manifest.Open(filepath.Join(p.dir, "agents.toml"))
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	var signers []*sign.Signer
+	for _, k := range p.signers {
+		s, err := sign.NewSigner(k, sign.EdDSA, JWKSURL(src.Head))
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		signers = append(signers, s)
+	}
+	return Build(Options{Source: src, OutDir: out, Keys: p.keys, Signers: signers})
+}
+
+// sameAsClean builds the project into out (incrementally) and into a new
+// folder (from nothing) and checks that the trees are byte-identical.
+func (p *project) sameAsClean(out, step string) {
+	p.t.Helper()
+	if _, err := p.build(out); err != nil {
+		p.t.Fatalf("%s: incremental build: %v", step, err)
+	}
+	clean := filepath.Join(p.t.TempDir(), "public")
+	if _, err := p.build(clean); err != nil {
+		p.t.Fatalf("%s: clean build: %v", step, err)
+	}
+	got, want := readTree(p.t, out), readTree(p.t, clean)
+	for name, b := range want {
+		if g, ok := got[name]; !ok {
+			p.t.Errorf("%s: %s missing from the incremental build", step, name)
+		} else if !bytes.Equal(g, b) {
+			p.t.Errorf("%s: %s is stale in the incremental build", step, name)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			p.t.Errorf("%s: %s is left over in the incremental build", step, name)
+		}
+	}
+}
+
+// TestIncrementalEqualsClean changes each kind of input in turn and checks
+// that the incremental build's tree is byte-identical to a clean build's:
+// nothing stale is ever served, and nothing is left over.
+func TestIncrementalEqualsClean(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 8)
+	out := filepath.Join(t.TempDir(), "public")
+	p.sameAsClean(out, "first build")
+	p.sameAsClean(out, "no change (standby still empty)")
+	p.sameAsClean(out, "no change")
+
+	steps := []struct {
+		name   string
+		change func()
+	}{
+		{"one description", func() {
+			p.toml = strings.Replace(p.toml, "Generated agent number 4 ", "Changed agent number 4 ", 1)
+		}},
+		{"a skill of one agent", func() { p.toml = strings.Replace(p.toml, `name = "Skill 3"`, `name = "Skill three"`, 1) }},
+		{"an agent added", func() { p.toml = generatedManifest(9) }},
+		{"agents removed", func() { p.toml = generatedManifest(5) }},
+		{"agents reordered", func() {
+			parts := strings.Split(p.toml, "\n[[agents]]\n")
+			parts[1], parts[2] = parts[2], parts[1]
+			p.toml = strings.Join(parts, "\n[[agents]]\n")
+		}},
+		{"site title", func() { p.toml = strings.Replace(p.toml, `title = "Bench"`, `title = "Bench two"`, 1) }},
+		{"provider", func() {
+			p.toml = strings.Replace(p.toml, `organization = "Bench Co."`, `organization = "Bench Ltd."`, 1)
+		}},
+		{"default agent", func() {
+			p.toml = strings.Replace(p.toml, `defaultAgent = "agent-0"`, `defaultAgent = "agent-3"`, 1)
+		}},
+		{"base URL", func() {
+			p.toml = strings.Replace(p.toml, `baseUrl = "https://agents.example.com"`, `baseUrl = "https://cards.example.org"`, 1)
+		}},
+		{"projection signatures off", func() {
+			p.toml = strings.Replace(p.toml, "[site]\n", "[site]\nsdkProjectionSignatures = false\n", 1)
+		}},
+		{"agent docs added", func() { p.write("site/agents/agent-2.md", "# More\n\nLong-form docs.\n") }},
+		{"agent docs changed", func() { p.write("site/agents/agent-2.md", "# More\n\nOther docs.\n") }},
+		{"agent docs removed", func() { os.Remove(filepath.Join(p.dir, "site/agents/agent-2.md")) }},
+		{"intro", func() { p.write("site/index.md", "Welcome.\n") }},
+		{"extra page added", func() { p.write("site/about.md", "# About\n\nUs.\n") }},
+		{"extra page removed", func() { os.Remove(filepath.Join(p.dir, "site/about.md")) }},
+		{"template override", func() {
+			p.write("templates/agent.html", `{{define "content"}}<h1>{{.Agent.Name}}</h1>{{end}}`)
+		}},
+		{"asset override", func() { p.write("templates/style.css", "body { color: red; }\n") }},
+		{"template override removed", func() {
+			os.Remove(filepath.Join(p.dir, "templates/agent.html"))
+			os.Remove(filepath.Join(p.dir, "templates/style.css"))
+		}},
+		{"key set", func() {
+			k := slices.Clone(p.keys.Keys)
+			p.keys = &sign.KeySet{Keys: k[:len(k)-1]}
+		}},
+		{"signing key", func() {
+			_, priv, _ := ed25519.GenerateKey(nil)
+			s, _ := sign.NewSigner(priv, sign.EdDSA, "")
+			p.keys = &sign.KeySet{Keys: append(slices.Clone(p.keys.Keys), s.Public)}
+			p.signers = append(p.signers, priv)
+		}},
+		{"many agents (several pages per group)", func() { p.toml = generatedManifest(14) }},
+	}
+	for _, s := range steps {
+		s.change()
+		p.sameAsClean(out, s.name)
+	}
+}
+
+// TestIncrementalWritesOnlyWhatChanged checks that a one-agent change
+// rewrites that agent's files and its group's listings, and nothing else.
+func TestIncrementalWritesOnlyWhatChanged(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 9)
+	out := filepath.Join(t.TempDir(), "public")
+	for range 3 { // the third build finds both trees up to date
+		if _, err := p.build(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := stats(t, out)
+	standby := stats(t, standbyPath(out))
+	p.toml = strings.Replace(p.toml, "Generated agent number 7 ", "Changed agent number 7 ", 1)
+	if _, err := p.build(out); err != nil {
+		t.Fatal(err)
+	}
+	// The standby became live: what changed in it is what was written.
+	after := stats(t, out)
+	var rewritten []string
+	for name, st := range after {
+		if old, ok := standby[name]; !ok || !old.ModTime().Equal(st.ModTime()) || old.Size() != st.Size() {
+			rewritten = append(rewritten, name)
+		}
+	}
+	slices.Sort(rewritten)
+	want := []string{
+		"agents/agent-7/.well-known/agent-card.json", "agents/agent-7/.well-known/agent.json", "agents/agent-7/index.html",
+		"catalog/2.json", "page/3/index.html", "page/4/index.html", "search/2.json",
+	}
+	if !slices.Equal(rewritten, want) {
+		t.Errorf("rewritten:\n%v\nwant:\n%v", rewritten, want)
+	}
+	if len(before) != len(after) {
+		t.Errorf("%d files before, %d after", len(before), len(after))
+	}
+}
+
+func stats(t *testing.T, dir string) map[string]os.FileInfo {
+	t.Helper()
+	out := map[string]os.FileInfo{}
+	for name := range readTree(t, dir) {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = st
+	}
+	return out
+}
+
+// TestIncrementalFailureKeepsOutput checks that a build failing half-way
+// (a bad agent in the last group, after other groups were written) leaves
+// the live output byte-identical, and that the next good build is still
+// identical to a clean one; also after a build killed mid-way (the state
+// file says the standby is unknown).
+func TestIncrementalFailureKeepsOutput(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 8)
+	out := filepath.Join(t.TempDir(), "public")
+	p.sameAsClean(out, "first")
+	p.sameAsClean(out, "second")
+	before := readTree(t, out)
+	good := p.toml
+	p.toml = strings.Replace(generatedManifest(8), "Generated agent number 1 ", "Other 1 ", 1)
+	p.toml = strings.Replace(p.toml, `id = "agent-7"`, `id = "Agent 7"`, 1)
+	_, err := p.build(out)
+	if err == nil || !strings.Contains(err.Error(), "agents[7].id") {
+		t.Fatalf("bad agent: %v", err)
+	}
+	after := readTree(t, out)
+	if len(after) != len(before) {
+		t.Fatalf("%d files, was %d", len(after), len(before))
+	}
+	for name, b := range before {
+		if !bytes.Equal(b, after[name]) {
+			t.Errorf("%s changed by a failed build", name)
+		}
+	}
+	p.toml = good
+	p.sameAsClean(out, "after a failed build")
+
+	// A build killed while writing the standby leaves the state saying so.
+	st := loadState(statePath(out))
+	if err := (&buildState{Live: st.Live}).save(statePath(out)); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(standbyPath(out), "index.html"), []byte("half-written"), 0o644)
+	p.sameAsClean(out, "after a killed build")
+}
+
+// TestIncrementalIgnoresForeignState checks that the state of another
+// folder (the output replaced by hand) is never trusted.
+func TestIncrementalIgnoresForeignState(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 5)
+	out := filepath.Join(t.TempDir(), "public")
+	p.sameAsClean(out, "first")
+	p.sameAsClean(out, "second")
+	// Replace the output by a copy whose page was edited by hand.
+	copyTree(t, out, out+".copy")
+	os.WriteFile(filepath.Join(out+".copy", "agents", "agent-1", "index.html"), []byte("edited"), 0o644)
+	os.RemoveAll(out)
+	os.Rename(out+".copy", out)
+	p.toml = strings.Replace(p.toml, "Generated agent number 3 ", "Changed 3 ", 1)
+	p.sameAsClean(out, "after the output was replaced")
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	for name, data := range readTree(t, from) {
+		path := filepath.Join(to, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestLargeSiteLayout checks the pieces a site of several groups gets.
+func TestLargeSiteLayout(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 7)
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := p.build(out); err != nil {
+		t.Fatal(err)
+	}
+	tree := readTree(t, out)
+	for _, name := range []string{"catalog/1.json", "catalog/2.json", "search/1.json", "search/2.json", "page/2/index.html", "page/4/index.html"} {
+		if _, ok := tree[name]; !ok {
+			t.Errorf("%s missing", name)
+		}
+	}
+	root := string(tree[".well-known/ai-catalog.json"])
+	for k := 1; k <= 2; k++ {
+		if !strings.Contains(root, fmt.Sprintf(`"url": "https://agents.example.com/catalog/%d.json"`, k)) {
+			t.Errorf("root catalog does not point at catalog/%d.json:\n%s", k, root)
+		}
+	}
+	if !strings.Contains(root, `"mediaType": "application/ai-catalog+json"`) {
+		t.Errorf("nested entries are not typed as catalogs:\n%s", root)
+	}
+	if _, ok := tree["page/5/index.html"]; ok {
+		t.Error("page 5 of 4")
+	}
+	if !strings.Contains(string(tree["page/2/index.html"]), `href="../../page/3/"`) {
+		t.Error("page 2 does not link page 3")
+	}
+}

@@ -1,0 +1,918 @@
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/markdown"
+	"github.com/agentcards/agentcards/internal/regular"
+	"github.com/agentcards/agentcards/templates"
+)
+
+// Sizes of the pieces listings are cut into, so that no file grows with
+// the number of agents.
+const (
+	// GroupSize is how many agents share one catalog piece, search shard
+	// and sitemap piece; it is also the unit an incremental build redoes
+	// listings in.
+	GroupSize = 1000
+	// PageSize is how many agents one page of the front list shows.
+	PageSize = 100
+	// SitemapMaxURLs is how many URLs one sitemap file may hold
+	// (sitemaps.org); past it, sitemap.xml becomes a sitemap index.
+	SitemapMaxURLs = 50000
+)
+
+// groupSize and pageSize are GroupSize and PageSize; tests make them
+// small. A group is always a whole number of pages.
+var groupSize, pageSize = GroupSize, PageSize
+
+// Folders of listing pieces at the top of the output.
+const (
+	PagesFolder    = "page"     // page/<n>/index.html: the front list, page n >= 2
+	SearchFolder   = "search"   // search/<k>.json: search shard k
+	CatalogFolder  = "catalog"  // catalog/<k>.json: nested AI Catalog k
+	SitemapsFolder = "sitemaps" // sitemaps/<k>.xml: sitemap piece k
+)
+
+// key identifies the inputs of an output (or, for some files, the output
+// itself): a truncated SHA-256.
+type key [16]byte
+
+// hashParts hashes parts so that no two lists of parts collide by
+// concatenation.
+func hashParts(parts ...[]byte) key {
+	h := sha256.New()
+	var n [8]byte
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		h.Write(p)
+	}
+	var k key
+	copy(k[:], h.Sum(nil))
+	return k
+}
+
+// builder is one build: it brings the tree at root up to date, agent group
+// by agent group, reusing what the tree holds and copying what the live
+// output holds when their inputs are unchanged.
+type builder struct {
+	opts Options
+	src  *manifest.Source
+	m    *manifest.Manifest // the head: site and provider
+	root string
+	live string     // the previous output, "" when there is none
+	lst  *treeState // what live holds; nil when unknown
+	st   *treeState // what root holds, updated as files are written
+	mu   sync.Mutex // guards st, notes, projected
+
+	global  key
+	tpl     *templates.Set
+	info    siteInfo
+	intro   template.HTML
+	docs    map[string]string // site/agents/<id>.md
+	docKey  map[string]key
+	n       int
+	groups  int
+	indexed bool // sitemap.xml is a sitemap index
+
+	files     atomic.Int64
+	miscNames map[string]bool // the files misc wrote
+	notes     []string
+	projected map[string][]string
+}
+
+// groupResult is what one group of agents gave.
+type groupResult struct {
+	ids      []string // "" where an agent has problems and no id
+	problems manifest.Errors
+	err      error
+}
+
+// run builds everything into root and returns the report.
+func (b *builder) run() (*Report, error) {
+	b.n = b.src.Len()
+	b.groups = (b.n + groupSize - 1) / groupSize
+	b.indexed = b.n+1 > SitemapMaxURLs
+	b.projected = map[string][]string{}
+	if err := b.prepare(); err != nil {
+		return nil, err
+	}
+	results := make([]groupResult, b.groups)
+	workers := b.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// Groups are independent; within one, agents are built on all cores
+	// too (a small site is one group).
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, max(b.groups, 1)) {
+		wg.Go(func() {
+			for g := range next {
+				results[g] = b.group(g, workers)
+			}
+		})
+	}
+	for g := range b.groups {
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+
+	problems, _ := b.src.Problems()
+	problems = slices.Clone(problems)
+	ids := make([]string, 0, b.n)
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		problems = append(problems, r.problems...)
+		ids = append(ids, r.ids...)
+	}
+	problems = append(problems, b.src.CheckIDs(ids)...)
+	if len(problems) > 0 {
+		sortProblems(problems)
+		return nil, problems
+	}
+	if err := b.checkDocs(ids); err != nil {
+		return nil, err
+	}
+	if err := b.misc(ids); err != nil {
+		return nil, err
+	}
+	if err := b.prune(ids); err != nil {
+		return nil, err
+	}
+	rep := &Report{Agents: b.n, Files: int(b.files.Load()), Notes: b.notes, Projected: b.projected}
+	return rep, nil
+}
+
+func sortProblems(e manifest.Errors) {
+	slices.SortStableFunc(e, func(a, b manifest.Diagnostic) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Col - b.Col
+	})
+}
+
+// prepare reads what every page needs (templates, site/ pages) and works
+// out the key of everything the whole site shares.
+func (b *builder) prepare() error {
+	m := b.m
+	tpl, err := templates.Load(filepath.Join(m.Dir, TemplatesDir))
+	if err != nil {
+		return fmt.Errorf("templates: %w", err)
+	}
+	b.tpl = tpl
+	b.info = siteInfo{Title: m.Site.Title, BaseURL: m.Site.BaseURL}
+	pagesKey, err := b.readPages()
+	if err != nil {
+		return err
+	}
+	head, err := json.Marshal(struct {
+		Site     manifest.Site
+		Provider *manifest.Provider
+	}{m.Site, m.Provider})
+	if err != nil {
+		return err
+	}
+	jwks, err := b.opts.Keys.JSON()
+	if err != nil {
+		return err
+	}
+	var signers []byte
+	for _, s := range b.opts.Signers {
+		signers = append(signers, s.KID+" "+s.Alg+"\n"...)
+	}
+	b.global = hashParts([]byte(buildFormat), programKey(), head, jwks, signers, pagesKey[:], tpl.Digest())
+	return nil
+}
+
+// buildFormat names the layout and rules of this build code; changing how
+// outputs are made without changing the program is impossible, so the
+// program's own bytes are part of every key too (programKey).
+const buildFormat = "agentcards build 2"
+
+var programKeyOnce = sync.OnceValue(func() []byte {
+	exe, err := os.Executable()
+	if err == nil {
+		if b, err := os.ReadFile(exe); err == nil {
+			k := hashParts(b)
+			return k[:]
+		}
+	}
+	// Unknown program: no output can be reused across runs.
+	var k [16]byte
+	f, _ := os.Open("/dev/urandom")
+	if f != nil {
+		f.Read(k[:])
+		f.Close()
+	}
+	return k[:]
+})
+
+// programKey identifies the running agentcards binary.
+func programKey() []byte { return programKeyOnce() }
+
+// readPages reads site/: the intro, per-agent docs and extra pages, and
+// returns the key of everything in it that every page depends on.
+func (b *builder) readPages() (key, error) {
+	b.docs = map[string]string{}
+	b.docKey = map[string]key{}
+	dir := filepath.Join(b.m.Dir, PagesDir)
+	var shared [][]byte
+	entries, err := regular.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return key{}, err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		src, err := regular.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return key{}, err
+		}
+		shared = append(shared, []byte(name), src)
+		html, err := markdown.RenderWith(markdown.NewIDs(templateIDs...), string(src))
+		if err != nil {
+			return key{}, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+		}
+		slug := strings.TrimSuffix(name, ".md")
+		if slug == "index" {
+			b.intro = html
+			continue
+		}
+		if !validSlug(slug) || slices.Contains(reservedTop, slug) {
+			return key{}, fmt.Errorf("%s: page names must be lower-case slugs other than %s", filepath.Join(dir, name), strings.Join(reservedTop, ", "))
+		}
+		b.info.Pages = append(b.info.Pages, extraPage{Slug: slug, Title: pageTitle(string(src), slug), Body: html})
+	}
+	agentsDir := filepath.Join(dir, "agents")
+	agentEntries, err := regular.ReadDir(agentsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return key{}, err
+	}
+	for _, e := range agentEntries {
+		id, ok := strings.CutSuffix(e.Name(), ".md")
+		if e.IsDir() || !ok {
+			continue
+		}
+		src, err := regular.ReadFile(filepath.Join(agentsDir, e.Name()))
+		if err != nil {
+			return key{}, err
+		}
+		b.docs[id] = string(src)
+		b.docKey[id] = hashParts(src)
+	}
+	return hashParts(shared...), nil
+}
+
+// checkDocs refuses site/agents/<id>.md files for agents that do not exist.
+func (b *builder) checkDocs(ids []string) error {
+	known := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		known[id] = true
+	}
+	for _, id := range slices.Sorted(maps.Keys(b.docs)) {
+		if !known[id] {
+			return fmt.Errorf("%s: no agent has id %q (rename the file to <id>.md)", filepath.Join(b.m.Dir, PagesDir, "agents", id+".md"), id)
+		}
+	}
+	return nil
+}
+
+// isDefault reports whether id is served at the origin's /.well-known/.
+func (b *builder) isDefault(id string, index int) bool {
+	if d := b.m.Site.DefaultAgent; d != "" {
+		return id == d
+	}
+	return b.n == 1 && index == 0
+}
+
+// agentKey is the key of everything an agent's own files depend on.
+func (b *builder) agentKey(raw key, id string, index int) key {
+	doc := b.docKey[id]
+	def := []byte{0}
+	if b.isDefault(id, index) {
+		def[0] = 1
+	}
+	return hashParts(b.global[:], raw[:], []byte(id), doc[:], def)
+}
+
+// member is one agent of a group as the group sees it.
+type member struct {
+	index int
+	raw   []byte
+	rawK  key
+	id    string
+	key   key
+	agent *manifest.Agent
+	bad   bool // the agent has problems
+}
+
+// group builds agents [g*groupSize, ...) and their listing pieces.
+func (b *builder) group(g, workers int) groupResult {
+	lo, hi := g*groupSize, min(b.n, (g+1)*groupSize)
+	ms := make([]member, hi-lo)
+	var res groupResult
+	res.ids = make([]string, len(ms))
+	var mu sync.Mutex
+	// Pass 1: the source of each agent, and its id (from the state when
+	// this source was built before, else by decoding it).
+	b.parallel(len(ms), workers, func(j int) error {
+		mem := &ms[j]
+		mem.index = lo + j
+		raw, err := b.src.Raw(mem.index)
+		if err != nil {
+			return err
+		}
+		mem.raw, mem.rawK = raw, hashParts(raw)
+		mem.id = b.knownID(mem.rawK)
+		if mem.id == "" {
+			if !b.decode(mem, &mu, &res) {
+				return nil
+			}
+		}
+		mem.key = b.agentKey(mem.rawK, mem.id, mem.index)
+		return nil
+	}, &res)
+	if res.err != nil {
+		return res
+	}
+	var keys [][]byte
+	keys = append(keys, b.global[:], []byte(strconv.Itoa(b.n)))
+	for j := range ms {
+		res.ids[j] = ms[j].id
+		if ms[j].bad {
+			res.ids[j] = manifest.DeclaredID(ms[j].raw)
+		}
+		keys = append(keys, ms[j].key[:])
+	}
+	if len(res.problems) > 0 {
+		// Keep checking the rest; write nothing more for this group.
+		b.parallel(len(ms), workers, func(j int) error {
+			if ms[j].agent == nil && !ms[j].bad {
+				b.decode(&ms[j], &mu, &res)
+			}
+			return nil
+		}, &res)
+		return res
+	}
+	gk := hashParts(keys...)
+	pieces := b.groupPieces(g)
+	listings := false
+	b.mu.Lock()
+	for _, p := range pieces {
+		if b.st.Files[p] != gk {
+			listings = true
+		}
+	}
+	b.mu.Unlock()
+	// Pass 2: each agent's own files.
+	b.parallel(len(ms), workers, func(j int) error {
+		mem := &ms[j]
+		if listings && mem.agent == nil && !b.decode(mem, &mu, &res) {
+			return nil
+		}
+		return b.agentFiles(mem, &mu, &res)
+	}, &res)
+	if res.err != nil || len(res.problems) > 0 {
+		return res
+	}
+	if listings {
+		res.err = b.writeListings(g, ms, pieces, gk)
+	} else {
+		b.files.Add(int64(len(pieces)))
+	}
+	return res
+}
+
+// parallel runs f(0..n-1) on up to workers goroutines, keeping the first
+// error in res.
+func (b *builder) parallel(n, workers int, f func(int) error, res *groupResult) {
+	var mu sync.Mutex
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(n, 1)) {
+		wg.Go(func() {
+			for {
+				j := int(next.Add(1)) - 1
+				if j >= n {
+					return
+				}
+				if err := f(j); err != nil {
+					mu.Lock()
+					if res.err == nil {
+						res.err = err
+					}
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// knownID is the id of an agent whose source a previous build saw.
+func (b *builder) knownID(raw key) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if id, ok := b.st.Raws[raw]; ok {
+		return id
+	}
+	if b.lst != nil {
+		return b.lst.Raws[raw]
+	}
+	return ""
+}
+
+// decode decodes and checks an agent; false when it has problems, which
+// go into res.
+func (b *builder) decode(mem *member, mu *sync.Mutex, res *groupResult) bool {
+	a, problems := b.src.Agent(mem.index, mem.raw)
+	if problems != nil {
+		mu.Lock()
+		res.problems = append(res.problems, problems...)
+		mu.Unlock()
+		mem.bad = true
+		return false
+	}
+	mem.agent, mem.id = a, a.ID
+	return true
+}
+
+// agentFile names one file of an agent, relative to the output.
+func agentFile(id, name string) string {
+	if name == "index.html" {
+		return "agents/" + id + "/index.html"
+	}
+	return "agents/" + id + "/" + WellKnown + "/" + name
+}
+
+// agentFileNames are the files every agent has.
+var agentFileNames = []string{CardFile, LegacyFile, "index.html"}
+
+// agentFiles brings an agent's own files in the tree up to date: kept when
+// the tree has them for the same inputs, copied from the live output when
+// it has, built otherwise.
+func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) error {
+	b.mu.Lock()
+	have := b.st.Agents[mem.id]
+	var live agentRecord
+	if b.lst != nil {
+		live = b.lst.Agents[mem.id]
+	}
+	if have.Key == mem.key {
+		b.st.Raws[mem.rawK] = mem.id
+		b.mu.Unlock()
+		b.files.Add(int64(len(agentFileNames)))
+		b.noteProjected(mem.id, have.Projected)
+		return nil
+	}
+	// From here until the files are written, the tree's copy is unknown.
+	b.st.Agents[mem.id] = agentRecord{}
+	b.mu.Unlock()
+	dir := filepath.Join(b.root, "agents", mem.id, WellKnown)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	rec := agentRecord{Key: mem.key}
+	copied := false
+	if live.Key == mem.key && b.live != "" {
+		copied = b.copyAgent(mem.id) == nil
+		rec.Projected = live.Projected
+	}
+	if !copied {
+		if mem.agent == nil && !b.decode(mem, mu, res) {
+			return nil
+		}
+		out, err := b.buildAgent(mem.agent)
+		if err != nil {
+			return fmt.Errorf("agent %q: %w", mem.id, err)
+		}
+		for i, data := range [][]byte{out.cardJSON, out.legacyJSON, out.page} {
+			if err := b.write(agentFile(mem.id, agentFileNames[i]), data); err != nil {
+				return err
+			}
+		}
+		rec.Projected = strings.Join(out.projected, "\n")
+		if len(out.notes) > 0 {
+			b.mu.Lock()
+			b.notes = append(b.notes, out.notes...)
+			b.mu.Unlock()
+		}
+	} else {
+		b.files.Add(int64(len(agentFileNames)))
+	}
+	b.mu.Lock()
+	b.st.Agents[mem.id] = rec
+	b.st.Raws[mem.rawK] = mem.id
+	b.mu.Unlock()
+	b.noteProjected(mem.id, rec.Projected)
+	return nil
+}
+
+func (b *builder) noteProjected(id, projected string) {
+	if projected == "" {
+		return
+	}
+	b.mu.Lock()
+	b.projected[id] = strings.Split(projected, "\n")
+	b.mu.Unlock()
+}
+
+// copyAgent copies an agent's files from the live output into the tree,
+// scanning them like every output.
+func (b *builder) copyAgent(id string) error {
+	for _, name := range agentFileNames {
+		rel := agentFile(id, name)
+		data, err := regular.ReadFile(filepath.Join(b.live, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		if err := writeOutput(b.opts.Secrets, b.root, filepath.Join(b.root, filepath.FromSlash(rel)), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write writes one file of the tree (rel is a slash path), scanning it.
+func (b *builder) write(rel string, data []byte) error {
+	b.files.Add(1)
+	return writeOutput(b.opts.Secrets, b.root, filepath.Join(b.root, filepath.FromSlash(rel)), data)
+}
+
+// agentOutput is what building one agent produced.
+type agentOutput struct {
+	cardJSON, legacyJSON, page []byte
+	notes                      []string
+	projected                  []string
+}
+
+// buildAgent makes an agent's two signed cards and its page.
+func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
+	m, signers := b.m, b.opts.Signers
+	out := &agentOutput{}
+	v1 := card.NewV1(m, a)
+	unsigned, err := card.Marshal(v1)
+	if err != nil {
+		return nil, err
+	}
+	project := m.Site.ProjectionSignatures()
+	v1.Signatures, out.projected, err = signatures(unsigned, signers, project)
+	if err != nil {
+		return nil, err
+	}
+	if out.cardJSON, err = card.Marshal(v1); err != nil {
+		return nil, err
+	}
+	v03, notes := card.NewV03(m, a)
+	out.notes = notes
+	if unsigned, err = card.Marshal(v03); err != nil {
+		return nil, err
+	}
+	if v03.Signatures, _, err = signatures(unsigned, signers, project); err != nil {
+		return nil, err
+	}
+	if out.legacyJSON, err = card.Marshal(v03); err != nil {
+		return nil, err
+	}
+	if out.page, err = b.agentPage(a, len(out.projected) > 0 && project); err != nil {
+		return nil, fmt.Errorf("page: %w", err)
+	}
+	return out, nil
+}
+
+// groupPieces are the listing files group g writes.
+func (b *builder) groupPieces(g int) []string {
+	var out []string
+	first, last := g*groupSize/pageSize+1, (min(b.n, (g+1)*groupSize)+pageSize-1)/pageSize
+	for p := first; p <= max(last, first); p++ {
+		out = append(out, frontPage(p))
+	}
+	out = append(out, b.catalogPiece(g), searchShard(g))
+	if b.indexed {
+		out = append(out, SitemapsFolder+"/"+strconv.Itoa(g+1)+".xml")
+	}
+	return out
+}
+
+// frontPage is the file of page p of the front list.
+func frontPage(p int) string {
+	if p == 1 {
+		return "index.html"
+	}
+	return PagesFolder + "/" + strconv.Itoa(p) + "/index.html"
+}
+
+// catalogPiece is where group g's catalog entries go: the catalog itself
+// for a site of one group, else a nested catalog.
+func (b *builder) catalogPiece(g int) string {
+	if b.groups <= 1 {
+		return WellKnown + "/" + CatalogFile
+	}
+	return CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
+}
+
+// searchShard is the file of search shard g.
+func searchShard(g int) string { return SearchFolder + "/" + strconv.Itoa(g+1) + ".json" }
+
+// writeListings writes group g's pages of the front list, catalog piece,
+// search shard and sitemap piece.
+func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) error {
+	b.mu.Lock()
+	for _, p := range pieces {
+		b.st.Files[p] = key{}
+	}
+	b.mu.Unlock()
+	agents := make([]*manifest.Agent, len(ms))
+	for j := range ms {
+		agents[j] = ms[j].agent
+	}
+	pages := (b.n + pageSize - 1) / pageSize
+	for k := 0; k < len(agents); k += pageSize {
+		p := (g*groupSize+k)/pageSize + 1
+		data, err := b.frontPage(p, pages, agents[k:min(len(agents), k+pageSize)])
+		if err != nil {
+			return err
+		}
+		if err := b.writeDir(frontPage(p), data); err != nil {
+			return err
+		}
+	}
+	if len(agents) == 0 {
+		data, err := b.frontPage(1, 1, nil)
+		if err != nil {
+			return err
+		}
+		if err := b.write(frontPage(1), data); err != nil {
+			return err
+		}
+	}
+	cat, err := catalogDocument(b.m, agents)
+	if err != nil {
+		return err
+	}
+	if err := b.writeDir(b.catalogPiece(g), cat); err != nil {
+		return err
+	}
+	shard, err := searchShardData(agents)
+	if err != nil {
+		return err
+	}
+	if err := b.writeDir(searchShard(g), shard); err != nil {
+		return err
+	}
+	if b.indexed {
+		var urls []string
+		for _, a := range agents {
+			urls = append(urls, AgentURL(b.m, a.ID))
+		}
+		if err := b.writeDir(SitemapsFolder+"/"+strconv.Itoa(g+1)+".xml", urlset(urls)); err != nil {
+			return err
+		}
+	}
+	b.mu.Lock()
+	for _, p := range pieces {
+		b.st.Files[p] = gk
+	}
+	b.mu.Unlock()
+	return nil
+}
+
+// writeDir is write, creating the file's folder first.
+func (b *builder) writeDir(rel string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(b.root, filepath.FromSlash(rel))), 0o755); err != nil {
+		return err
+	}
+	return b.write(rel, data)
+}
+
+// misc writes the files of the whole site that are not per agent or per
+// group: the JWKS, the default agent's cards at the root, the catalog index,
+// extra pages, the 404 page, assets, _headers, robots.txt and the sitemap.
+// Each is written only when its bytes differ from what the tree holds.
+func (b *builder) misc(ids []string) error {
+	m := b.m
+	files := map[string][]byte{}
+	jwks, err := b.opts.Keys.JSON()
+	if err != nil {
+		return err
+	}
+	files[WellKnown+"/"+JWKSFile] = jwks
+	// GitHub Pages deployed from a branch runs Jekyll, which drops
+	// dot-folders such as .well-known unless this file exists.
+	files[".nojekyll"] = []byte{}
+	if b.groups > 1 {
+		idx, err := catalogIndex(m, b.groups, b.n)
+		if err != nil {
+			return err
+		}
+		files[WellKnown+"/"+CatalogFile] = idx
+	}
+	for _, p := range b.info.Pages {
+		data := b.base(p.Title, "", "../")
+		data.Body = p.Body
+		data.Canonical = m.Site.BaseURL + "/" + p.Slug + "/"
+		page, err := b.render("page.html", data)
+		if err != nil {
+			return err
+		}
+		files[p.Slug+"/index.html"] = page
+	}
+	// 404.html is served at any path, so its links are absolute.
+	nf, err := b.render("404.html", b.base("Not found", "", m.Site.BaseURL+"/"))
+	if err != nil {
+		return err
+	}
+	files[NotFoundFile] = nf
+	for _, a := range templates.Assets {
+		files[a] = b.tpl.Asset(a)
+	}
+	var slugs []string
+	for _, p := range b.info.Pages {
+		slugs = append(slugs, p.Slug)
+	}
+	files[HeadersFile] = renderHeaders(slugs)
+	if n := len(headerRules(slugs)); n > CloudflareMaxRules {
+		b.notes = append(b.notes, fmt.Sprintf("_headers has %d rules; Cloudflare Pages reads only the first %d (fewer extra pages in site/ keep it under)", n, CloudflareMaxRules))
+	}
+	files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
+	files[SitemapFile] = b.sitemap(ids)
+	if b.indexed {
+		// The pages that are not an agent's, for the sitemap index.
+		urls := []string{m.Site.BaseURL + "/"}
+		for _, p := range b.info.Pages {
+			urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
+		}
+		files[SitemapsFolder+"/site.xml"] = urlset(urls)
+	}
+	b.miscNames = map[string]bool{WellKnown + "/" + CardFile: true, WellKnown + "/" + LegacyFile: true}
+	for name := range files {
+		b.miscNames[name] = true
+	}
+
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		k := hashParts(files[name])
+		if b.st.Files[name] == k {
+			b.files.Add(1)
+			continue
+		}
+		b.st.Files[name] = key{}
+		if err := b.writeDir(name, files[name]); err != nil {
+			return err
+		}
+		b.st.Files[name] = k
+	}
+	return b.rootCards(ids)
+}
+
+// rootCards puts the default agent's cards at /.well-known/.
+func (b *builder) rootCards(ids []string) error {
+	def := b.m.Site.DefaultAgent
+	if def == "" && len(ids) == 1 {
+		def = ids[0]
+	}
+	k := b.st.Agents[def].Key
+	for _, name := range []string{CardFile, LegacyFile} {
+		rel := WellKnown + "/" + name
+		if b.st.Files[rel] == k {
+			b.files.Add(1)
+			continue
+		}
+		b.st.Files[rel] = key{}
+		data, err := regular.ReadFile(filepath.Join(b.root, filepath.FromSlash(agentFile(def, name))))
+		if err != nil {
+			return err
+		}
+		if err := b.writeDir(rel, data); err != nil {
+			return err
+		}
+		b.st.Files[rel] = k
+	}
+	return nil
+}
+
+// sitemap is sitemap.xml: every page's URL, or, past SitemapMaxURLs, an
+// index of the per-group pieces.
+func (b *builder) sitemap(ids []string) []byte {
+	m := b.m
+	if b.indexed {
+		var locs []string
+		for g := range b.groups {
+			locs = append(locs, m.Site.BaseURL+"/"+SitemapsFolder+"/"+strconv.Itoa(g+1)+".xml")
+		}
+		return sitemapIndex(append(locs, m.Site.BaseURL+"/"+SitemapsFolder+"/site.xml"))
+	}
+	urls := []string{m.Site.BaseURL + "/"}
+	for _, id := range ids {
+		urls = append(urls, AgentURL(m, id))
+	}
+	for _, p := range b.info.Pages {
+		urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
+	}
+	return urlset(urls)
+}
+
+// prune removes from the tree what this build no longer produces: agents
+// that left the manifest, listing pieces and pages that no longer exist.
+func (b *builder) prune(ids []string) error {
+	keep := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		keep[id] = true
+	}
+	for _, id := range slices.Sorted(maps.Keys(b.st.Agents)) {
+		if keep[id] {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(b.root, "agents", id)); err != nil {
+			return err
+		}
+		delete(b.st.Agents, id)
+	}
+	want := map[string]bool{WellKnown + "/" + CardFile: true, WellKnown + "/" + LegacyFile: true}
+	for g := range b.groups {
+		for _, p := range b.groupPieces(g) {
+			want[p] = true
+		}
+	}
+	if b.groups == 0 {
+		want[frontPage(1)] = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(b.st.Files)) {
+		if want[name] || b.miscNames[name] {
+			continue
+		}
+		p := filepath.Join(b.root, filepath.FromSlash(name))
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		// Remove folders the file leaves empty (page/7/, an extra page's).
+		for d := filepath.Dir(p); d != b.root && strings.HasPrefix(d, b.root); d = filepath.Dir(d) {
+			if os.Remove(d) != nil {
+				break
+			}
+		}
+		delete(b.st.Files, name)
+	}
+	// Raws only needs the sources of this manifest.
+	for r, id := range b.st.Raws {
+		if !keep[id] {
+			delete(b.st.Raws, r)
+		}
+	}
+	return nil
+}
+
+// sitemapIndex is a sitemaps.org sitemap index of locs.
+func sitemapIndex(locs []string) []byte {
+	var buf bytes.Buffer
+	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		buf.WriteString("  <sitemap>\n    <loc>")
+		xmlEscape(&buf, l)
+		buf.WriteString("</loc>\n  </sitemap>\n")
+	}
+	buf.WriteString("</sitemapindex>\n")
+	return buf.Bytes()
+}
+
+// xmlEscape writes s escaped as XML text.
+func xmlEscape(buf *bytes.Buffer, s string) { xml.EscapeText(buf, []byte(s)) }
+
+// urlset is a sitemaps.org urlset of urls.
+func urlset(urls []string) []byte {
+	var buf bytes.Buffer
+	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, u := range urls {
+		buf.WriteString("  <url>\n    <loc>")
+		xmlEscape(&buf, u)
+		buf.WriteString("</loc>\n  </url>\n")
+	}
+	buf.WriteString("</urlset>\n")
+	return buf.Bytes()
+}
