@@ -28,20 +28,29 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		return err
 	}
 
-	m, err := manifest.Load(*manifestPath)
+	src, err := manifest.Open(*manifestPath)
 	if err != nil {
-		var errs manifest.Errors
-		if errors.As(err, &errs) {
-			for _, d := range errs {
-				fmt.Fprintln(stderr, terminal.Escape(d.String()))
-			}
-			return fmt.Errorf("%d problem(s) in %s; nothing was written", len(errs), *manifestPath)
+		if problems := manifestProblems(err, *manifestPath, stderr); problems != nil {
+			return problems
 		}
 		return fmt.Errorf("%v (run it where agents.toml is, or pass -manifest)", err)
 	}
+	defer src.Close()
+	if problems, _ := src.Problems(); len(problems) > 0 {
+		// Check every agent too, so that every problem is listed at once.
+		return manifestProblems(src.Check(), *manifestPath, stderr)
+	}
+	m := src.Head
 	privs, err := keyring.Read(keyFiles, getenv(sign.EnvSigningKey))
 	if err != nil {
 		return err
+	}
+	if _, err := os.Stat(filepath.Join(m.Dir, sign.DevKeyDir, sign.DevKeyFile)); len(privs) == 0 && errors.Is(err, os.ErrNotExist) && !isCI(getenv) {
+		// A first build makes the development key: not for a manifest
+		// that cannot build, which must leave nothing behind.
+		if problems := src.Check(); problems != nil {
+			return manifestProblems(problems, *manifestPath, stderr)
+		}
 	}
 	ring, err := keyring.Open(m.KeysDir(), m.Dir, privs, site.JWKSURL(m), !isCI(getenv))
 	if errors.Is(err, keyring.ErrDevKeyRefused) {
@@ -79,7 +88,10 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := site.Build(site.Options{Manifest: m, OutDir: m.OutputDir(), Keys: keys, Signers: signers, Secrets: secrets})
+	rep, err := site.Build(site.Options{Source: src, OutDir: m.OutputDir(), Keys: keys, Signers: signers, Secrets: secrets})
+	if problems := manifestProblems(err, *manifestPath, stderr); problems != nil {
+		return problems
+	}
 	if err != nil {
 		return fmt.Errorf("%v\nthe previous output (if any) was left untouched", err)
 	}
@@ -114,6 +126,19 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	fmt.Fprintf(stdout, "built %s: %d agents, %d files, signed by %s\n", terminal.Escape(m.OutputDir()), rep.Agents, rep.Files, strings.Join(kids, ", "))
 	return nil
+}
+
+// manifestProblems prints the diagnostics err carries, one per line, and
+// returns the error that ends the command; nil when err carries none.
+func manifestProblems(err error, path string, stderr io.Writer) error {
+	var errs manifest.Errors
+	if !errors.As(err, &errs) {
+		return nil
+	}
+	for _, d := range errs {
+		fmt.Fprintln(stderr, terminal.Escape(d.String()))
+	}
+	return fmt.Errorf("%d problem(s) in %s; nothing was written", len(errs), path)
 }
 
 // isCI reports whether the build runs under CI, where the development key

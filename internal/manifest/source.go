@@ -290,7 +290,7 @@ func (s *Source) decodeAll() ([]Agent, Errors) {
 				a, problems := s.Agent(i, raw)
 				if problems != nil {
 					errs[i] = problems
-					ids[i] = problemsID(raw)
+					ids[i] = DeclaredID(raw)
 					continue
 				}
 				agents[i] = *a
@@ -315,9 +315,10 @@ func (s *Source) decodeAll() ([]Agent, Errors) {
 	return agents, nil
 }
 
-// problemsID is the id an agent with problems still declares, so that
-// duplicates are found even then; "" when it has none.
-func problemsID(raw []byte) string {
+// DeclaredID is the id an agent's source (Raw) declares even when the
+// agent has problems, so that duplicate ids are found even then; "" when
+// it has no valid one.
+func DeclaredID(raw []byte) string {
 	var v struct {
 		Agents []struct {
 			ID any `toml:"id"`
@@ -351,4 +352,19 @@ func sortDiagnostics(e Errors) {
 		}
 		return a.Col < b.Col
 	})
+}
+
+// Source wraps a manifest already loaded, so that it can be built like an
+// opened one.
+func (m *Manifest) Source() *Source {
+	head := *m
+	head.Agents = nil
+	return &Source{Head: &head, name: "agents.toml", whole: m.Agents}
+}
+
+// Check decodes every agent to report every problem in the manifest at
+// once, sorted by line; nil when there is none.
+func (s *Source) Check() Errors {
+	_, errs := s.decodeAll()
+	return errs
 }
