@@ -121,33 +121,35 @@ func (s *Server) Status() (builds int, lastErr string) {
 	return s.builds, s.lastErr
 }
 
-// rebuild builds into a new folder; on success it becomes the served one.
+// rebuild builds into the preview's site folder. The build is incremental
+// and atomic like any other: it updates the standby tree beside the folder
+// and exchanges the two, so the served folder always holds a whole site,
+// and a failed build leaves it as it was.
 func (s *Server) rebuild() {
-	dir := filepath.Join(s.tmp, fmt.Sprintf("build-%d", time.Now().UnixNano()))
+	dir := filepath.Join(s.tmp, "site")
 	err := s.build(dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
-		os.RemoveAll(dir)
 		s.lastErr = err.Error()
 		fmt.Fprintf(s.cfg.Log, "rebuild failed; still serving the last good site:\n%s\n", terminal.EscapeLines(err.Error()))
 		return
 	}
-	old := s.current
 	s.current, s.lastErr = dir, ""
 	s.builds++
-	if old != "" {
-		// Requests may still be reading the old build: remove it later.
-		time.AfterFunc(5*time.Second, func() { os.RemoveAll(old) })
-	}
 	fmt.Fprintf(s.cfg.Log, "built; serving %s/\n", s.URL)
 }
 
 func (s *Server) build(dir string) error {
-	m, err := manifest.Load(s.cfg.Manifest)
+	src, err := manifest.Open(s.cfg.Manifest)
 	if err != nil {
 		return err
 	}
+	defer src.Close()
+	if problems, _ := src.Problems(); len(problems) > 0 {
+		return src.Check()
+	}
+	m := src.Head
 	m.Site.BaseURL = s.URL
 	s.mu.Lock()
 	s.keysDir = m.KeysDir()
@@ -160,7 +162,7 @@ func (s *Server) build(dir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = site.Build(site.Options{Manifest: m, OutDir: dir, Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets})
+	_, err = site.Build(site.Options{Source: src, OutDir: dir, Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets})
 	return err
 }
 

@@ -460,7 +460,9 @@ func (b *builder) decode(mem *member, mu *sync.Mutex, res *groupResult) bool {
 		mem.bad = true
 		return false
 	}
-	mem.agent, mem.id = a, a.ID
+	// A copy: the decoded strings share the memory of the agent's whole
+	// source, which the id must not keep alive once the agent is built.
+	mem.agent, mem.id = a, strings.Clone(a.ID)
 	return true
 }
 
