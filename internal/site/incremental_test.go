@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"crypto"
 	"crypto/ed25519"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
+	"github.com/agentcards/agentcards/internal/verify"
 )
 
 // smallGroups makes groups of 4 agents and pages of 2 for the test, so
@@ -329,5 +331,22 @@ func TestLargeSiteLayout(t *testing.T) {
 	}
 	if !strings.Contains(string(tree["page/2/index.html"]), `href="../../page/3/"`) {
 		t.Error("page 2 does not link page 3")
+	}
+	// verify follows the nested catalogs.
+	rep := &verify.Report{}
+	if err := verify.Target(context.Background(), out, verify.Options{}, rep); err != nil {
+		t.Fatal(err)
+	}
+	verify.Finish(rep)
+	if !rep.Verified || len(rep.Cards) != 2*7+2 {
+		t.Fatalf("verify: %d cards, problems %v", len(rep.Cards), rep.Problems)
+	}
+	os.RemoveAll(filepath.Join(out, "agents", "agent-5"))
+	rep = &verify.Report{}
+	if err := verify.Target(context.Background(), out, verify.Options{}, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(rep.Problems, func(p string) bool { return strings.Contains(p, "catalog/2.json entry 1") }) {
+		t.Errorf("a nested catalog entry whose card is gone was not reported: %v", rep.Problems)
 	}
 }

@@ -4,6 +4,7 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-jose/go-jose/v4"
 
@@ -517,6 +519,10 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	}
 	slices.Sort(files)
 	rep.Problems = append(rep.Problems, ks.fatal...)
+	rootCard, rootErr := readLocal(filepath.Join(dir, ".well-known", "agent-card.json"), opts)
+	rootPath := filepath.Join(dir, ".well-known", "agent-card.json")
+	var defaultCard atomic.Int64 // 1 + index of the agent card equal to the root's
+	rootDir := filepath.Join(dir, ".well-known")
 	// Cards are checked on every core; the report keeps their order.
 	cards := make([]Card, len(files))
 	next := make(chan int)
@@ -530,6 +536,9 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 					continue
 				}
 				cards[i] = checkCard(files[i], body, ks, opts)
+				if rootErr == nil && filepath.Dir(files[i]) != rootDir && filepath.Base(files[i]) == "agent-card.json" && bytes.Equal(body, rootCard) {
+					defaultCard.Store(int64(i) + 1)
+				}
 			}
 		})
 	}
@@ -566,33 +575,30 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if len(jkus) > 1 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: cards name %d different jku values", dir, len(jkus)))
 	}
-	checkRootCard(dir, opts, rep)
+	switch {
+	case rootErr != nil:
+		rep.Problems = append(rep.Problems, dir+": no /.well-known/agent-card.json")
+	case defaultCard.Load() > 0:
+		checkRootLegacy(dir, filepath.Dir(files[defaultCard.Load()-1]), opts, rep)
+	case len(files) > 2 || !slices.Contains(files, rootPath):
+		// A site of agents whose root card is none of theirs (a single-card
+		// site has only the root's cards).
+		if agents, _ := filepath.Glob(filepath.Join(dir, "agents", "*", ".well-known", "agent-card.json")); len(agents) > 0 {
+			rep.Problems = append(rep.Problems, dir+": /.well-known/agent-card.json is not the card of any agent under agents/")
+		}
+	}
 	checkCatalog(dir, jkus, opts, rep)
 	return nil
 }
 
-// checkRootCard: the root cards must equal one agent's cards.
-func checkRootCard(dir string, opts Options, rep *Report) {
-	root, err := readLocal(filepath.Join(dir, ".well-known", "agent-card.json"), opts)
-	if err != nil {
-		rep.Problems = append(rep.Problems, dir+": no /.well-known/agent-card.json")
-		return
+// checkRootLegacy: the root agent.json must be the default agent's, whose
+// agent-card.json the root's equals (in cardDir).
+func checkRootLegacy(dir, cardDir string, opts Options, rep *Report) {
+	legacyRoot, _ := readLocal(filepath.Join(dir, ".well-known", "agent.json"), opts)
+	legacy, _ := readLocal(filepath.Join(cardDir, "agent.json"), opts)
+	if string(legacyRoot) != string(legacy) {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: root agent.json is not the default agent's (%s)", dir, filepath.Dir(cardDir)))
 	}
-	agents, _ := filepath.Glob(filepath.Join(dir, "agents", "*", ".well-known", "agent-card.json"))
-	if len(agents) == 0 {
-		return // a single-card site
-	}
-	for _, a := range agents {
-		if b, err := readLocal(a, opts); err == nil && string(b) == string(root) {
-			legacyRoot, _ := readLocal(filepath.Join(dir, ".well-known", "agent.json"), opts)
-			legacy, _ := readLocal(filepath.Join(filepath.Dir(a), "agent.json"), opts)
-			if string(legacyRoot) != string(legacy) {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: root agent.json is not the default agent's (%s)", dir, filepath.Dir(filepath.Dir(a))))
-			}
-			return
-		}
-	}
-	rep.Problems = append(rep.Problems, dir+": /.well-known/agent-card.json is not the card of any agent under agents/")
 }
 
 // checkCatalog: every catalog entry's url names a card file in the site.
@@ -635,19 +641,61 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 			}
 		}
 	}
-	for i, e := range cat.Entries {
-		if e.MediaType != "application/a2a-agent-card+json" {
-			continue
-		}
+	type entry = struct {
+		Identifier string `json:"identifier"`
+		URL        string `json:"url"`
+		MediaType  string `json:"mediaType"`
+	}
+	// local is the file of the site a URL of the site names.
+	local := func(what string, i int, e entry) (string, bool) {
 		rel, ok := strings.CutPrefix(e.URL, base+"/")
 		if base == "" || !ok {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: catalog entry %d (%s): url %s is not on this site (%s)", dir, i, e.Identifier, e.URL, base))
-			continue
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not on this site (%s)", dir, what, i, e.Identifier, e.URL, base))
+			return "", false
 		}
-		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: catalog entry %d (%s): %s does not exist in the site", dir, i, e.Identifier, rel))
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if !within(p, dir) {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
+			return "", false
+		}
+		if _, err := os.Stat(p); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s does not exist in the site", dir, what, i, e.Identifier, rel))
+			return "", false
+		}
+		return p, true
+	}
+	var checkEntries func(what string, entries []entry, nested bool)
+	checkEntries = func(what string, entries []entry, nested bool) {
+		for i, e := range entries {
+			switch e.MediaType {
+			case "application/a2a-agent-card+json":
+				local(what, i, e)
+			case "application/ai-catalog+json":
+				if nested {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): a catalog nested two levels deep; agentcards nests one", dir, what, i, e.Identifier))
+					continue
+				}
+				p, ok := local(what, i, e)
+				if !ok {
+					continue
+				}
+				data, err := readLocal(p, copts)
+				if err != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, err))
+					continue
+				}
+				var sub struct {
+					Entries []entry `json:"entries"`
+				}
+				if err := json.Unmarshal(data, &sub); err != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, err))
+					continue
+				}
+				checkEntries(strings.TrimPrefix(e.URL, base+"/"), sub.Entries, true)
+			}
 		}
 	}
+	checkEntries("catalog", cat.Entries, false)
 }
 
 // IsUsage reports errors that mean exit code 2: usage and fetch errors.
