@@ -90,6 +90,17 @@ func SDKProjection(unsigned []byte) (projected []byte, omitted []Omission, err e
 // json.Number numbers, as card.Decode reads them) from unsigned; it does
 // not change v.
 func SDKProjectionOf(v any, unsigned []byte) (projected []byte, omitted []Omission, err error) {
+	cleaned, omitted := SDKProjectionValue(v)
+	if len(omitted) == 0 {
+		return unsigned, nil, nil
+	}
+	projected, err = marshalPlain(cleaned)
+	return projected, omitted, err
+}
+
+// SDKProjectionValue is SDKProjectionOf as a decoded value: the projection
+// of v (v itself when nothing is omitted) and what it leaves out.
+func SDKProjectionValue(v any) (projected any, omitted []Omission) {
 	p := v
 	if obj, ok := v.(map[string]any); ok {
 		if _, v1 := obj["supportedInterfaces"]; v1 {
@@ -102,10 +113,9 @@ func SDKProjectionOf(v any, unsigned []byte) (projected []byte, omitted []Omissi
 	}
 	omitted = diff(&path{}, v, cleaned, nil)
 	if len(omitted) == 0 {
-		return unsigned, nil, nil
+		return v, nil
 	}
-	projected, err = marshalPlain(cleaned)
-	return projected, omitted, err
+	return cleaned, omitted
 }
 
 // isEmpty reports a value made of nothing but empty values and proto3

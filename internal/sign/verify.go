@@ -3,7 +3,6 @@ package sign
 import (
 	"crypto/ed25519"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -74,22 +73,17 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		return nil, err
 	}
 	delete(doc, "signatures")
-	unsigned, err := json.Marshal(doc)
+	// The canonical forms are written from the decoded tree: no second
+	// parse of the card's text.
+	strict, err := CanonicalValue(doc)
 	if err != nil {
 		return nil, err
 	}
-	strict, err := Canonicalize(unsigned)
-	if err != nil {
-		return nil, err
-	}
-	projectedDoc, omitted, err := card.SDKProjectionOf(doc, unsigned)
-	if err != nil {
-		return nil, err
-	}
+	projectedDoc, omitted := card.SDKProjectionValue(doc)
 	var projected []byte
 	var altered []string // members no projection signature covers
 	if len(omitted) > 0 {
-		if projected, err = Canonicalize(projectedDoc); err != nil {
+		if projected, err = CanonicalValue(projectedDoc); err != nil {
 			return nil, err
 		}
 		for _, o := range omitted {

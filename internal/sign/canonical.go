@@ -1,0 +1,134 @@
+package sign
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/gowebpki/jcs"
+)
+
+// CanonicalValue is the RFC 8785 (JCS) form of a decoded JSON value (as
+// card.Decode returns it: objects, arrays, strings, json.Number, booleans
+// and null), written straight from the tree instead of parsing text again:
+// members sorted by their UTF-16 code units, strings escaped as ECMAScript
+// does, numbers in ECMAScript's shortest form. It equals Canonicalize of
+// the value's JSON text.
+func CanonicalValue(v any) ([]byte, error) {
+	return appendCanonical(make([]byte, 0, 2048), v)
+}
+
+func appendCanonical(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case string:
+		return appendCanonicalString(b, x), nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return nil, fmt.Errorf("sign: canonicalize: number %s: %v", x, err)
+		}
+		s, err := jcs.NumberToJSON(f)
+		if err != nil {
+			return nil, fmt.Errorf("sign: canonicalize: %v", err)
+		}
+		return append(b, s...), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendCanonical(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		ascii := true
+		for k := range x {
+			keys = append(keys, k)
+			for i := 0; i < len(k) && ascii; i++ {
+				ascii = k[i] < utf8.RuneSelf
+			}
+		}
+		if ascii {
+			slices.Sort(keys) // byte order is UTF-16 order for ASCII
+		} else {
+			slices.SortFunc(keys, compareUTF16)
+		}
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCanonicalString(b, k)
+			b = append(b, ':')
+			var err error
+			if b, err = appendCanonical(b, x[k]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	default:
+		// Anything else goes through its JSON text.
+		text, err := json.Marshal(x)
+		if err != nil {
+			return nil, err
+		}
+		c, err := Canonicalize(text)
+		if err != nil {
+			return nil, err
+		}
+		return append(b, c...), nil
+	}
+}
+
+// compareUTF16 orders strings by their UTF-16 code units (RFC 8785 3.2.3).
+func compareUTF16(a, b string) int {
+	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
+	return slices.Compare(ua, ub)
+}
+
+// appendCanonicalString writes s as ECMAScript's JSON.stringify does: ",
+// \ and control characters escaped (short forms where they exist), all else
+// as it is. s must be valid UTF-8 (card.Decode makes sure of it).
+func appendCanonicalString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
