@@ -83,11 +83,28 @@ func (s *Signer) SignProjection(projected []byte) (card.Signature, error) {
 	return sign(s.projection, projected)
 }
 
+// SignCanonical is Sign for a card already in its RFC 8785 form (as
+// CanonicalValue writes it).
+func (s *Signer) SignCanonical(payload []byte) (card.Signature, error) {
+	return signPayload(s.signer, payload)
+}
+
+// SignProjectionCanonical is SignProjection for a projection already in
+// its RFC 8785 form.
+func (s *Signer) SignProjectionCanonical(payload []byte) (card.Signature, error) {
+	return signPayload(s.projection, payload)
+}
+
 func sign(js jose.Signer, doc []byte) (card.Signature, error) {
 	payload, err := Canonicalize(doc)
 	if err != nil {
 		return card.Signature{}, err
 	}
+	return signPayload(js, payload)
+}
+
+// signPayload makes the detached JWS over a canonical payload.
+func signPayload(js jose.Signer, payload []byte) (card.Signature, error) {
 	obj, err := js.Sign(payload)
 	if err != nil {
 		return card.Signature{}, err

@@ -4,6 +4,8 @@
 package site
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -291,13 +293,22 @@ func (e *LeakError) Error() string {
 // the SDK projection, after all the strict signatures; projected lists what
 // that form leaves out either way.
 func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
-	projectedDoc, omitted, err := card.SDKProjection(unsigned)
-	removed := card.Paths(omitted)
+	// One decoding of our own card serves both canonical forms, written
+	// from the tree.
+	dec := json.NewDecoder(bytes.NewReader(unsigned))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, nil, err
+	}
+	strict, err := sign.CanonicalValue(tree)
 	if err != nil {
 		return nil, nil, err
 	}
+	projectedTree, omitted := card.SDKProjectionValue(tree)
+	removed := card.Paths(omitted)
 	for _, s := range signers {
-		sig, err := s.Sign(unsigned)
+		sig, err := s.SignCanonical(strict)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -306,8 +317,12 @@ func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []c
 	if len(removed) == 0 || !project {
 		return sigs, removed, nil
 	}
+	projectedDoc, err := sign.CanonicalValue(projectedTree)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, s := range signers {
-		sig, err := s.SignProjection(projectedDoc)
+		sig, err := s.SignProjectionCanonical(projectedDoc)
 		if err != nil {
 			return nil, nil, err
 		}
