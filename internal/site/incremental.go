@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // An incremental build keeps two trees beside the output folder OUT: OUT
@@ -79,11 +80,38 @@ func loadState(path string) *buildState {
 		return &buildState{Format: stateFormat}
 	}
 	for _, t := range []*treeState{st.Live, st.Standby} {
-		if t != nil && (t.Agents == nil || t.Raws == nil || t.Files == nil) {
-			fixNil(t)
+		if t == nil {
+			continue
+		}
+		fixNil(t)
+		if !t.sane() {
+			// Names the build would join to paths: never trust ones that
+			// could leave the tree.
+			return &buildState{Format: stateFormat}
 		}
 	}
 	return &st
+}
+
+// sane reports whether every name t holds is one a build writes: agent
+// ids are slugs, files are clean relative slash paths inside the tree.
+func (t *treeState) sane() bool {
+	for id := range t.Agents {
+		if !validSlug(id) {
+			return false
+		}
+	}
+	for _, id := range t.Raws {
+		if !validSlug(id) {
+			return false
+		}
+	}
+	for name := range t.Files {
+		if name == "" || !fs.ValidPath(name) || strings.Contains(name, "\\") {
+			return false
+		}
+	}
+	return true
 }
 
 func fixNil(t *treeState) {

@@ -350,3 +350,24 @@ func TestLargeSiteLayout(t *testing.T) {
 		t.Errorf("a nested catalog entry whose card is gone was not reported: %v", rep.Problems)
 	}
 }
+
+// TestStateNamesCannotLeaveTheTree checks that a state file naming an agent
+// or a file outside the tree is not trusted (a build would remove what it
+// names once it is no longer produced).
+func TestStateNamesCannotLeaveTheTree(t *testing.T) {
+	for _, st := range []*treeState{
+		{Agents: map[string]agentRecord{"../../victim": {}}},
+		{Raws: map[key]string{{1}: "../x"}},
+		{Files: map[string]key{"../victim.txt": {}}},
+		{Files: map[string]key{"/etc/passwd": {}}},
+	} {
+		fixNil(st)
+		path := filepath.Join(t.TempDir(), ".public.state")
+		if err := (&buildState{Live: st, Standby: st}).save(path); err != nil {
+			t.Fatal(err)
+		}
+		if got := loadState(path); got.Live != nil || got.Standby != nil {
+			t.Errorf("state naming %v %v %v was trusted", st.Agents, st.Raws, st.Files)
+		}
+	}
+}
