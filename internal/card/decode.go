@@ -1,11 +1,9 @@
 package card
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"strconv"
 	"strings"
@@ -49,86 +47,15 @@ func Decode(data []byte, lim Limits) (map[string]any, error) {
 	if err := checkSurrogates(data); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec, &path{}, 0, lim)
+	v, err := decodeDocument(data, lim)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("more than one JSON value")
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil, errors.New("not a JSON object")
 	}
 	return obj, nil
-}
-
-func decodeValue(dec *json.Decoder, at *path, depth int, lim Limits) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, syntaxError(err)
-	}
-	d, isDelim := tok.(json.Delim)
-	if !isDelim {
-		if n, ok := tok.(json.Number); ok && !lim.InexactNumbers {
-			if err := exactNumber(n); err != nil {
-				return nil, fmt.Errorf("%s: %v", at, err)
-			}
-		}
-		return tok, nil
-	}
-	if depth >= lim.Depth {
-		return nil, fmt.Errorf("%s: nested more than %d levels deep: refused", at, lim.Depth)
-	}
-	switch d {
-	case '[':
-		arr := []any{}
-		for dec.More() {
-			at.push(len(arr), "")
-			v, err := decodeValue(dec, at, depth+1, lim)
-			if err != nil {
-				return nil, err
-			}
-			at.pop()
-			arr = append(arr, v)
-		}
-		if _, err := dec.Token(); err != nil {
-			return nil, syntaxError(err)
-		}
-		return arr, nil
-	case '{':
-		obj := map[string]any{}
-		folded := map[string]string{}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return nil, syntaxError(err)
-			}
-			name, _ := tok.(string)
-			if _, dup := obj[name]; dup {
-				return nil, fmt.Errorf("%s: member %q appears twice: refused (JSON parsers disagree on which one counts)", at, name)
-			}
-			f := foldName(name)
-			if other, dup := folded[f]; dup {
-				return nil, fmt.Errorf("%s: members %q and %q differ only in letter case: refused (Go clients read them as one member)", at, other, name)
-			}
-			folded[f] = name
-			at.push(-1, name)
-			v, err := decodeValue(dec, at, depth+1, lim)
-			if err != nil {
-				return nil, err
-			}
-			at.pop()
-			obj[name] = v
-		}
-		if _, err := dec.Token(); err != nil {
-			return nil, syntaxError(err)
-		}
-		return obj, nil
-	}
-	return nil, fmt.Errorf("unexpected %v", d)
 }
 
 // path is where a value lies in a document, kept as a stack of members and
@@ -192,13 +119,6 @@ func foldName(s string) string {
 		b.WriteRune(m)
 	}
 	return b.String()
-}
-
-func syntaxError(err error) error {
-	if err == io.EOF {
-		return errors.New("unexpected end of JSON")
-	}
-	return fmt.Errorf("not valid JSON: %v", err)
 }
 
 // checkSurrogates refuses \u escapes of unpaired UTF-16 surrogates.
