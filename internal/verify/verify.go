@@ -320,10 +320,12 @@ func readLocal(path string, opts Options) ([]byte, error) {
 	if st.Size() > limit {
 		return nil, fmt.Errorf("%s: %d bytes is over the %d-byte limit (-max-bytes)", path, st.Size(), limit)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	var buf bytes.Buffer
+	buf.Grow(int(st.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
+	b := buf.Bytes()
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("%s: over the %d-byte limit (-max-bytes)", path, limit)
 	}
@@ -500,16 +502,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if err != nil {
 		return err
 	}
-	var files []string
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := cardFiles(dir)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -589,6 +582,60 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	}
 	checkCatalog(dir, jkus, opts, rep)
 	return nil
+}
+
+// cardFiles finds every agent-card.json and agent.json under dir, sorted;
+// the folders under agents/ (one per agent) are walked on every core.
+func cardFiles(dir string) ([]string, error) {
+	isCard := func(d fs.DirEntry) bool {
+		return !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json")
+	}
+	agentsDir := filepath.Join(dir, "agents")
+	var files, subtrees []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && filepath.Dir(p) == agentsDir {
+			subtrees = append(subtrees, p)
+			return filepath.SkipDir
+		}
+		if isCard(d) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	found := make([][]string, len(subtrees))
+	errs := make([]error, len(subtrees))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(subtrees), 1)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(subtrees); i = int(next.Add(1)) - 1 {
+				errs[i] = filepath.WalkDir(subtrees[i], func(p string, d fs.DirEntry, err error) error {
+					if err != nil {
+						return err
+					}
+					if isCard(d) {
+						found[i] = append(found[i], p)
+					}
+					return nil
+				})
+			}
+		})
+	}
+	wg.Wait()
+	for i := range subtrees {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		files = append(files, found[i]...)
+	}
+	slices.Sort(files)
+	return files, nil
 }
 
 // checkRootLegacy: the root agent.json must be the default agent's, whose
