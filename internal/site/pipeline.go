@@ -800,6 +800,9 @@ func (b *builder) rootCards(ids []string) error {
 		def = ids[0]
 	}
 	k := b.st.Agents[def].Key
+	if k == (key{}) {
+		return fmt.Errorf("default agent %q was not built", def)
+	}
 	for _, name := range []string{CardFile, LegacyFile} {
 		rel := WellKnown + "/" + name
 		if b.st.Files[rel] == k {
