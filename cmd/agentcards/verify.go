@@ -49,7 +49,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		}
 		client.RootCAs = pool
 	}
-	opts := verify.Options{JWKS: *jwks, All: *all, Strict: *strict, Fetch: client}
+	opts := verify.Options{JWKS: *jwks, All: *all, Strict: *strict, Fetch: client, Keys: verify.NewKeyCache()}
 	rep := &verify.Report{Cards: []verify.Card{}}
 	ctx := context.Background()
 	for _, t := range fs.Args() {

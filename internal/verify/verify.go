@@ -43,7 +43,20 @@ type Options struct {
 	Algorithms []string
 	// Fetch gets remote documents.
 	Fetch *fetch.Client
+	// Keys, when set, keeps every trusted JWKS read in this run, so that
+	// the cards of one origin are checked against one reading of its JWKS
+	// (fetched and parsed once, however many cards there are).
+	Keys *KeyCache
 }
+
+// KeyCache holds the trusted key sets one run has read, by source.
+type KeyCache struct {
+	mu   sync.Mutex
+	sets map[string]*keySource
+}
+
+// NewKeyCache returns an empty KeyCache.
+func NewKeyCache() *KeyCache { return &KeyCache{sets: map[string]*keySource{}} }
 
 // Signature is the outcome for one signature.
 type Signature struct {
@@ -186,6 +199,24 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 	case src == "":
 		return nil, usagef("no trusted keys: give -jwks URL|FILE (a card file that is not inside a built site under the working directory has no keys to trust)")
 	}
+	if c := opts.Keys; c != nil {
+		// One reading per source; concurrent callers wait for it.
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if ks, ok := c.sets[src]; ok {
+			return ks, nil
+		}
+		ks, err := readTrustedKeys(ctx, opts, src)
+		if err == nil {
+			c.sets[src] = ks
+		}
+		return ks, err
+	}
+	return readTrustedKeys(ctx, opts, src)
+}
+
+// readTrustedKeys reads and parses the trusted key set at src.
+func readTrustedKeys(ctx context.Context, opts Options, src string) (*keySource, error) {
 	var data []byte
 	ks := &keySource{from: src}
 	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {

@@ -7,9 +7,12 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/go-jose/go-jose/v4"
@@ -248,5 +251,41 @@ func TestJWKSRefusals(t *testing.T) {
 	err = Target(context.Background(), cardPath, Options{JWKS: jwksPath, Fetch: &fetch.Client{}}, &Report{})
 	if err == nil || !strings.Contains(err.Error(), "differ only in letter case") {
 		t.Errorf("case-variant JWKS: %v", err)
+	}
+}
+
+// TestJWKSReadOncePerOrigin verifies two cards of one origin (a loopback
+// server) in one run and checks that the JWKS was fetched once.
+func TestJWKSReadOncePerOrigin(t *testing.T) {
+	priv := ed25519.NewKeyFromSeed(make([]byte, 32))
+	pub := priv.Public().(ed25519.PublicKey)
+	jwk := jose.JSONWebKey{Key: pub, KeyID: "k1", Algorithm: "EdDSA", Use: "sig"}
+	cardPath, jwksPath := forge(t, map[string]any{"alg": "EdDSA", "kid": "k1", "typ": "JOSE"}, func(in []byte) []byte { return ed25519.Sign(priv, in) }, []jose.JSONWebKey{jwk})
+	card, _ := os.ReadFile(cardPath)
+	jwks, _ := os.ReadFile(jwksPath)
+	var jwksHits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/.well-known/jwks.json" {
+			jwksHits.Add(1)
+			w.Write(jwks)
+			return
+		}
+		w.Write(card)
+	}))
+	defer srv.Close()
+	opts := Options{Fetch: &fetch.Client{}, Keys: NewKeyCache()}
+	rep := &Report{}
+	for _, p := range []string{"/a/agent-card.json", "/b/agent-card.json", "/c/agent-card.json"} {
+		if err := Target(context.Background(), srv.URL+p, opts, rep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Finish(rep)
+	if !rep.Verified || len(rep.Cards) != 3 {
+		t.Fatalf("verified %v, %d cards: %+v", rep.Verified, len(rep.Cards), rep.Cards)
+	}
+	if n := jwksHits.Load(); n != 1 {
+		t.Errorf("the JWKS was fetched %d times for one origin", n)
 	}
 }
