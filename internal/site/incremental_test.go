@@ -371,3 +371,33 @@ func TestStateNamesCannotLeaveTheTree(t *testing.T) {
 		}
 	}
 }
+
+// TestSitemapIndex checks that past the URL limit sitemap.xml becomes an
+// index of one sitemap per group plus one for the other pages, and that
+// the incremental build follows the switch both ways.
+func TestSitemapIndex(t *testing.T) {
+	smallGroups(t)
+	m := sitemapMaxURLs
+	sitemapMaxURLs = 6
+	t.Cleanup(func() { sitemapMaxURLs = m })
+	p := newProject(t, 5)
+	out := filepath.Join(t.TempDir(), "public")
+	p.sameAsClean(out, "under the limit")
+	if strings.Contains(string(readTree(t, out)["sitemap.xml"]), "sitemapindex") {
+		t.Fatal("5 agents: a sitemap index")
+	}
+	p.toml = generatedManifest(7)
+	p.sameAsClean(out, "over the limit")
+	tree := readTree(t, out)
+	sm := string(tree["sitemap.xml"])
+	for _, loc := range []string{"/sitemaps/1.xml", "/sitemaps/2.xml", "/sitemaps/site.xml"} {
+		if !strings.Contains(sm, "<loc>https://agents.example.com"+loc+"</loc>") {
+			t.Errorf("sitemap index lacks %s:\n%s", loc, sm)
+		}
+	}
+	if !strings.Contains(string(tree["sitemaps/2.xml"]), "/agents/agent-6/") {
+		t.Errorf("sitemaps/2.xml lacks agent-6:\n%s", tree["sitemaps/2.xml"])
+	}
+	p.toml = generatedManifest(4)
+	p.sameAsClean(out, "back under the limit")
+}

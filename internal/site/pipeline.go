@@ -41,9 +41,10 @@ const (
 	SitemapMaxURLs = 50000
 )
 
-// groupSize and pageSize are GroupSize and PageSize; tests make them
-// small. A group is always a whole number of pages.
-var groupSize, pageSize = GroupSize, PageSize
+// groupSize, pageSize and sitemapMaxURLs are GroupSize, PageSize and
+// SitemapMaxURLs; tests make them small. A group is always a whole number
+// of pages.
+var groupSize, pageSize, sitemapMaxURLs = GroupSize, PageSize, SitemapMaxURLs
 
 // Folders of listing pieces at the top of the output.
 const (
@@ -112,7 +113,7 @@ type groupResult struct {
 func (b *builder) run() (*Report, error) {
 	b.n = b.src.Len()
 	b.groups = (b.n + groupSize - 1) / groupSize
-	b.indexed = b.n+1 > SitemapMaxURLs
+	b.indexed = b.n+1 > sitemapMaxURLs
 	b.projected = map[string][]string{}
 	if err := b.prepare(); err != nil {
 		return nil, err
