@@ -133,8 +133,19 @@ func (st *buildState) save(path string) error {
 	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
 		return err
 	}
+	// A new file (never through whatever is at the name already), renamed
+	// over the old one.
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+	os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
 		return err
 	}
 	return os.Rename(tmp, path)
@@ -143,23 +154,23 @@ func (st *buildState) save(path string) error {
 // prepareStandby returns the standby tree to build into and what it holds:
 // the known standby as it is, else a new empty folder (an unknown one, left
 // by a build that was killed, is removed first).
-func prepareStandby(st *buildState, standby string) (*treeState, error) {
+func prepareStandby(st *buildState, standby string) (t *treeState, fresh bool, err error) {
 	if st.Standby != nil && st.Standby.matches(standby) {
-		return st.Standby, nil
+		return st.Standby, false, nil
 	}
 	if _, err := os.Lstat(standby); err == nil {
 		if err := os.RemoveAll(standby); err != nil {
-			return nil, fmt.Errorf("removing the unknown standby tree %s: %v", standby, err)
+			return nil, false, fmt.Errorf("removing the unknown standby tree %s: %v", standby, err)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return nil, false, err
 	}
 	if err := os.Mkdir(standby, 0o755); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	t := newTreeState()
+	t = newTreeState()
 	t.stamp(standby)
-	return t, nil
+	return t, true, nil
 }
 
 // exchangeTrees makes the standby live and the live tree the standby. A

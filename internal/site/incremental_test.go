@@ -401,3 +401,43 @@ func TestSitemapIndex(t *testing.T) {
 	p.toml = generatedManifest(4)
 	p.sameAsClean(out, "back under the limit")
 }
+
+// TestStandbyLinksRefused plants symbolic links in the standby tree, where
+// the next build writes, and checks that the build refuses to follow them
+// and leaves what they point at untouched.
+func TestStandbyLinksRefused(t *testing.T) {
+	smallGroups(t)
+	for _, plant := range []struct{ at, what string }{
+		{"agents/agent-1/index.html", "file"},
+		{"agents/agent-1/.well-known", "folder"},
+		{"page/2", "folder"},
+	} {
+		t.Run(plant.at, func(t *testing.T) {
+			p := newProject(t, 6)
+			out := filepath.Join(t.TempDir(), "public")
+			p.sameAsClean(out, "first")
+			p.sameAsClean(out, "second")
+			victim := filepath.Join(t.TempDir(), "victim")
+			os.MkdirAll(victim, 0o755)
+			os.WriteFile(filepath.Join(victim, "index.html"), []byte("mine"), 0o644)
+			target := victim
+			if plant.what == "file" {
+				target = filepath.Join(victim, "index.html")
+			}
+			at := filepath.Join(standbyPath(out), filepath.FromSlash(plant.at))
+			os.RemoveAll(at)
+			if err := os.Symlink(target, at); err != nil {
+				t.Fatal(err)
+			}
+			p.toml = strings.Replace(p.toml, "Generated agent number 1 ", "Changed 1 ", 1)
+			_, err := p.build(out)
+			if err == nil || !strings.Contains(err.Error(), "standby tree") {
+				t.Fatalf("build through a planted link: %v", err)
+			}
+			entries, _ := os.ReadDir(victim)
+			if b, _ := os.ReadFile(filepath.Join(victim, "index.html")); string(b) != "mine" || len(entries) != 1 {
+				t.Errorf("the build wrote through the link: %v", entries)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -77,14 +78,15 @@ func hashParts(parts ...[]byte) key {
 // by agent group, reusing what the tree holds and copying what the live
 // output holds when their inputs are unchanged.
 type builder struct {
-	opts Options
-	src  *manifest.Source
-	m    *manifest.Manifest // the head: site and provider
-	root string
-	live string     // the previous output, "" when there is none
-	lst  *treeState // what live holds; nil when unknown
-	st   *treeState // what root holds, updated as files are written
-	mu   sync.Mutex // guards st, notes, projected
+	opts  Options
+	src   *manifest.Source
+	m     *manifest.Manifest // the head: site and provider
+	root  string
+	fresh bool       // root was made empty by this build
+	live  string     // the previous output, "" when there is none
+	lst   *treeState // what live holds; nil when unknown
+	st    *treeState // what root holds, updated as files are written
+	mu    sync.Mutex // guards st, notes, projected
 
 	global  key
 	tpl     *templates.Set
@@ -498,8 +500,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	// From here until the files are written, the tree's copy is unknown.
 	b.st.Agents[mem.id] = agentRecord{}
 	b.mu.Unlock()
-	dir := filepath.Join(b.root, "agents", mem.id, WellKnown)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := b.mkdir("agents/" + mem.id + "/" + WellKnown); err != nil {
 		return err
 	}
 	rec := agentRecord{Key: mem.key}
@@ -556,7 +557,7 @@ func (b *builder) copyAgent(id string) error {
 		if err != nil {
 			return err
 		}
-		if err := writeOutput(b.opts.Secrets, b.root, filepath.Join(b.root, filepath.FromSlash(rel)), data); err != nil {
+		if err := b.writeFile(rel, data); err != nil {
 			return err
 		}
 	}
@@ -566,7 +567,45 @@ func (b *builder) copyAgent(id string) error {
 // write writes one file of the tree (rel is a slash path), scanning it.
 func (b *builder) write(rel string, data []byte) error {
 	b.files.Add(1)
-	return writeOutput(b.opts.Secrets, b.root, filepath.Join(b.root, filepath.FromSlash(rel)), data)
+	return b.writeFile(rel, data)
+}
+
+// writeFile writes a file of the tree. In a tree kept from an earlier
+// build, whatever is already at that name must be a plain file: a symbolic
+// link planted there would have the build write outside the tree.
+func (b *builder) writeFile(rel string, data []byte) error {
+	p := filepath.Join(b.root, filepath.FromSlash(rel))
+	if !b.fresh {
+		if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
+		}
+	}
+	return writeOutput(b.opts.Secrets, b.root, p, data)
+}
+
+// mkdir makes the folder rel of the tree and its parents. In a tree kept
+// from an earlier build, each existing one must be a real folder, not a
+// symbolic link.
+func (b *builder) mkdir(rel string) error {
+	if b.fresh {
+		return os.MkdirAll(filepath.Join(b.root, filepath.FromSlash(rel)), 0o755)
+	}
+	p := b.root
+	for _, part := range strings.Split(rel, "/") {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return err
+			}
+		case err != nil:
+			return err
+		case !st.IsDir():
+			return fmt.Errorf("%s in the standby tree %s is not a plain folder: refused; remove that folder and build again", strings.TrimPrefix(p, b.root+string(filepath.Separator)), b.root)
+		}
+	}
+	return nil
 }
 
 // agentOutput is what building one agent produced.
@@ -709,8 +748,10 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 
 // writeDir is write, creating the file's folder first.
 func (b *builder) writeDir(rel string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(filepath.Join(b.root, filepath.FromSlash(rel))), 0o755); err != nil {
-		return err
+	if dir := path.Dir(rel); dir != "." {
+		if err := b.mkdir(dir); err != nil {
+			return err
+		}
 	}
 	return b.write(rel, data)
 }

@@ -137,7 +137,7 @@ func Build(opts Options) (*Report, error) {
 	if st, err := os.Lstat(standby); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder: it is where builds keep the previous tree; remove it", standby)
 	}
-	tree, err := prepareStandby(state, standby)
+	tree, fresh, err := prepareStandby(state, standby)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func Build(opts Options) (*Report, error) {
 	if err := (&buildState{Live: live}).save(statePath(out)); err != nil {
 		return nil, err
 	}
-	b := &builder{opts: opts, src: src, m: m, root: standby, lst: live, st: tree}
+	b := &builder{opts: opts, src: src, m: m, root: standby, fresh: fresh, lst: live, st: tree}
 	if liveKnown {
 		b.live = out
 	}
