@@ -167,7 +167,7 @@ func (b *builder) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, err
 	for _, a := range agents {
 		data.Agents = append(data.Agents, indexAgent{
 			ID: a.ID, Name: a.Name, Version: a.Version, Summary: summary(a.Description),
-			Tags: skillTags(a), Default: b.isDefault(a.ID, -1),
+			Tags: skillTags(a), Default: b.isDefault(a.ID),
 		})
 	}
 	data.Pager = pager(p, pages, root, b.n)
@@ -244,7 +244,7 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		ID: a.ID, Name: a.Name, Version: a.Version, Provider: m.EffectiveProvider(a),
 		Description: desc, Docs: docsHTML,
 		DocumentationURL: a.DocumentationURL, IconURL: a.IconURL,
-		Default:    b.isDefault(a.ID, -1),
+		Default:    b.isDefault(a.ID),
 		Interfaces: a.SupportedInterfaces,
 		Streaming:  a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		ExtendedAgentCard: a.Capabilities.ExtendedAgentCard, Extensions: a.Capabilities.Extensions,

@@ -441,3 +441,24 @@ func TestStandbyLinksRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestSingleAgentIsDefault: without site.defaultAgent, the only agent is
+// the default one, on its page and on the front page.
+func TestSingleAgentIsDefault(t *testing.T) {
+	p := newProject(t, 1)
+	p.toml = strings.Replace(p.toml, "defaultAgent = \"agent-0\"\n", "", 1)
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := p.build(out); err != nil {
+		t.Fatal(err)
+	}
+	tree := readTree(t, out)
+	if !strings.Contains(string(tree["agents/agent-0/index.html"]), "served at <code>/.well-known/agent-card.json</code>") {
+		t.Error("the only agent's page does not say it is served at the root")
+	}
+	if !strings.Contains(string(tree["index.html"]), `<span class="badge">default</span>`) {
+		t.Error("the front page does not mark the only agent as the default")
+	}
+	if !bytes.Equal(tree[".well-known/agent-card.json"], tree["agents/agent-0/.well-known/agent-card.json"]) {
+		t.Error("the root card is not the only agent's")
+	}
+}

@@ -307,19 +307,20 @@ func (b *builder) checkDocs(ids []string) error {
 	return nil
 }
 
-// isDefault reports whether id is served at the origin's /.well-known/.
-func (b *builder) isDefault(id string, index int) bool {
+// isDefault reports whether id is served at the origin's /.well-known/:
+// the one site.defaultAgent names, or the only agent.
+func (b *builder) isDefault(id string) bool {
 	if d := b.m.Site.DefaultAgent; d != "" {
 		return id == d
 	}
-	return b.n == 1 && index == 0
+	return b.n == 1
 }
 
 // agentKey is the key of everything an agent's own files depend on.
-func (b *builder) agentKey(raw key, id string, index int) key {
+func (b *builder) agentKey(raw key, id string) key {
 	doc := b.docKey[id]
 	def := []byte{0}
-	if b.isDefault(id, index) {
+	if b.isDefault(id) {
 		def[0] = 1
 	}
 	return hashParts(b.global[:], raw[:], []byte(id), doc[:], def)
@@ -359,7 +360,7 @@ func (b *builder) group(g, workers int) groupResult {
 				return nil
 			}
 		}
-		mem.key = b.agentKey(mem.rawK, mem.id, mem.index)
+		mem.key = b.agentKey(mem.rawK, mem.id)
 		return nil
 	}, &res)
 	if res.err != nil {
