@@ -1,77 +1,143 @@
 #!/usr/bin/env bash
 # Benchmark agentcards against Hugo on the same N agents, side by side.
 #
-#   testdata/bench/run.sh N [RUNS]
+#   testdata/bench/run.sh N [RUNS]      (RUNS defaults to 5)
 #
-# Generates N realistic agents (testdata/bench/gen) as agents.toml and as a
-# Hugo site with one page per agent, then, RUNS times, alternates a clean
-# agentcards build and a clean Hugo build; then times, RUNS times each, an
-# agentcards build after a one-agent change (incremental) and
-# `agentcards verify` of the built site. Prints the median wall time and
-# the median peak RSS (/usr/bin/time -v) of each, and the ratio to Hugo.
+# Generates N realistic agents (testdata/bench/gen) as agents.toml and as an
+# equivalent Hugo site (one page per agent plus the paginated list), then:
+#   RUNS times, alternating: (a) a clean agentcards build, (b) a clean Hugo
+#   build; then RUNS times each, agentcards only: (c) a build after a
+#   one-word change to one agent's description (incremental), (d)
+#   `agentcards verify` of the built site.
+# Each is timed with /usr/bin/time -v; prints the median wall time and the
+# median peak RSS of each, and the clean-build ratio agentcards/Hugo.
+# See testdata/bench/README.md.
 set -euo pipefail
 
-N=${1:?usage: run.sh N [RUNS]}
+usage() { echo "usage: $0 N [RUNS]" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || usage
+N=$1
 RUNS=${2:-5}
+[[ $N =~ ^[1-9][0-9]*$ && $RUNS =~ ^[1-9][0-9]*$ ]] || usage
+
 HUGO_VERSION=0.165.0
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/agentcards-bench
+bindir=${XDG_CACHE_HOME:-$HOME/.cache}/agentcards-bench/bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/agentcards-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-hugo=$cache/bin/hugo
-if ! "$hugo" version 2>/dev/null | grep -q "v$HUGO_VERSION"; then
-	echo "installing Hugo v$HUGO_VERSION into $cache/bin (takes a few minutes once)" >&2
-	GOBIN=$cache/bin go install "github.com/gohugoio/hugo@v$HUGO_VERSION"
+[ -x /usr/bin/time ] || { echo "$0: needs GNU time as /usr/bin/time (Debian package: time)" >&2; exit 1; }
+command -v perl >/dev/null || { echo "$0: needs perl" >&2; exit 1; }
+
+# Hugo: the one on PATH if it is v$HUGO_VERSION, else the cached one, else
+# install it into the cache (a plain, non-extended build; a few minutes once).
+is_wanted_hugo() { "$1" version 2>/dev/null | grep -Eq "^hugo v${HUGO_VERSION//./\\.}([-+ ]|$)"; }
+if hugo=$(command -v hugo) && is_wanted_hugo "$hugo"; then
+	:
+else
+	hugo=$bindir/hugo
+	if ! is_wanted_hugo "$hugo"; then
+		echo "installing Hugo v$HUGO_VERSION into $bindir (go install; takes a few minutes once)" >&2
+		mkdir -p "$bindir"
+		(cd "$work" && GOBIN=$bindir go install "github.com/gohugoio/hugo@v$HUGO_VERSION")
+		is_wanted_hugo "$hugo" || { echo "$0: $hugo does not report v$HUGO_VERSION" >&2; exit 1; }
+	fi
 fi
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 1; }
+
+echo "# machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo unknown)), $(uname -sr)"
+echo "# $(go version)"
+echo "# $("$hugo" version)"
+echo "# agentcards: $(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)$(cd "$repo" && git diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)'), $repo"
+echo "# work folder: $work ($(df -PT "$work" | awk 'NR==2 {print $2}'))"
 
 ac=$work/agentcards
 (cd "$repo" && go build -o "$ac" ./cmd/agentcards)
-(cd "$repo" && go run ./testdata/bench/gen -n "$N" -o "$work/in")
 in=$work/in
+(cd "$repo" && go run ./testdata/bench/gen -n "$N" -o "$in")
+cd "$in"
 
-# measure NAME CMD...: runs CMD in $in, appends "seconds kib" to $work/NAME.
+# measure NAME CMD...: runs CMD under /usr/bin/time -v (output to
+# /dev/null, errors shown only if it fails) and appends
+# "wall-seconds peak-RSS-KiB" to $work/NAME.
 measure() {
 	local name=$1
 	shift
-	/usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
-	cat "$work/t" >>"$work/$name"
+	if ! /usr/bin/time -v -o "$work/time" "$@" >/dev/null 2>"$work/stderr"; then
+		echo "$0: failed: $*" >&2
+		cat "$work/stderr" "$work/time" >&2
+		exit 1
+	fi
+	awk -F': ' '
+		/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i] }
+		/Maximum resident set size/ { rss = $2 }
+		END { if (s == "" || rss == "") exit 1; print s, rss }' "$work/time" >>"$work/$name"
 }
 
+ac_build=(env -u CI "$ac" build -manifest "$in/agents.toml" -out "$in/public")
+hugo_build=("$hugo" --quiet --source "$in/hugo")
+# A clean agentcards build: no output, no standby tree or state beside it,
+# no build cache.
 clean_ac() { rm -rf "$in/public" "$in"/.public.* "$in/.agentcards/cache"; }
 clean_hugo() { rm -rf "$in/hugo/public" "$in/hugo/resources"; }
 
-cd "$in"
+# Untimed warm-up: makes the development key, fills the page cache with
+# both programs and their inputs, and fails early if either cannot build.
+clean_ac
+measure warmup "${ac_build[@]}"
+clean_hugo
+measure warmup "${hugo_build[@]}"
+
 for _ in $(seq "$RUNS"); do
 	clean_ac
 	sync
-	measure build env -u CI "$ac" build -manifest "$in/agents.toml"
+	measure clean "${ac_build[@]}"
 	clean_hugo
 	sync
-	measure hugo "$hugo" --quiet --source "$in/hugo"
+	measure hugo "${hugo_build[@]}"
 done
-# Bring both trees up to date (the standby is empty after a clean build).
-env -u CI "$ac" build -manifest "$in/agents.toml" >/dev/null 2>&1
+ac_files=$(find "$in/public" -type f | wc -l)
+hugo_files=$(find "$in/hugo/public" -type f | wc -l)
+
+# After a clean build the standby tree is missing; one untimed build makes
+# both trees current, as they are when someone edits and rebuilds.
+measure warmup "${ac_build[@]}"
+# (c) Replace the first word of agent N/2's description with a word it has
+# never held, so every run is a real change that no tree already holds.
+change_words=(Amber Brisk Cobalt Dapper Ember Frosty Gilded Hazel Indigo Jovial)
 for i in $(seq "$RUNS"); do
-	# One word of one agent's description, different every run.
-	perl -0pi -e 's/(id = "agent-'$((N / 2))'"\nname = "[^"]*"\nversion = "[^"]*"\ndescription = """\n)\S+/${1}Edit'"$i"'/' "$in/agents.toml"
-	measure change env -u CI "$ac" build -manifest "$in/agents.toml"
+	word=${change_words[$(((i - 1) % ${#change_words[@]}))]}
+	[ "$i" -le ${#change_words[@]} ] || word=$word$i
+	cp "$in/agents.toml" "$work/before.toml"
+	K=$((N / 2)) W=$word perl -0pi -e 's/(\nid = "agent-$ENV{K}"\n(?:[^\[\n][^\n]*\n)*?description = """\n)[A-Za-z0-9]+/$1$ENV{W}/' "$in/agents.toml"
+	if cmp -s "$work/before.toml" "$in/agents.toml"; then
+		echo "$0: the one-agent change did not apply" >&2
+		exit 1
+	fi
+	sync
+	measure change "${ac_build[@]}"
 done
+grep -q "$word" "$in/public/agents/agent-$((N / 2))/.well-known/agent-card.json" ||
+	{ echo "$0: the changed word is not in the built site" >&2; exit 1; }
+
+# (d) Verify every card of the built site against its own JWKS.
 for _ in $(seq "$RUNS"); do
-	measure verify "$ac" verify "$in/public"
+	measure verify env -u CI "$ac" verify "$in/public"
 done
-grep -c 'Edit' "$in/agents.toml" >/dev/null || { echo "the one-agent change did not apply" >&2; exit 1; }
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
 col() { awk -v c="$2" '{print $c}' "$work/$1" | median; }
+row() { printf '%-40s %8.2f %13.1f\n' "$1" "$(col "$2" 1)" "$(awk -v k="$(col "$2" 2)" 'BEGIN {print k / 1024}')"; }
 
-echo "# $N agents, $RUNS runs each, medians; $(nproc) cores; $(go version | cut -d' ' -f3); $("$hugo" version | cut -d' ' -f1-2)"
-echo "# agents.toml: $(wc -c <"$in/agents.toml") bytes; site: $(find "$in/public" -type f | wc -l) files"
-printf '%-34s %10s %12s\n' "" "wall s" "peak RSS MiB"
-row() { printf '%-34s %10.2f %12.0f\n' "$1" "$(col "$2" 1)" "$(echo "$(col "$2" 2) / 1024" | bc -l)"; }
-row "agentcards build (clean)" build
-row "hugo (clean)" hugo
-row "agentcards build (one agent changed)" change
-row "agentcards verify (whole site)" verify
-printf 'ratio agentcards/hugo (clean build): %.2f\n' "$(echo "$(col build 1) / $(col hugo 1)" | bc -l)"
+toml_bytes=$(wc -c <"$in/agents.toml")
+echo
+echo "# $N agents, medians of $RUNS runs"
+echo "# input: agents.toml $toml_bytes bytes ($((toml_bytes / N)) per agent); Hugo content $(find "$in/hugo/content" -type f -exec cat {} + | wc -c) bytes"
+echo "# output: agentcards $ac_files files, Hugo $hugo_files files"
+printf '%-40s %8s %13s\n' "" "wall s" "peak RSS MiB"
+row "agentcards build, clean" clean
+row "hugo, clean" hugo
+row "agentcards build, one agent changed" change
+row "agentcards verify, whole site" verify
+printf 'ratio agentcards/hugo, clean build: wall %.2f, peak RSS %.2f\n' \
+	"$(awk -v a="$(col clean 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')" \
+	"$(awk -v a="$(col clean 2)" -v b="$(col hugo 2)" 'BEGIN {print a / b}')"
