@@ -6,11 +6,13 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rsa"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -84,7 +86,14 @@ func (c *chunks) anywhere(b []byte) bool {
 type Scanner struct {
 	keys     *chunks
 	literals [][]byte
+	digest   []byte
 }
+
+// Digest identifies what the scanner looks for (a SHA-256 over hashes of
+// the keys' secret numbers and of the literals; nothing secret can be read
+// back from it): a file found clean by one scanner must be scanned again
+// by a scanner with another digest.
+func (s *Scanner) Digest() []byte { return s.digest }
 
 // NewScanner makes a Scanner for the given private keys (Ed25519, ECDSA or
 // RSA) and literal strings; literals shorter than 16 bytes are ignored. A
@@ -120,6 +129,13 @@ func NewScanner(keys []crypto.Signer, literals ...string) (*Scanner, error) {
 			s.literals = append(s.literals, []byte(l))
 		}
 	}
+	h := sha256.New()
+	h.Write([]byte("agentcards secret scanner 1\n"))
+	for _, b := range append(slices.Clone(secrets), s.literals...) {
+		sum := sha256.Sum256(b)
+		h.Write(sum[:])
+	}
+	s.digest = h.Sum(nil)
 	return s, nil
 }
 

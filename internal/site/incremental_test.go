@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"crypto"
 	"crypto/ed25519"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/verify"
 )
@@ -32,6 +34,7 @@ type project struct {
 	toml    string
 	keys    *sign.KeySet
 	signers []crypto.Signer
+	secrets *secret.Scanner
 }
 
 func newProject(t *testing.T, agents int) *project {
@@ -82,7 +85,7 @@ func (p *project) build(out string) (*Report, error) {
 		}
 		signers = append(signers, s)
 	}
-	return Build(Options{Source: src, OutDir: out, Keys: p.keys, Signers: signers})
+	return Build(Options{Source: src, OutDir: out, Keys: p.keys, Signers: signers, Secrets: p.secrets})
 }
 
 // sameAsClean builds the project into out (incrementally) and into a new
@@ -460,5 +463,30 @@ func TestSingleAgentIsDefault(t *testing.T) {
 	}
 	if !bytes.Equal(tree[".well-known/agent-card.json"], tree["agents/agent-0/.well-known/agent-card.json"]) {
 		t.Error("the root card is not the only agent's")
+	}
+}
+
+// TestKeptFilesScannedForNewKeys: a key the build holds for the first time
+// (a "next" key added to the secret) must be looked for in every file,
+// including those kept from earlier builds.
+func TestKeptFilesScannedForNewKeys(t *testing.T) {
+	p := newProject(t, 3)
+	_, next, _ := ed25519.GenerateKey(nil)
+	p.toml = strings.Replace(p.toml, "Generated agent number 1 ", fmt.Sprintf("Generated agent number 1 %x ", next.Seed()), 1)
+	out := filepath.Join(t.TempDir(), "public")
+	for range 2 {
+		if _, err := p.build(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := secret.NewScanner([]crypto.Signer{next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.secrets = s
+	_, err = p.build(out)
+	var leak *LeakError
+	if !errors.As(err, &leak) {
+		t.Fatalf("a kept file holding a key the build now holds was published: %v", err)
 	}
 }

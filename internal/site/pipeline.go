@@ -208,7 +208,9 @@ func (b *builder) prepare() error {
 	for _, s := range b.opts.Signers {
 		signers = append(signers, s.KID+" "+s.Alg+"\n"...)
 	}
-	b.global = hashParts([]byte(buildFormat), programKey(), head, jwks, signers, pagesKey[:], tpl.Digest())
+	// The scanner's digest too: a file kept from an earlier build was
+	// scanned only for the keys that build held.
+	b.global = hashParts([]byte(buildFormat), programKey(), head, jwks, signers, pagesKey[:], tpl.Digest(), b.opts.Secrets.Digest())
 	return nil
 }
 
