@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"context"
 	"crypto"
@@ -488,5 +489,57 @@ func TestKeptFilesScannedForNewKeys(t *testing.T) {
 	var leak *LeakError
 	if !errors.As(err, &leak) {
 		t.Fatalf("a kept file holding a key the build now holds was published: %v", err)
+	}
+}
+
+// TestVerifyHostileNestedCatalogs: verify reads a nested catalog named many
+// times once, and follows no link out of the site.
+func TestVerifyHostileNestedCatalogs(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 7)
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := p.build(out); err != nil {
+		t.Fatal(err)
+	}
+	rootPath := filepath.Join(out, ".well-known", "ai-catalog.json")
+	var root map[string]any
+	data, _ := os.ReadFile(rootPath)
+	if err := json.Unmarshal(data, &root); err != nil {
+		t.Fatal(err)
+	}
+	entries := root["entries"].([]any)
+	for range 5 {
+		entries = append(entries, entries[1])
+	}
+	root["entries"] = entries
+	data, _ = json.Marshal(root)
+	os.WriteFile(rootPath, data, 0o644)
+	os.RemoveAll(filepath.Join(out, "agents", "agent-5"))
+	rep := &verify.Report{}
+	if err := verify.Target(context.Background(), out, verify.Options{}, rep); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, pr := range rep.Problems {
+		if strings.Contains(pr, "catalog/2.json entry 1") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("a nested catalog named 6 times was checked %d times: %v", n, rep.Problems)
+	}
+	// A nested catalog that is a link out of the site.
+	outside := filepath.Join(t.TempDir(), "elsewhere.json")
+	os.WriteFile(outside, []byte(`{"entries":[]}`), 0o644)
+	os.Remove(filepath.Join(out, "catalog", "1.json"))
+	if err := os.Symlink(outside, filepath.Join(out, "catalog", "1.json")); err != nil {
+		t.Fatal(err)
+	}
+	rep = &verify.Report{}
+	if err := verify.Target(context.Background(), out, verify.Options{}, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(rep.Problems, func(p string) bool { return strings.Contains(p, "leads outside the site") }) {
+		t.Errorf("a nested catalog linking out of the site was read: %v", rep.Problems)
 	}
 }

@@ -732,6 +732,13 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 			return "", false
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			// A link inside the site must not lead the check outside it.
+			if realDir, err := filepath.EvalSymlinks(dir); err == nil && !within(real, realDir) {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leads outside the site", dir, what, i, e.Identifier, e.URL))
+				return "", false
+			}
+		}
 		if !within(p, dir) {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
 			return "", false
@@ -742,6 +749,10 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 		}
 		return p, true
 	}
+	// Each nested catalog is read once, and the nested catalogs of a site
+	// are bounded in number and in bytes read.
+	seen := map[string]bool{}
+	var nestedBytes int64
 	var checkEntries func(what string, entries []entry, nested bool)
 	checkEntries = func(what string, entries []entry, nested bool) {
 		for i, e := range entries {
@@ -754,10 +765,21 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 					continue
 				}
 				p, ok := local(what, i, e)
-				if !ok {
+				if !ok || seen[p] {
 					continue
 				}
+				seen[p] = true
+				if len(seen) > maxNestedCatalogs {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: more than %d nested catalogs: the rest are not checked", dir, maxNestedCatalogs))
+					return
+				}
 				data, err := readLocal(p, copts)
+				if err == nil {
+					if nestedBytes += int64(len(data)); nestedBytes > maxNestedBytes {
+						rep.Problems = append(rep.Problems, fmt.Sprintf("%s: nested catalogs over %d bytes in all: the rest are not checked", dir, maxNestedBytes))
+						return
+					}
+				}
 				if err != nil {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, err))
 					continue
@@ -775,6 +797,13 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 	}
 	checkEntries("catalog", cat.Entries, false)
 }
+
+// Bounds on the nested catalogs verify reads from one site: agentcards
+// writes one per 1,000 agents.
+const (
+	maxNestedCatalogs = 10000
+	maxNestedBytes    = 1 << 30
+)
 
 // IsUsage reports errors that mean exit code 2: usage and fetch errors.
 func IsUsage(err error) bool {
