@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -188,7 +189,16 @@ func (s *Source) Len() int {
 // it is a JSON encoding of the decoded agent.
 func (s *Source) Raw(i int) ([]byte, error) {
 	if s.spans == nil {
-		b, err := json.Marshal(&s.whole[i])
+		// Free-form params keep their TOML types in the key: 1000000 and
+		// 1e6 print differently in a template.
+		a := s.whole[i]
+		a.Capabilities.Extensions = slices.Clone(a.Capabilities.Extensions)
+		for j := range a.Capabilities.Extensions {
+			if p := a.Capabilities.Extensions[j].Params; p != nil {
+				a.Capabilities.Extensions[j].Params = typed(p).(map[string]any)
+			}
+		}
+		b, err := json.Marshal(&a)
 		return append([]byte("decoded:"), b...), err
 	}
 	sp := s.spans[i]
@@ -197,6 +207,26 @@ func (s *Source) Raw(i int) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// typed is v with every scalar written with its Go type, for a key.
+func typed(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = typed(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = typed(e)
+		}
+		return out
+	default:
+		return fmt.Sprintf("%T:%v", x, x)
+	}
 }
 
 // Agent decodes and checks agent i from raw, which Raw returned. The

@@ -115,3 +115,31 @@ func TestSplitFindsAgents(t *testing.T) {
 		t.Errorf("agent 1 starts %q", raw[:20])
 	}
 }
+
+// TestWholeReadKeyKeepsTypes: the key of an agent read with the whole
+// document tells 1000000 from 1e6 in free-form params.
+func TestWholeReadKeyKeepsTypes(t *testing.T) {
+	src := func(v string) []byte {
+		// [provider] after an agent sub-table: a layout split does not follow.
+		valid := strings.Replace(twoAgents, `["agents".skills]`, `[["agents".skills]]`, 1)
+		return []byte(strings.Replace(valid, "[[ agents ]] # second", "[agents.capabilities]\n[[agents.capabilities.extensions]]\nuri = \"https://x.example.com/e\"\nparams = { n = "+v+" }\n[provider]\norganization = \"O\"\nurl = \"https://o.example.com\"\n[agents.provider]\norganization = \"P\"\n\n[[ agents ]] # second", 1))
+	}
+	var raws [][]byte
+	for _, v := range []string{"1000000", "1e6"} {
+		s, err := OpenBytes("m.toml", src(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.spans != nil {
+			t.Fatal("split followed the layout; the test needs one it does not")
+		}
+		raw, err := s.Raw(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws = append(raws, raw)
+	}
+	if string(raws[0]) == string(raws[1]) {
+		t.Errorf("1000000 and 1e6 give the same key: %s", raws[0])
+	}
+}

@@ -2,11 +2,11 @@ package site
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"context"
 	"crypto"
 	"crypto/ed25519"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
