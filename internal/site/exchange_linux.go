@@ -24,6 +24,15 @@ func exchange(a, b string) error {
 	return nil
 }
 
+// fileID is a file's device and inode.
+func fileID(fi os.FileInfo) (dev, ino uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return uint64(st.Dev), uint64(st.Ino), true
+}
+
 // dirID is a folder's device and inode.
 func dirID(dir string) (dev, ino uint64, ok bool) {
 	fi, err := os.Lstat(dir)

@@ -21,7 +21,7 @@ import (
 // notes in README, "Incremental builds").
 
 // stateFormat is the version of the state file's layout.
-const stateFormat = 1
+const stateFormat = 2
 
 // agentRecord is what a tree holds of one agent: the key of the inputs its
 // files were made from (zero: unknown, to be rewritten), and the fields its
@@ -29,6 +29,40 @@ const stateFormat = 1
 type agentRecord struct {
 	Key       key
 	Projected string
+	Stats     [3]fileStat // of agentFileNames, as written
+}
+
+// fileRecord is what a tree holds at one path outside agents/: the key of
+// its inputs (or of its bytes), and the file as written.
+type fileRecord struct {
+	Key  key
+	Stat fileStat
+}
+
+// fileStat identifies a file as a build wrote it. A file changed since
+// (edited, restored from a copy, replaced by a link) no longer matches,
+// and is treated as unknown: rewritten, never kept or copied.
+type fileStat struct {
+	Size, Mtime int64
+	Ino         uint64
+	Mode        uint32
+}
+
+// statFile is the fileStat of path, without following a link; ok is false
+// when it is missing.
+func statFile(path string) (fileStat, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return fileStat{}, false
+	}
+	_, ino, _ := fileID(fi)
+	return fileStat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Ino: ino, Mode: uint32(fi.Mode())}, true
+}
+
+// intact reports whether path is still the regular file st describes.
+func intact(path string, st fileStat) bool {
+	now, ok := statFile(path)
+	return ok && st.Mode != 0 && fs.FileMode(now.Mode).IsRegular() && now == st
 }
 
 // treeState is what one tree holds.
@@ -36,11 +70,11 @@ type treeState struct {
 	Dev, Ino uint64 // the tree's folder, which keeps its identity when renamed
 	Agents   map[string]agentRecord
 	Raws     map[key]string // the source of each agent it was built from -> id
-	Files    map[string]key // every other file -> key of its inputs or bytes
+	Files    map[string]fileRecord // every other file
 }
 
 func newTreeState() *treeState {
-	return &treeState{Agents: map[string]agentRecord{}, Raws: map[key]string{}, Files: map[string]key{}}
+	return &treeState{Agents: map[string]agentRecord{}, Raws: map[key]string{}, Files: map[string]fileRecord{}}
 }
 
 // matches reports whether dir is the folder t describes.
@@ -122,7 +156,7 @@ func fixNil(t *treeState) {
 		t.Raws = map[key]string{}
 	}
 	if t.Files == nil {
-		t.Files = map[string]key{}
+		t.Files = map[string]fileRecord{}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -362,8 +363,8 @@ func TestStateNamesCannotLeaveTheTree(t *testing.T) {
 	for _, st := range []*treeState{
 		{Agents: map[string]agentRecord{"../../victim": {}}},
 		{Raws: map[key]string{{1}: "../x"}},
-		{Files: map[string]key{"../victim.txt": {}}},
-		{Files: map[string]key{"/etc/passwd": {}}},
+		{Files: map[string]fileRecord{"../victim.txt": {}}},
+		{Files: map[string]fileRecord{"/etc/passwd": {}}},
 	} {
 		fixNil(st)
 		path := filepath.Join(t.TempDir(), ".public.state")
@@ -541,5 +542,89 @@ func TestVerifyHostileNestedCatalogs(t *testing.T) {
 	}
 	if !slices.ContainsFunc(rep.Problems, func(p string) bool { return strings.Contains(p, "leads outside the site") }) {
 		t.Errorf("a nested catalog linking out of the site was read: %v", rep.Problems)
+	}
+}
+
+// TestHandChangesNeverKept: files changed, added or removed by hand in the
+// output (or restored from an older copy in place) are never kept or
+// copied as if the build had written them.
+func TestHandChangesNeverKept(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 5)
+	out := filepath.Join(t.TempDir(), "public")
+	p.sameAsClean(out, "first")
+	old := filepath.Join(t.TempDir(), "old")
+	copyTree(t, out, old)
+	p.toml = strings.Replace(p.toml, "Generated agent number 2 ", "Changed agent number 2 ", 1)
+	p.sameAsClean(out, "changed")
+	// Restore the older tree's files in place (same folder, old bytes).
+	for name, data := range readTree(t, old) {
+		os.WriteFile(filepath.Join(out, filepath.FromSlash(name)), data, 0o644)
+	}
+	os.WriteFile(filepath.Join(out, "CNAME"), []byte("agents.example.com\n"), 0o644)
+	os.Remove(filepath.Join(out, "robots.txt"))
+	os.WriteFile(filepath.Join(out, "agents", "agent-4", "index.html"), []byte("edited"), 0o644)
+	p.sameAsClean(out, "after hand changes (1)")
+	p.sameAsClean(out, "after hand changes (2)")
+	p.sameAsClean(out, "after hand changes (3)")
+}
+
+// TestStandbyLinksNeverFollowed: links planted in the standby where the
+// build keeps a file, or removes one, are neither published nor followed.
+func TestStandbyLinksNeverFollowed(t *testing.T) {
+	smallGroups(t)
+	cases := []struct {
+		at     string
+		change func(p *project)
+	}{
+		{"agents/agent-1/index.html", func(p *project) {}},                                       // kept as it is
+		{"agents", func(p *project) { p.toml = generatedManifest(4) }},                           // an agent removed
+		{"page", func(p *project) { p.toml = generatedManifest(2) }},                             // fewer pages
+		{"agents/agent-1/.well-known", func(p *project) {}},                                      // kept as it is
+		{".well-known", func(p *project) { p.toml = strings.Replace(p.toml, "Bench", "B2", 1) }}, // misc rewritten
+	}
+	for _, c := range cases {
+		t.Run(c.at, func(t *testing.T) {
+			p := newProject(t, 6)
+			out := filepath.Join(t.TempDir(), "public")
+			p.sameAsClean(out, "first")
+			p.sameAsClean(out, "second")
+			victim := filepath.Join(t.TempDir(), "victim")
+			copyTree(t, filepath.Join(standbyPath(out), filepath.FromSlash(c.at)), victim)
+			if st, _ := os.Stat(filepath.Join(standbyPath(out), filepath.FromSlash(c.at))); !st.IsDir() {
+				os.MkdirAll(victim, 0o755)
+				os.WriteFile(filepath.Join(victim, "secret"), []byte("-----BEGIN NOT A KEY-----"), 0o644)
+			}
+			before := readTree(t, victim)
+			target := victim
+			if st, _ := os.Stat(filepath.Join(standbyPath(out), filepath.FromSlash(c.at))); !st.IsDir() {
+				target = filepath.Join(victim, "secret")
+			}
+			at := filepath.Join(standbyPath(out), filepath.FromSlash(c.at))
+			os.RemoveAll(at)
+			if err := os.Symlink(target, at); err != nil {
+				t.Fatal(err)
+			}
+			c.change(p)
+			if _, err := p.build(out); err == nil {
+				// The build may also replace the link; then nothing may be
+				// a link in what it published.
+				filepath.WalkDir(out, func(q string, d fs.DirEntry, err error) error {
+					if err == nil && d.Type()&fs.ModeSymlink != 0 {
+						t.Errorf("published a link: %s", q)
+					}
+					return nil
+				})
+			}
+			after := readTree(t, victim)
+			if len(after) != len(before) {
+				t.Errorf("files behind the link changed: %d -> %d", len(before), len(after))
+			}
+			for name, b := range before {
+				if !bytes.Equal(b, after[name]) {
+					t.Errorf("%s behind the link changed", name)
+				}
+			}
+		})
 	}
 }

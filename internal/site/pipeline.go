@@ -390,13 +390,11 @@ func (b *builder) group(g, workers int) groupResult {
 	gk := hashParts(keys...)
 	pieces := b.groupPieces(g)
 	listings := false
-	b.mu.Lock()
 	for _, p := range pieces {
-		if b.st.Files[p] != gk {
+		if !b.fileIntact(p, gk) {
 			listings = true
 		}
 	}
-	b.mu.Unlock()
 	// Pass 2: each agent's own files.
 	b.parallel(len(ms), workers, func(j int) error {
 		mem := &ms[j]
@@ -493,13 +491,16 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	if b.lst != nil {
 		live = b.lst.Agents[mem.id]
 	}
-	if have.Key == mem.key {
+	b.mu.Unlock()
+	if have.Key == mem.key && b.agentIntact(b.root, mem.id, have.Stats) {
+		b.mu.Lock()
 		b.st.Raws[mem.rawK] = mem.id
 		b.mu.Unlock()
 		b.files.Add(int64(len(agentFileNames)))
 		b.noteProjected(mem.id, have.Projected)
 		return nil
 	}
+	b.mu.Lock()
 	// From here until the files are written, the tree's copy is unknown.
 	b.st.Agents[mem.id] = agentRecord{}
 	b.mu.Unlock()
@@ -508,8 +509,8 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	}
 	rec := agentRecord{Key: mem.key}
 	copied := false
-	if live.Key == mem.key && b.live != "" {
-		copied = b.copyAgent(mem.id) == nil
+	if live.Key == mem.key && b.live != "" && b.agentIntact(b.live, mem.id, live.Stats) {
+		rec.Stats, copied = b.copyAgent(mem.id)
 		rec.Projected = live.Projected
 	}
 	if !copied {
@@ -521,9 +522,11 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 			return fmt.Errorf("agent %q: %w", mem.id, err)
 		}
 		for i, data := range [][]byte{out.cardJSON, out.legacyJSON, out.page} {
-			if err := b.write(agentFile(mem.id, agentFileNames[i]), data); err != nil {
+			st, err := b.write(agentFile(mem.id, agentFileNames[i]), data)
+			if err != nil {
 				return err
 			}
+			rec.Stats[i] = st
 		}
 		rec.Projected = strings.Join(out.projected, "\n")
 		if len(out.notes) > 0 {
@@ -553,22 +556,49 @@ func (b *builder) noteProjected(id, projected string) {
 
 // copyAgent copies an agent's files from the live output into the tree,
 // scanning them like every output.
-func (b *builder) copyAgent(id string) error {
-	for _, name := range agentFileNames {
+func (b *builder) copyAgent(id string) (stats [3]fileStat, ok bool) {
+	for i, name := range agentFileNames {
 		rel := agentFile(id, name)
 		data, err := regular.ReadFile(filepath.Join(b.live, filepath.FromSlash(rel)))
 		if err != nil {
-			return err
+			return stats, false
 		}
-		if err := b.writeFile(rel, data); err != nil {
-			return err
+		if stats[i], err = b.writeFile(rel, data); err != nil {
+			return stats, false
 		}
 	}
-	return nil
+	return stats, true
+}
+
+// agentIntact reports whether the tree at root still holds an agent's
+// files as they were written.
+func (b *builder) agentIntact(root, id string, stats [3]fileStat) bool {
+	for i, name := range agentFileNames {
+		if !intact(filepath.Join(root, filepath.FromSlash(agentFile(id, name))), stats[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fileIntact reports whether the tree holds the file rel as recorded with
+// key k.
+func (b *builder) fileIntact(rel string, k key) bool {
+	b.mu.Lock()
+	rec, ok := b.st.Files[rel]
+	b.mu.Unlock()
+	return ok && rec.Key == k && intact(filepath.Join(b.root, filepath.FromSlash(rel)), rec.Stat)
+}
+
+// record notes that the tree holds rel, made from k, as st.
+func (b *builder) record(rel string, k key, st fileStat) {
+	b.mu.Lock()
+	b.st.Files[rel] = fileRecord{Key: k, Stat: st}
+	b.mu.Unlock()
 }
 
 // write writes one file of the tree (rel is a slash path), scanning it.
-func (b *builder) write(rel string, data []byte) error {
+func (b *builder) write(rel string, data []byte) (fileStat, error) {
 	b.files.Add(1)
 	return b.writeFile(rel, data)
 }
@@ -576,14 +606,21 @@ func (b *builder) write(rel string, data []byte) error {
 // writeFile writes a file of the tree. In a tree kept from an earlier
 // build, whatever is already at that name must be a plain file: a symbolic
 // link planted there would have the build write outside the tree.
-func (b *builder) writeFile(rel string, data []byte) error {
+func (b *builder) writeFile(rel string, data []byte) (fileStat, error) {
 	p := filepath.Join(b.root, filepath.FromSlash(rel))
 	if !b.fresh {
 		if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
-			return fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
+			return fileStat{}, fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
 		}
 	}
-	return writeOutput(b.opts.Secrets, b.root, p, data)
+	if err := writeOutput(b.opts.Secrets, b.root, p, data); err != nil {
+		return fileStat{}, err
+	}
+	st, ok := statFile(p)
+	if !ok {
+		return fileStat{}, fmt.Errorf("%s vanished after it was written", p)
+	}
+	return st, nil
 }
 
 // mkdir makes the folder rel of the tree and its parents. In a tree kept
@@ -689,15 +726,11 @@ func searchShard(g int) string { return SearchFolder + "/" + strconv.Itoa(g+1) +
 // writeListings writes group g's pages of the front list, catalog piece,
 // search shard and sitemap piece.
 func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) error {
-	b.mu.Lock()
-	for _, p := range pieces {
-		b.st.Files[p] = key{}
-	}
-	b.mu.Unlock()
 	agents := make([]*manifest.Agent, len(ms))
 	for j := range ms {
 		agents[j] = ms[j].agent
 	}
+	out := map[string][]byte{}
 	pages := (b.n + pageSize - 1) / pageSize
 	for k := 0; k < len(agents); k += pageSize {
 		p := (g*groupSize+k)/pageSize + 1
@@ -705,55 +738,49 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 		if err != nil {
 			return err
 		}
-		if err := b.writeDir(frontPage(p), data); err != nil {
-			return err
-		}
+		out[frontPage(p)] = data
 	}
 	if len(agents) == 0 {
 		data, err := b.frontPage(1, 1, nil)
 		if err != nil {
 			return err
 		}
-		if err := b.write(frontPage(1), data); err != nil {
-			return err
-		}
+		out[frontPage(1)] = data
 	}
 	cat, err := catalogDocument(b.m, agents)
 	if err != nil {
 		return err
 	}
-	if err := b.writeDir(b.catalogPiece(g), cat); err != nil {
-		return err
-	}
+	out[b.catalogPiece(g)] = cat
 	shard, err := searchShardData(agents)
 	if err != nil {
 		return err
 	}
-	if err := b.writeDir(searchShard(g), shard); err != nil {
-		return err
-	}
+	out[searchShard(g)] = shard
 	if b.indexed {
 		var urls []string
 		for _, a := range agents {
 			urls = append(urls, AgentURL(b.m, a.ID))
 		}
-		if err := b.writeDir(SitemapsFolder+"/"+strconv.Itoa(g+1)+".xml", urlset(urls)); err != nil {
+		out[SitemapsFolder+"/"+strconv.Itoa(g+1)+".xml"] = urlset(urls)
+	}
+	for _, rel := range pieces {
+		// Unknown until written.
+		b.record(rel, key{}, fileStat{})
+		st, err := b.writeDir(rel, out[rel])
+		if err != nil {
 			return err
 		}
+		b.record(rel, gk, st)
 	}
-	b.mu.Lock()
-	for _, p := range pieces {
-		b.st.Files[p] = gk
-	}
-	b.mu.Unlock()
 	return nil
 }
 
 // writeDir is write, creating the file's folder first.
-func (b *builder) writeDir(rel string, data []byte) error {
+func (b *builder) writeDir(rel string, data []byte) (fileStat, error) {
 	if dir := path.Dir(rel); dir != "." {
 		if err := b.mkdir(dir); err != nil {
-			return err
+			return fileStat{}, err
 		}
 	}
 	return b.write(rel, data)
@@ -825,15 +852,16 @@ func (b *builder) misc(ids []string) error {
 
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		k := hashParts(files[name])
-		if b.st.Files[name] == k {
+		if b.fileIntact(name, k) {
 			b.files.Add(1)
 			continue
 		}
-		b.st.Files[name] = key{}
-		if err := b.writeDir(name, files[name]); err != nil {
+		b.record(name, key{}, fileStat{})
+		st, err := b.writeDir(name, files[name])
+		if err != nil {
 			return err
 		}
-		b.st.Files[name] = k
+		b.record(name, k, st)
 	}
 	return b.rootCards(ids)
 }
@@ -850,19 +878,20 @@ func (b *builder) rootCards(ids []string) error {
 	}
 	for _, name := range []string{CardFile, LegacyFile} {
 		rel := WellKnown + "/" + name
-		if b.st.Files[rel] == k {
+		if b.fileIntact(rel, k) {
 			b.files.Add(1)
 			continue
 		}
-		b.st.Files[rel] = key{}
+		b.record(rel, key{}, fileStat{})
 		data, err := regular.ReadFile(filepath.Join(b.root, filepath.FromSlash(agentFile(def, name))))
 		if err != nil {
 			return err
 		}
-		if err := b.writeDir(rel, data); err != nil {
+		st, err := b.writeDir(rel, data)
+		if err != nil {
 			return err
 		}
-		b.st.Files[rel] = k
+		b.record(rel, k, st)
 	}
 	return nil
 }
@@ -895,6 +924,12 @@ func (b *builder) prune(ids []string) error {
 	for _, id := range ids {
 		keep[id] = true
 	}
+	// Nothing is removed through a link: every folder on the way must be
+	// a real one (a link planted in the standby would otherwise have the
+	// build delete what it points at).
+	if err := b.realDirs("agents"); err != nil {
+		return err
+	}
 	for _, id := range slices.Sorted(maps.Keys(b.st.Agents)) {
 		if keep[id] {
 			continue
@@ -917,6 +952,9 @@ func (b *builder) prune(ids []string) error {
 		if want[name] || b.miscNames[name] {
 			continue
 		}
+		if err := b.realDirs(path.Dir(name)); err != nil {
+			return err
+		}
 		p := filepath.Join(b.root, filepath.FromSlash(name))
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -933,6 +971,86 @@ func (b *builder) prune(ids []string) error {
 	for r, id := range b.st.Raws {
 		if !keep[id] {
 			delete(b.st.Raws, r)
+		}
+	}
+	return b.pruneUnknown(keep)
+}
+
+// realDirs checks that the folder rel of the tree and each one above it is
+// a real folder, not a link; a missing one is fine.
+func (b *builder) realDirs(rel string) error {
+	if rel == "." || rel == "" {
+		return nil
+	}
+	p := b.root
+	for _, part := range strings.Split(rel, "/") {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s in the standby tree %s is not a plain folder: refused; remove that folder and build again", strings.TrimPrefix(p, b.root+string(filepath.Separator)), b.root)
+		}
+	}
+	return nil
+}
+
+// pruneUnknown removes what the tree holds but no build wrote: entries at
+// its top, in the folders of listings, pages and .well-known, and folders
+// under agents/ of no agent. (Each agent's own folder is not listed: that
+// would cost two folder reads per agent on every build; the files in it are
+// checked one by one instead.)
+func (b *builder) pruneUnknown(agents map[string]bool) error {
+	if b.fresh {
+		return nil
+	}
+	wanted := map[string]map[string]bool{"": {"agents": true}}
+	for name := range b.st.Files {
+		dir, base := "", name
+		for {
+			i := strings.IndexByte(base, '/')
+			if wanted[dir] == nil {
+				wanted[dir] = map[string]bool{}
+			}
+			if i < 0 {
+				wanted[dir][base] = true
+				break
+			}
+			wanted[dir][base[:i]] = true
+			dir, base = path.Join(dir, base[:i]), base[i+1:]
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(wanted)) {
+		if err := b.removeOthers(dir, wanted[dir]); err != nil {
+			return err
+		}
+	}
+	return b.removeOthers("agents", agents)
+}
+
+// removeOthers removes the entries of the folder dir of the tree whose
+// names are not in keep (a link is removed, never followed).
+func (b *builder) removeOthers(dir string, keep map[string]bool) error {
+	if err := b.realDirs(dir); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(filepath.Join(b.root, filepath.FromSlash(dir)))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	for _, e := range entries {
+		if keep[e.Name()] {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(b.root, filepath.FromSlash(dir), e.Name())); err != nil {
+			return err
 		}
 	}
 	return nil
