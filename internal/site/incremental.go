@@ -69,7 +69,7 @@ func intact(path string, st fileStat) bool {
 type treeState struct {
 	Dev, Ino uint64 // the tree's folder, which keeps its identity when renamed
 	Agents   map[string]agentRecord
-	Raws     map[key]string // the source of each agent it was built from -> id
+	Raws     map[key]string        // the source of each agent it was built from -> id
 	Files    map[string]fileRecord // every other file
 }
 
