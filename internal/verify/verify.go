@@ -455,12 +455,15 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 		c.Problems = append(c.Problems, "card refused: "+err.Error())
 		return c
 	}
-	c.Name, _ = head["name"].(string)
+	// The card's strings share one copy of its text (card.Decode): what
+	// the report keeps is copied, so that the text can go.
+	name, _ := head["name"].(string)
+	c.Name = strings.Clone(name)
 	c.Version = "1.0"
 	if _, v1 := head["supportedInterfaces"]; !v1 {
 		c.Version = "0.3"
 		if pv, _ := head["protocolVersion"].(string); pv != "" {
-			c.Version = pv
+			c.Version = strings.Clone(pv)
 		}
 	}
 	algs := opts.Algorithms
@@ -497,7 +500,7 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	}
 	strict, verified := 0, 0
 	for _, r := range results {
-		s := Signature{Index: r.Index, KID: r.KID, Alg: r.Alg, JKU: r.JKU, Verified: r.Verified}
+		s := Signature{Index: r.Index, KID: strings.Clone(r.KID), Alg: strings.Clone(r.Alg), JKU: strings.Clone(r.JKU), Verified: r.Verified}
 		if r.Verified {
 			s.Covers, s.Uncovered = string(r.Covers), r.Uncovered
 			verified++
