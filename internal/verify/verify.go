@@ -536,48 +536,31 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if err != nil {
 		return err
 	}
-	files, err := cardFiles(dir)
+	rootPath := filepath.Join(dir, ".well-known", "agent-card.json")
+	rootCard, rootErr := readLocal(rootPath, opts)
+	checked, err := checkCards(dir, ks, opts, rootCard, rootErr == nil)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if len(files) == 0 {
+	if len(checked) == 0 {
 		rep.Problems = append(rep.Problems, dir+": no agent cards found")
 		return nil
 	}
-	slices.Sort(files)
 	rep.Problems = append(rep.Problems, ks.fatal...)
-	rootCard, rootErr := readLocal(filepath.Join(dir, ".well-known", "agent-card.json"), opts)
-	rootPath := filepath.Join(dir, ".well-known", "agent-card.json")
-	var defaultCard atomic.Int64 // 1 + index of the agent card equal to the root's
-	rootDir := filepath.Join(dir, ".well-known")
-	// Cards are checked on every core; the report keeps their order.
-	cards := make([]Card, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := range next {
-				body, err := readLocal(files[i], opts)
-				if err != nil {
-					cards[i] = Card{Source: files[i], JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}
-					continue
-				}
-				cards[i] = checkCard(files[i], body, ks, opts)
-				if rootErr == nil && filepath.Dir(files[i]) != rootDir && filepath.Base(files[i]) == "agent-card.json" && bytes.Equal(body, rootCard) {
-					defaultCard.Store(int64(i) + 1)
-				}
-			}
-		})
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	used := map[string]bool{}
 	jkus := map[string]bool{}
-	for _, c := range cards {
-		for _, s := range c.Signatures {
+	files := make([]string, len(checked))
+	read := make(map[string]bool, len(checked))
+	defaultCard := ""
+	for i, c := range checked {
+		files[i] = c.path
+		if c.read {
+			read[c.path] = true
+		}
+		if c.isRoot && defaultCard == "" {
+			defaultCard = c.path
+		}
+		for _, s := range c.card.Signatures {
 			if s.KID != "" {
 				used[s.KID] = true
 			}
@@ -585,7 +568,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 				jkus[s.JKU] = true
 			}
 		}
-		rep.Cards = append(rep.Cards, c)
+		rep.Cards = append(rep.Cards, c.card)
 	}
 	// Every kid used is in the JWKS; unused keys are only a warning (a
 	// key published ahead of a rotation, or kept after one).
@@ -605,8 +588,8 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	switch {
 	case rootErr != nil:
 		rep.Problems = append(rep.Problems, dir+": no /.well-known/agent-card.json")
-	case defaultCard.Load() > 0:
-		checkRootLegacy(dir, filepath.Dir(files[defaultCard.Load()-1]), opts, rep)
+	case defaultCard != "":
+		checkRootLegacy(dir, filepath.Dir(defaultCard), opts, rep)
 	case len(files) > 2 || !slices.Contains(files, rootPath):
 		// A site of agents whose root card is none of theirs (a single-card
 		// site has only the root's cards).
@@ -614,47 +597,80 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 			rep.Problems = append(rep.Problems, dir+": /.well-known/agent-card.json is not the card of any agent under agents/")
 		}
 	}
-	checkCatalog(dir, jkus, opts, rep)
+	checkCatalog(dir, jkus, read, opts, rep)
 	return nil
 }
 
-// cardFiles finds every agent-card.json and agent.json under dir, sorted;
-// the folders under agents/ (one per agent) are walked on every core.
-func cardFiles(dir string) ([]string, error) {
-	isCard := func(d fs.DirEntry) bool {
-		return !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json")
-	}
+// checked is the outcome for one card file of a site.
+type checked struct {
+	path string
+	card Card
+	// read reports that the file was read (so it exists); isRoot that it
+	// is an agent's agent-card.json equal to the site's root card.
+	read, isRoot bool
+}
+
+// checkCards finds every agent-card.json and agent.json under dir and
+// checks each against ks, on every core, as it goes: the folders under
+// agents/ (one per agent) are walked and their cards verified by one
+// worker each, so no more than a card per worker is held in memory at
+// once. The outcomes come sorted by path. rootCard is the site's root card
+// (when hasRoot): agent-card.json files elsewhere equal to it are marked.
+func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoot bool) ([]checked, error) {
 	agentsDir := filepath.Join(dir, "agents")
-	var files, subtrees []string
+	rootDir := filepath.Join(dir, ".well-known")
+	type task struct {
+		path    string
+		d       fs.DirEntry // a card file, or an agent's folder to walk
+		subtree bool
+	}
+	var tasks []task
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() && filepath.Dir(p) == agentsDir {
-			subtrees = append(subtrees, p)
+			tasks = append(tasks, task{p, d, true})
 			return filepath.SkipDir
 		}
-		if isCard(d) {
-			files = append(files, p)
+		if isCardFile(d) {
+			tasks = append(tasks, task{p, d, false})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	found := make([][]string, len(subtrees))
-	errs := make([]error, len(subtrees))
+	found := make([][]checked, len(tasks))
+	errs := make([]error, len(tasks))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(subtrees), 1)) {
+	for range min(runtime.GOMAXPROCS(0), max(len(tasks), 1)) {
 		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(subtrees); i = int(next.Add(1)) - 1 {
-				errs[i] = filepath.WalkDir(subtrees[i], func(p string, d fs.DirEntry, err error) error {
+			var buf []byte // the card being checked: one per worker
+			check := func(p string, d fs.DirEntry) checked {
+				var body []byte
+				var err error
+				body, buf, err = readCard(p, d, opts, buf)
+				if err != nil {
+					return checked{path: p, card: Card{Source: p, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
+				}
+				c := checked{path: p, card: checkCard(p, body, ks, opts), read: true}
+				c.isRoot = hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
+				return c
+			}
+			for i := int(next.Add(1)) - 1; i < len(tasks); i = int(next.Add(1)) - 1 {
+				t := tasks[i]
+				if !t.subtree {
+					found[i] = []checked{check(t.path, t.d)}
+					continue
+				}
+				errs[i] = filepath.WalkDir(t.path, func(p string, d fs.DirEntry, err error) error {
 					if err != nil {
 						return err
 					}
-					if isCard(d) {
-						found[i] = append(found[i], p)
+					if isCardFile(d) {
+						found[i] = append(found[i], check(p, d))
 					}
 					return nil
 				})
@@ -662,14 +678,35 @@ func cardFiles(dir string) ([]string, error) {
 		})
 	}
 	wg.Wait()
-	for i := range subtrees {
+	var out []checked
+	for i := range tasks {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		files = append(files, found[i]...)
+		out = append(out, found[i]...)
 	}
-	slices.Sort(files)
-	return files, nil
+	slices.SortFunc(out, func(a, b checked) int { return strings.Compare(a.path, b.path) })
+	return out, nil
+}
+
+// isCardFile reports an agent-card.json or agent.json (not a folder).
+func isCardFile(d fs.DirEntry) bool {
+	return !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json")
+}
+
+// readCard reads a card file of a site into buf (grown as needed) and
+// returns its bytes and buf: as readLocal does, but for a file the walk
+// found to be regular, with as few system calls as the platform allows
+// (readRegular).
+func readCard(path string, d fs.DirEntry, opts Options, buf []byte) (body, newBuf []byte, err error) {
+	if d.Type().IsRegular() {
+		body, buf, ok, err := readRegular(path, maxBytes(opts), buf)
+		if ok {
+			return body, buf, err
+		}
+	}
+	body, err = readLocal(path, opts)
+	return body, buf, err
 }
 
 // checkRootLegacy: the root agent.json must be the default agent's, whose
@@ -682,8 +719,9 @@ func checkRootLegacy(dir, cardDir string, opts Options, rep *Report) {
 	}
 }
 
-// checkCatalog: every catalog entry's url names a card file in the site.
-func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
+// checkCatalog: every catalog entry's url names a file in the site; read
+// holds the card files known to exist (they were read).
+func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, opts Options, rep *Report) {
 	// The catalog grows with the number of agents: it may be larger than
 	// one card.
 	copts := opts
@@ -738,6 +776,9 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 		if !within(p, dir) {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
 			return "", false
+		}
+		if read[p] {
+			return p, true
 		}
 		if _, err := os.Stat(p); err != nil {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s does not exist in the site", dir, what, i, e.Identifier, rel))
