@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/gowebpki/jcs"
@@ -101,15 +100,19 @@ func SDKProjectionOf(v any, unsigned []byte) (projected []byte, omitted []Omissi
 // SDKProjectionValue is SDKProjectionOf as a decoded value: the projection
 // of v (v itself when nothing is omitted) and what it leaves out.
 func SDKProjectionValue(v any) (projected any, omitted []Omission) {
-	p := v
-	if obj, ok := v.(map[string]any); ok {
-		if _, v1 := obj["supportedInterfaces"]; v1 {
-			p = projectV1("AgentCard", obj)
-		}
+	var cleaned any
+	var ok bool
+	obj, _ := v.(map[string]any)
+	if _, v1 := obj["supportedInterfaces"]; v1 {
+		cleaned, ok = projectClean("AgentCard", obj)
+	} else {
+		cleaned, ok = clean(v)
 	}
-	cleaned, ok := clean(p)
 	if !ok {
 		cleaned = map[string]any{}
+	}
+	if !differs(v, cleaned) {
+		return v, nil
 	}
 	omitted = diff(&path{}, v, cleaned, nil)
 	if len(omitted) == 0 {
@@ -185,7 +188,16 @@ func diff(at *path, a, b any, out []Omission) []Omission {
 		if !ok {
 			return append(out, Omission{Path: at.String()})
 		}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		// Only the members that differ are named, in sorted order: most
+		// members of most cards do not.
+		var keys []string
+		for k, av := range x {
+			if bv, present := y[k]; !present || differs(av, bv) {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			at.push(-1, k)
 			if bv, present := y[k]; present {
 				out = diff(at, x[k], bv, out)
@@ -230,6 +242,38 @@ func diff(at *path, a, b any, out []Omission) []Omission {
 		}
 		return out
 	}
+}
+
+// differs reports whether diff finds anything between a and b, without
+// building any path: a member of a missing from b or differing from it, an
+// array of another length, or another scalar.
+func differs(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return true
+		}
+		for k, v := range x {
+			w, present := y[k]
+			if !present || differs(v, w) {
+				return true
+			}
+		}
+		return false
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return true
+		}
+		for i := range x {
+			if differs(x[i], y[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	return !scalarEqual(a, b)
 }
 
 // same reports whether two decoded JSON values are equal (diff finds

@@ -159,15 +159,17 @@ var v1Schema = map[string]message{
 	}},
 }
 
-// projectV1 projects a decoded JSON value of message type msg the way the
-// SDKs' generated types do, before empty values are cleaned.
-func projectV1(msg string, v any) map[string]any {
+// projectClean projects a decoded JSON value of message type msg the way
+// the SDKs' generated types do, and drops the empty values of the result
+// (clean) as it goes: what cleaning the whole projection would leave, built
+// once. ok is false when nothing is left.
+func projectClean(msg string, v any) (out any, ok bool) {
 	obj, _ := v.(map[string]any)
-	out := map[string]any{}
 	if obj == nil {
-		return out
+		return nil, false
 	}
 	m := v1Schema[msg]
+	var kept map[string]any
 	for _, f := range m.fields {
 		val, ok := obj[f.name]
 		if !ok && f.alias != "" {
@@ -176,14 +178,18 @@ func projectV1(msg string, v any) map[string]any {
 		if !ok || val == nil {
 			continue
 		}
+		// pv is the field's projection, cleaned; keep is false when
+		// cleaning left nothing of it. A oneof ends at the first field
+		// projected, whether or not anything is left of it.
 		var pv any
+		keep := true
 		switch f.kind {
 		case kString, kOptString:
 			s := jsString(val)
 			if f.kind == kString && s == "" {
 				continue
 			}
-			pv = s
+			pv, keep = s, s != ""
 		case kBool, kOptBool:
 			b := jsBool(val)
 			if f.kind == kBool && !b {
@@ -195,26 +201,30 @@ func projectV1(msg string, v any) map[string]any {
 			if !ok {
 				continue
 			}
-			ss := make([]any, len(arr))
-			for i, e := range arr {
-				ss[i] = jsString(e)
+			var ss []any
+			for _, e := range arr {
+				if s := jsString(e); s != "" {
+					ss = append(ss, s)
+				}
 			}
-			pv = ss
+			pv, keep = ss, len(ss) > 0
 		case kMessage:
 			if _, isObj := val.(map[string]any); !isObj {
 				continue
 			}
-			pv = projectV1(f.msg, val)
+			pv, keep = projectClean(f.msg, val)
 		case kMessages:
 			arr, ok := val.([]any)
 			if !ok {
 				continue
 			}
-			ms := make([]any, len(arr))
-			for i, e := range arr {
-				ms[i] = projectV1(f.msg, e)
+			var ms []any
+			for _, e := range arr {
+				if c, ok := projectClean(f.msg, e); ok {
+					ms = append(ms, c)
+				}
 			}
-			pv = ms
+			pv, keep = ms, len(ms) > 0
 		case kMessageMap:
 			mm, ok := val.(map[string]any)
 			if !ok {
@@ -222,9 +232,11 @@ func projectV1(msg string, v any) map[string]any {
 			}
 			out2 := map[string]any{}
 			for k, e := range mm {
-				out2[k] = projectV1(f.msg, e)
+				if c, ok := projectClean(f.msg, e); ok {
+					out2[k] = c
+				}
 			}
-			pv = out2
+			pv, keep = out2, len(out2) > 0
 		case kStringMap:
 			mm, ok := val.(map[string]any)
 			if !ok {
@@ -232,21 +244,28 @@ func projectV1(msg string, v any) map[string]any {
 			}
 			out2 := map[string]any{}
 			for k, e := range mm {
-				out2[k] = jsString(e)
+				if s := jsString(e); s != "" {
+					out2[k] = s
+				}
 			}
-			pv = out2
+			pv, keep = out2, len(out2) > 0
 		case kStruct:
 			if _, isObj := val.(map[string]any); !isObj {
 				continue
 			}
-			pv = val
+			pv, keep = clean(val)
 		}
-		out[f.name] = pv
+		if keep {
+			if kept == nil {
+				kept = make(map[string]any, len(m.fields))
+			}
+			kept[f.name] = pv
+		}
 		if m.oneof {
 			break
 		}
 	}
-	return out
+	return kept, len(kept) > 0
 }
 
 // jsString converts a JSON value as JavaScript's String() would.
