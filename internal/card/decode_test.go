@@ -51,8 +51,9 @@ func TestDecodeRefuses(t *testing.T) {
 
 // FuzzDecode drives the strict reader and the SDK projection (what a
 // verifier runs on untrusted cards) over arbitrary input: no panic, the
-// projection agrees with its reference (the projection built whole), and a
-// card that decodes projects without error.
+// reader and the projection agree with their references (encoding/json's
+// token stream, and the projection built whole), and a card that decodes
+// projects without error.
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"name":"n","supportedInterfaces":[{"url":"u","URL":"v"}]}`))
 	f.Add([]byte(`{"skills":[{"tags":["a",5,null]}],"capabilities":{"streaming":"yes"}}`))
@@ -62,6 +63,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(doc)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		sameAsReference(t, data, Strict)
 		doc, err := Decode(data, Strict)
 		if err != nil {
 			return
