@@ -77,19 +77,27 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		return nil, err
 	}
 	delete(doc, "signatures")
-	// The canonical forms are written from the decoded tree: no second
-	// parse of the card's text.
-	strict, err := CanonicalValue(doc)
+	// The canonical forms are written from the decoded tree (no second
+	// parse of the card's text), into buffers used again for the next card.
+	bufs := canonicalBufs.Get().(*[2][]byte)
+	defer func() {
+		if cap(bufs[0])+cap(bufs[1]) <= 1<<20 { // not a huge card's
+			canonicalBufs.Put(bufs)
+		}
+	}()
+	strict, err := appendCanonicalValue(bufs[0][:0], doc)
 	if err != nil {
 		return nil, err
 	}
+	bufs[0] = strict
 	projectedDoc, omitted := card.SDKProjectionValue(doc)
 	var projected []byte
 	var altered []string // members no projection signature covers
 	if len(omitted) > 0 {
-		if projected, err = CanonicalValue(projectedDoc); err != nil {
+		if projected, err = appendCanonicalValue(bufs[1][:0], projectedDoc); err != nil {
 			return nil, err
 		}
+		bufs[1] = projected
 		for _, o := range omitted {
 			if !o.Empty {
 				altered = append(altered, o.Path)
@@ -165,6 +173,10 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 	}
 	return results, nil
 }
+
+// canonicalBufs holds buffers for the two canonical forms of a card,
+// which VerifyDecoded needs only while it runs.
+var canonicalBufs = sync.Pool{New: func() any { return new([2][]byte) }}
 
 // readSignatures reads a card's signatures member: an array of at most
 // MaxSignatures objects, each with exactly protected, signature and an
@@ -361,7 +373,11 @@ func verifyEdDSA(sig card.Signature, payload []byte, key *jose.JSONWebKey) error
 		return err
 	}
 	buf := signingInputs.Get().(*[]byte)
-	defer signingInputs.Put(buf)
+	defer func() {
+		if cap(*buf) <= 1<<20 { // not a huge card's
+			signingInputs.Put(buf)
+		}
+	}()
 	in := base64.RawURLEncoding.AppendEncode((*buf)[:0], protected)
 	if err := edHeaderCheck(string(in)); err != nil {
 		return err
