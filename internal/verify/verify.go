@@ -665,14 +665,10 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 					found[i] = []checked{check(t.path, t.d)}
 					continue
 				}
-				errs[i] = filepath.WalkDir(t.path, func(p string, d fs.DirEntry, err error) error {
-					if err != nil {
-						return err
-					}
+				errs[i] = walkFiles(t.path, func(p string, d fs.DirEntry) {
 					if isCardFile(d) {
 						found[i] = append(found[i], check(p, d))
 					}
-					return nil
 				})
 			}
 		})
@@ -687,6 +683,27 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 	}
 	slices.SortFunc(out, func(a, b checked) int { return strings.Compare(a.path, b.path) })
 	return out, nil
+}
+
+// walkFiles calls visit on every entry under dir (a folder) that is not a
+// folder, in lexical order, as filepath.WalkDir would, but without
+// statting dir first: its caller read it as a folder's entry.
+func walkFiles(dir string, visit func(p string, d fs.DirEntry)) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			if err := walkFiles(p, visit); err != nil {
+				return err
+			}
+			continue
+		}
+		visit(p, e)
+	}
+	return nil
 }
 
 // isCardFile reports an agent-card.json or agent.json (not a folder).
