@@ -13,10 +13,10 @@ import (
 // be a regular file, into buf (grown as needed): open (never following a
 // symbolic link, and never waiting, should a named pipe have taken the
 // file's place), one fstat to check that it is still a regular file and
-// no larger than limit, and reads to the end. os.Open would add four
-// fcntl calls and an epoll registration to each file. ok is false when
-// the file is no longer a plain regular file (a symbolic link took its
-// place), for the caller to read it as any other.
+// no larger than limit, and reads to the end (usually one read). os.Open
+// would add four fcntl calls and an epoll registration to each file. ok
+// is false when the file is no longer a plain regular file (a symbolic
+// link took its place), for the caller to read it as any other.
 func readRegular(path string, limit int64, buf []byte) (body, newBuf []byte, ok bool, err error) {
 	var fd int
 	for {
@@ -49,8 +49,10 @@ func readRegular(path string, limit int64, buf []byte) (body, newBuf []byte, ok 
 	if size > limit {
 		return nil, buf, true, fmt.Errorf("%s: %d bytes is over the %d-byte limit (-max-bytes)", path, size, limit)
 	}
-	// Room for one byte more than the file holds, to see its end in
-	// the read after the last (the file may have grown since fstat).
+	// Room for more than the file holds, to see its end: a read of a
+	// regular file returns less than asked only at the end. A file
+	// that is not the size fstat said (it changed since) is read until
+	// a read returns nothing, as readLocal does.
 	if int64(cap(buf)) < size+1 {
 		buf = make([]byte, 0, size+512)
 	}
@@ -59,6 +61,7 @@ func readRegular(path string, limit int64, buf []byte) (body, newBuf []byte, ok 
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
+		want := cap(buf) - len(buf)
 		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		if err == syscall.EINTR {
 			continue
@@ -72,6 +75,9 @@ func readRegular(path string, limit int64, buf []byte) (body, newBuf []byte, ok 
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
 			return nil, buf, true, fmt.Errorf("%s: over the %d-byte limit (-max-bytes)", path, limit)
+		}
+		if n < want && int64(len(buf)) == size {
+			break
 		}
 	}
 	return buf, buf, true, nil
