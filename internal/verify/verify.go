@@ -536,6 +536,9 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if err != nil {
 		return err
 	}
+	// The catalogs are read while the cards are checked.
+	cats := make(chan *siteCatalogs, 1)
+	go func() { cats <- preloadCatalogs(dir, catalogOptions(opts)) }()
 	rootPath := filepath.Join(dir, ".well-known", "agent-card.json")
 	rootCard, rootErr := readLocal(rootPath, opts)
 	checked, err := checkCards(dir, ks, opts, rootCard, rootErr == nil)
@@ -597,7 +600,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 			rep.Problems = append(rep.Problems, dir+": /.well-known/agent-card.json is not the card of any agent under agents/")
 		}
 	}
-	checkCatalog(dir, jkus, read, opts, rep)
+	checkCatalog(dir, jkus, read, <-cats, opts, rep)
 	return nil
 }
 
@@ -736,32 +739,102 @@ func checkRootLegacy(dir, cardDir string, opts Options, rep *Report) {
 	}
 }
 
-// checkCatalog: every catalog entry's url names a file in the site; read
-// holds the card files known to exist (they were read).
-func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, opts Options, rep *Report) {
-	// The catalog grows with the number of agents: it may be larger than
-	// one card.
+// catalogOptions are opts for reading catalogs, which grow with the number
+// of agents: one may be larger than a card.
+func catalogOptions(opts Options) Options {
 	copts := opts
 	copts.Fetch = &fetch.Client{MaxBytes: max(maxBytes(opts), catalogMaxBytes)}
-	data, err := readLocal(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts)
+	return copts
+}
+
+// catalogEntry is an entry of a catalog, as checkCatalog reads it.
+type catalogEntry = struct {
+	Identifier string `json:"identifier"`
+	URL        string `json:"url"`
+	MediaType  string `json:"mediaType"`
+}
+
+// siteCatalog is a site's root catalog, as checkCatalog reads it.
+type siteCatalog struct {
+	Host struct {
+		DocumentationURL string `json:"documentationUrl"`
+	} `json:"host"`
+	Entries []catalogEntry `json:"entries"`
+}
+
+// loadedCatalog is a catalog file read and parsed, or the error that
+// stopped either.
+type loadedCatalog struct {
+	root              siteCatalog // a root catalog
+	entries           []catalogEntry
+	readErr, parseErr error
+}
+
+// loadCatalog reads and parses the catalog at p: a root catalog, or one
+// nested in it (only its entries are read).
+func loadCatalog(p string, copts Options, nested bool) loadedCatalog {
+	data, err := readLocal(p, copts)
 	if err != nil {
+		return loadedCatalog{readErr: err}
+	}
+	var l loadedCatalog
+	if nested {
+		var sub struct {
+			Entries []catalogEntry `json:"entries"`
+		}
+		l.parseErr = json.Unmarshal(data, &sub)
+		l.entries = sub.Entries
+	} else {
+		l.parseErr = json.Unmarshal(data, &l.root)
+	}
+	return l
+}
+
+// siteCatalogs holds a site's catalogs read ahead (preloadCatalogs).
+type siteCatalogs struct {
+	root   loadedCatalog
+	nested map[string]loadedCatalog // by path
+}
+
+// preloadCatalogs reads and parses a site's catalogs, while its cards are
+// checked: the root catalog, and the nested catalogs its entries name
+// under the base URL of its host. checkCatalog reads any other it needs.
+func preloadCatalogs(dir string, copts Options) *siteCatalogs {
+	c := &siteCatalogs{root: loadCatalog(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts, false), nested: map[string]loadedCatalog{}}
+	if c.root.readErr != nil || c.root.parseErr != nil {
+		return c
+	}
+	base := strings.TrimSuffix(c.root.root.Host.DocumentationURL, "/")
+	if base == "" {
+		return c
+	}
+	for _, e := range c.root.root.Entries {
+		rel, ok := strings.CutPrefix(e.URL, base+"/")
+		if e.MediaType != "application/ai-catalog+json" || !ok {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if _, seen := c.nested[p]; !seen && within(p, dir) {
+			c.nested[p] = loadCatalog(p, copts, true)
+		}
+	}
+	return c
+}
+
+// checkCatalog: every catalog entry's url names a file in the site; read
+// holds the card files known to exist (they were read), and cats the
+// catalogs read ahead.
+func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *siteCatalogs, opts Options, rep *Report) {
+	copts := catalogOptions(opts)
+	if cats.root.readErr != nil {
 		rep.Warnings = append(rep.Warnings, dir+": no /.well-known/ai-catalog.json")
 		return
 	}
-	var cat struct {
-		Host struct {
-			DocumentationURL string `json:"documentationUrl"`
-		} `json:"host"`
-		Entries []struct {
-			Identifier string `json:"identifier"`
-			URL        string `json:"url"`
-			MediaType  string `json:"mediaType"`
-		} `json:"entries"`
-	}
-	if err := json.Unmarshal(data, &cat); err != nil {
+	if err := cats.root.parseErr; err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: ai-catalog.json: %v", dir, err))
 		return
 	}
+	cat := cats.root.root
 	// The site's base URL: from the catalog host, else from a jku.
 	base := strings.TrimSuffix(cat.Host.DocumentationURL, "/")
 	if base == "" {
@@ -777,11 +850,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, opts O
 			}
 		}
 	}
-	type entry = struct {
-		Identifier string `json:"identifier"`
-		URL        string `json:"url"`
-		MediaType  string `json:"mediaType"`
-	}
+	type entry = catalogEntry
 	// local is the file of the site a URL of the site names.
 	local := func(what string, i int, e entry) (string, bool) {
 		rel, ok := strings.CutPrefix(e.URL, base+"/")
@@ -818,19 +887,19 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, opts O
 				if !ok {
 					continue
 				}
-				data, err := readLocal(p, copts)
-				if err != nil {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, err))
+				sub, ok := cats.nested[p]
+				if !ok {
+					sub = loadCatalog(p, copts, true)
+				}
+				if sub.readErr != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, sub.readErr))
 					continue
 				}
-				var sub struct {
-					Entries []entry `json:"entries"`
-				}
-				if err := json.Unmarshal(data, &sub); err != nil {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, err))
+				if sub.parseErr != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, sub.parseErr))
 					continue
 				}
-				checkEntries(strings.TrimPrefix(e.URL, base+"/"), sub.Entries, true)
+				checkEntries(strings.TrimPrefix(e.URL, base+"/"), sub.entries, true)
 			}
 		}
 	}
