@@ -552,6 +552,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	rep.Problems = append(rep.Problems, ks.fatal...)
 	used := map[string]bool{}
 	jkus := map[string]bool{}
+	rep.Cards = slices.Grow(rep.Cards, len(checked))
 	files := make([]string, len(checked))
 	read := make(map[string]bool, len(checked))
 	defaultCard := ""
@@ -677,14 +678,23 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 		})
 	}
 	wg.Wait()
-	var out []checked
+	n := 0
 	for i := range tasks {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
+		n += len(found[i])
+	}
+	out := make([]checked, 0, n)
+	for i := range tasks {
 		out = append(out, found[i]...)
 	}
-	slices.SortFunc(out, func(a, b checked) int { return strings.Compare(a.path, b.path) })
+	// The walk's order is by name, folder by folder, which is usually
+	// the order of the paths too.
+	byPath := func(a, b checked) int { return strings.Compare(a.path, b.path) }
+	if !slices.IsSortedFunc(out, byPath) {
+		slices.SortFunc(out, byPath)
+	}
 	return out, nil
 }
 
