@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/fetch"
@@ -70,7 +72,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else {
-		printReport(stdout, rep)
+		// One write per line would be a system call per line: 100,000
+		// of them for a site of 20,000 cards.
+		w := bufio.NewWriterSize(stdout, 64<<10)
+		printReport(w, rep)
+		if err := w.Flush(); err != nil {
+			return err
+		}
 	}
 	if !rep.Verified {
 		return errNotVerified{}
@@ -93,33 +101,59 @@ func redacted(target string) string {
 var userInfo = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#]*@`)
 
 func printReport(w io.Writer, rep *verify.Report) {
+	// Each card's lines are put together in one buffer, without fmt: a
+	// site may have tens of thousands of cards.
+	var b []byte
+	esc := func(s string) { b = append(b, terminal.Escape(s)...) }
 	for _, c := range rep.Cards {
-		name := ""
+		b = b[:0]
+		esc(c.Source)
+		b = append(b, ": "...)
+		b = append(b, strings.ToUpper(outcomeWords(c.Outcome))...)
+		b = append(b, " (A2A "...)
+		esc(c.Version)
 		if c.Name != "" {
-			name = ` "` + terminal.Escape(c.Name) + `"`
+			b = append(b, ` "`...)
+			esc(c.Name)
+			b = append(b, '"')
 		}
-		fmt.Fprintf(w, "%s: %s (A2A %s%s)\n", terminal.Escape(c.Source), strings.ToUpper(outcomeWords(c.Outcome)), terminal.Escape(c.Version), name)
+		b = append(b, ")\n"...)
 		if c.JWKS != "" {
-			fmt.Fprintf(w, "  trusted JWKS: %s\n", terminal.Escape(c.JWKS))
+			b = append(b, "  trusted JWKS: "...)
+			esc(c.JWKS)
+			b = append(b, '\n')
 		}
 		for _, s := range c.Signatures {
-			fmt.Fprintf(w, "  signature %d: kid %s, alg %s: ", s.Index+1, terminal.Escape(orDash(s.KID)), terminal.Escape(orDash(s.Alg)))
+			b = append(b, "  signature "...)
+			b = strconv.AppendInt(b, int64(s.Index+1), 10)
+			b = append(b, ": kid "...)
+			esc(orDash(s.KID))
+			b = append(b, ", alg "...)
+			esc(orDash(s.Alg))
+			b = append(b, ": "...)
 			switch {
 			case s.Verified && s.Covers == "strict":
-				fmt.Fprintln(w, "verified, covers the whole card (RFC 8785)")
+				b = append(b, "verified, covers the whole card (RFC 8785)\n"...)
 			case s.Verified:
-				uncovered := "nothing now in the card (fields may have been removed)"
+				b = append(b, "verified over the A2A SDKs' projection only; not covered: "...)
 				if len(s.Uncovered) > 0 {
-					uncovered = terminal.Escape(strings.Join(s.Uncovered, ", "))
+					esc(strings.Join(s.Uncovered, ", "))
+				} else {
+					b = append(b, "nothing now in the card (fields may have been removed)"...)
 				}
-				fmt.Fprintf(w, "verified over the A2A SDKs' projection only; not covered: %s\n", uncovered)
+				b = append(b, '\n')
 			default:
-				fmt.Fprintf(w, "NOT verified: %s\n", terminal.Escape(s.Reason))
+				b = append(b, "NOT verified: "...)
+				esc(s.Reason)
+				b = append(b, '\n')
 			}
 		}
 		for _, p := range c.Problems {
-			fmt.Fprintf(w, "  problem: %s\n", terminal.Escape(p))
+			b = append(b, "  problem: "...)
+			esc(p)
+			b = append(b, '\n')
 		}
+		w.Write(b)
 	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "problem: %s\n", terminal.Escape(p))

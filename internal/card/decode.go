@@ -1,6 +1,7 @@
 package card
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -110,6 +111,16 @@ func (p *path) String() string {
 // encoding/json uses) calls them equal: "URL", "url" and "uRl" alike, and
 // also "\u212aind" (KELVIN SIGN) and "kind".
 func foldName(s string) string {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf
+	}
+	if ascii {
+		// The smallest rune of an ASCII letter's orbit is its upper case
+		// ('K' < 'k' < U+212A KELVIN SIGN); other ASCII runes fold to
+		// themselves.
+		return strings.ToUpper(s)
+	}
 	var b strings.Builder
 	for _, r := range s {
 		m := r
@@ -127,7 +138,14 @@ func foldName(s string) string {
 // while JavaScript reads a different string.
 func checkSurrogates(data []byte) error {
 	for i := 0; i < len(data); i++ {
-		if data[i] != '\\' || i+1 >= len(data) {
+		if data[i] != '\\' {
+			j := bytes.IndexByte(data[i:], '\\')
+			if j < 0 {
+				return nil
+			}
+			i += j
+		}
+		if i+1 >= len(data) {
 			continue
 		}
 		if data[i+1] != 'u' {

@@ -50,17 +50,25 @@ func TestDecodeRefuses(t *testing.T) {
 }
 
 // FuzzDecode drives the strict reader and the SDK projection (what a
-// verifier runs on untrusted cards) over arbitrary input: no panic, and a
-// card that decodes projects without error.
+// verifier runs on untrusted cards) over arbitrary input: no panic, the
+// reader and the projection agree with their references (encoding/json's
+// token stream, and the projection built whole), and a card that decodes
+// projects without error.
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"name":"n","supportedInterfaces":[{"url":"u","URL":"v"}]}`))
 	f.Add([]byte(`{"skills":[{"tags":["a",5,null]}],"capabilities":{"streaming":"yes"}}`))
 	f.Add([]byte(`{"securityRequirements":[{"schemes":{"k":{"list":[]}}}],"x":{}}`))
+	f.Add([]byte(`{"supportedInterfaces":[],"securitySchemes":{"a":{"apiKeySecurityScheme":{},"mtlsSecurityScheme":{"description":"d"}}}}`))
+	for _, doc := range referenceCorpus(f) {
+		f.Add(doc)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		sameAsReference(t, data, Strict)
 		doc, err := Decode(data, Strict)
 		if err != nil {
 			return
 		}
+		sameProjection(t, doc)
 		b, err := marshalPlain(doc)
 		if err != nil {
 			t.Fatal(err)

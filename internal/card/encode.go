@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/gowebpki/jcs"
@@ -100,16 +100,26 @@ func SDKProjectionOf(v any, unsigned []byte) (projected []byte, omitted []Omissi
 
 // SDKProjectionValue is SDKProjectionOf as a decoded value: the projection
 // of v (v itself when nothing is omitted) and what it leaves out.
+//
+// The projection shares with v whatever it leaves unchanged: neither may
+// be changed while the other is in use.
 func SDKProjectionValue(v any) (projected any, omitted []Omission) {
-	p := v
-	if obj, ok := v.(map[string]any); ok {
-		if _, v1 := obj["supportedInterfaces"]; v1 {
-			p = projectV1("AgentCard", obj)
-		}
+	var cleaned any
+	var ok, same bool
+	obj, _ := v.(map[string]any)
+	if _, v1 := obj["supportedInterfaces"]; v1 {
+		cleaned, ok, same = projectClean("AgentCard", obj)
+	} else {
+		cleaned, ok, same = cleanShared(v)
 	}
-	cleaned, ok := clean(p)
+	if ok && same {
+		return v, nil // its own projection
+	}
 	if !ok {
 		cleaned = map[string]any{}
+	}
+	if !differs(v, cleaned) {
+		return v, nil
 	}
 	omitted = diff(&path{}, v, cleaned, nil)
 	if len(omitted) == 0 {
@@ -147,31 +157,71 @@ func isEmpty(v any) bool {
 }
 
 // clean drops empty values under v; ok is false when v itself is empty.
+// What it leaves unchanged is v's own, not a copy.
 func clean(v any) (out any, ok bool) {
+	out, ok, _ = cleanShared(v)
+	return out, ok
+}
+
+// cleanShared is clean, and same reports that out is v itself: nothing
+// under it was dropped.
+func cleanShared(v any) (out any, ok, same bool) {
 	switch x := v.(type) {
 	case nil:
-		return nil, false
+		return nil, false, true
 	case string:
-		return x, x != ""
+		return x, x != "", true
 	case []any:
-		var kept []any
-		for _, e := range x {
-			if c, ok := clean(e); ok {
+		for i, e := range x {
+			c, ok, same := cleanShared(e)
+			if ok && same {
+				continue
+			}
+			// x changes from element i on (each element is cleaned once:
+			// twice at every level would take time exponential in depth).
+			kept := make([]any, i, len(x))
+			copy(kept, x[:i])
+			if ok {
 				kept = append(kept, c)
 			}
+			for _, e := range x[i+1:] {
+				if c, ok, _ := cleanShared(e); ok {
+					kept = append(kept, c)
+				}
+			}
+			return kept, len(kept) > 0, false
 		}
-		return kept, len(kept) > 0
+		return x, len(x) > 0, true
 	case map[string]any:
-		kept := map[string]any{}
+		var buf [16]cleanedMember
+		members := buf[:0]
+		changed := false
 		for k, e := range x {
-			if c, ok := clean(e); ok {
-				kept[k] = c
+			c, ok, same := cleanShared(e)
+			members = append(members, cleanedMember{k, c, ok})
+			changed = changed || !ok || !same
+		}
+		if !changed {
+			return x, len(x) > 0, true
+		}
+		kept := make(map[string]any, len(members))
+		for _, m := range members {
+			if m.ok {
+				kept[m.name] = m.val
 			}
 		}
-		return kept, len(kept) > 0
+		return kept, len(kept) > 0, false
 	default:
-		return x, true
+		return x, true, true
 	}
+}
+
+// cleanedMember is a member of an object as cleanShared or projectClean
+// left it; ok is false when nothing was left.
+type cleanedMember struct {
+	name string
+	val  any
+	ok   bool
 }
 
 // diff lists the outermost members of a that are missing from b (Empty
@@ -185,7 +235,16 @@ func diff(at *path, a, b any, out []Omission) []Omission {
 		if !ok {
 			return append(out, Omission{Path: at.String()})
 		}
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		// Only the members that differ are named, in sorted order: most
+		// members of most cards do not.
+		var keys []string
+		for k, av := range x {
+			if bv, present := y[k]; !present || differs(av, bv) {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			at.push(-1, k)
 			if bv, present := y[k]; present {
 				out = diff(at, x[k], bv, out)
@@ -230,6 +289,44 @@ func diff(at *path, a, b any, out []Omission) []Omission {
 		}
 		return out
 	}
+}
+
+// differs reports whether diff finds anything between a and b, without
+// building any path: a member of a missing from b or differing from it, an
+// array of another length, or another scalar.
+func differs(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return true
+		}
+		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+			return false // shared
+		}
+		for k, v := range x {
+			w, present := y[k]
+			if !present || differs(v, w) {
+				return true
+			}
+		}
+		return false
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return true
+		}
+		if len(x) > 0 && &x[0] == &y[0] {
+			return false // shared
+		}
+		for i := range x {
+			if differs(x[i], y[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	return !scalarEqual(a, b)
 }
 
 // same reports whether two decoded JSON values are equal (diff finds

@@ -159,94 +159,204 @@ var v1Schema = map[string]message{
 	}},
 }
 
-// projectV1 projects a decoded JSON value of message type msg the way the
-// SDKs' generated types do, before empty values are cleaned.
-func projectV1(msg string, v any) map[string]any {
+// projectClean projects a decoded JSON value of message type msg the way
+// the SDKs' generated types do, and drops the empty values of the result
+// (clean) as it goes: what cleaning the whole projection would leave, built
+// once. ok is false when nothing is left; same reports that out is v
+// itself, already its own projection. What the projection leaves unchanged
+// is v's own, not a copy.
+func projectClean(msg string, v any) (out any, ok, same bool) {
 	obj, _ := v.(map[string]any)
-	out := map[string]any{}
 	if obj == nil {
-		return out
+		return nil, false, false
 	}
 	m := v1Schema[msg]
+	var buf [16]cleanedMember // no message has more fields
+	fields := buf[:0]
+	same = true
 	for _, f := range m.fields {
 		val, ok := obj[f.name]
 		if !ok && f.alias != "" {
 			val, ok = obj[f.alias]
+			same = same && !ok // renamed
 		}
-		if !ok || val == nil {
+		if !ok {
+			continue
+		}
+		// pv is the field's projection, cleaned; keep is false when
+		// cleaning left nothing of it; psame reports that pv is val. A
+		// field left out while present changes the message. A oneof ends
+		// at the first field projected, whether or not anything is left
+		// of it.
+		if val == nil {
+			same = false
 			continue
 		}
 		var pv any
+		keep, psame := true, true
 		switch f.kind {
 		case kString, kOptString:
 			s := jsString(val)
 			if f.kind == kString && s == "" {
+				same = false
 				continue
 			}
-			pv = s
+			_, isString := val.(string)
+			pv, keep, psame = s, s != "", isString
 		case kBool, kOptBool:
 			b := jsBool(val)
 			if f.kind == kBool && !b {
+				same = false
 				continue
 			}
-			pv = b
+			_, isBool := val.(bool)
+			pv, psame = b, isBool
 		case kStrings:
-			arr, ok := val.([]any)
-			if !ok {
+			arr, isArray := val.([]any)
+			if !isArray {
+				same = false
 				continue
 			}
-			ss := make([]any, len(arr))
-			for i, e := range arr {
-				ss[i] = jsString(e)
-			}
-			pv = ss
+			pv, keep, psame = projectStrings(arr)
 		case kMessage:
 			if _, isObj := val.(map[string]any); !isObj {
+				same = false
 				continue
 			}
-			pv = projectV1(f.msg, val)
+			pv, keep, psame = projectClean(f.msg, val)
 		case kMessages:
-			arr, ok := val.([]any)
-			if !ok {
+			arr, isArray := val.([]any)
+			if !isArray {
+				same = false
 				continue
 			}
-			ms := make([]any, len(arr))
-			for i, e := range arr {
-				ms[i] = projectV1(f.msg, e)
-			}
-			pv = ms
+			pv, keep, psame = projectMessages(f.msg, arr)
 		case kMessageMap:
-			mm, ok := val.(map[string]any)
-			if !ok {
+			mm, isObj := val.(map[string]any)
+			if !isObj {
+				same = false
 				continue
 			}
-			out2 := map[string]any{}
-			for k, e := range mm {
-				out2[k] = projectV1(f.msg, e)
-			}
-			pv = out2
+			pv, keep, psame = projectMessageMap(f.msg, mm)
 		case kStringMap:
-			mm, ok := val.(map[string]any)
-			if !ok {
+			mm, isObj := val.(map[string]any)
+			if !isObj {
+				same = false
 				continue
 			}
-			out2 := map[string]any{}
-			for k, e := range mm {
-				out2[k] = jsString(e)
-			}
-			pv = out2
+			pv, keep, psame = projectStringMap(mm)
 		case kStruct:
 			if _, isObj := val.(map[string]any); !isObj {
+				same = false
 				continue
 			}
-			pv = val
+			pv, keep, psame = cleanShared(val)
 		}
-		out[f.name] = pv
+		same = same && keep && psame
+		fields = append(fields, cleanedMember{f.name, pv, keep})
 		if m.oneof {
 			break
 		}
 	}
-	return out
+	if same && len(fields) == len(obj) {
+		// Every member is a field under its own name, unchanged.
+		return obj, len(obj) > 0, true
+	}
+	var kept map[string]any
+	for _, f := range fields {
+		if f.ok {
+			if kept == nil {
+				kept = make(map[string]any, len(fields))
+			}
+			kept[f.name] = f.val
+		}
+	}
+	return kept, len(kept) > 0, false
+}
+
+// projectStrings is projectClean for a repeated string field.
+func projectStrings(arr []any) (out any, ok, same bool) {
+	for i, e := range arr {
+		if s, isString := e.(string); isString && s != "" {
+			continue
+		}
+		// arr changes from element i on.
+		kept := make([]any, i, len(arr))
+		copy(kept, arr[:i])
+		for _, e := range arr[i:] {
+			if s := jsString(e); s != "" {
+				kept = append(kept, s)
+			}
+		}
+		return kept, len(kept) > 0, false
+	}
+	return arr, len(arr) > 0, true
+}
+
+// projectMessages is projectClean for a repeated message field.
+func projectMessages(msg string, arr []any) (out any, ok, same bool) {
+	for i, e := range arr {
+		c, ok, same := projectClean(msg, e)
+		if ok && same {
+			continue
+		}
+		// arr changes from element i on (each element is projected once).
+		kept := make([]any, i, len(arr))
+		copy(kept, arr[:i])
+		if ok {
+			kept = append(kept, c)
+		}
+		for _, e := range arr[i+1:] {
+			if c, ok, _ := projectClean(msg, e); ok {
+				kept = append(kept, c)
+			}
+		}
+		return kept, len(kept) > 0, false
+	}
+	return arr, len(arr) > 0, true
+}
+
+// projectMessageMap is projectClean for a map of messages.
+func projectMessageMap(msg string, mm map[string]any) (out any, ok, same bool) {
+	var buf [16]cleanedMember
+	members := buf[:0]
+	changed := false
+	for k, e := range mm {
+		c, ok, same := projectClean(msg, e)
+		members = append(members, cleanedMember{k, c, ok})
+		changed = changed || !ok || !same
+	}
+	if !changed {
+		return mm, len(mm) > 0, true
+	}
+	kept := make(map[string]any, len(members))
+	for _, m := range members {
+		if m.ok {
+			kept[m.name] = m.val
+		}
+	}
+	return kept, len(kept) > 0, false
+}
+
+// projectStringMap is projectClean for a map of strings.
+func projectStringMap(mm map[string]any) (out any, ok, same bool) {
+	changed := false
+	for _, e := range mm {
+		if s, isString := e.(string); !isString || s == "" {
+			changed = true
+			break
+		}
+	}
+	if !changed {
+		return mm, len(mm) > 0, true
+	}
+	kept := make(map[string]any, len(mm))
+	for k, e := range mm {
+		if s := jsString(e); s != "" {
+			kept[k] = s
+		}
+	}
+	return kept, len(kept) > 0, false
 }
 
 // jsString converts a JSON value as JavaScript's String() would.

@@ -6,7 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -152,17 +158,124 @@ var referenceSeeds = []string{
 	`{"a":"\ud800"}`, ` { "a" : [ ] , "b" : { } } `, "\ufeff{}", `{"a":[[[[[[1]]]]]]}`, `{"a":1e400}`, `{"a":"`, `{"a`, `{`, ``,
 }
 
-func TestReaderMatchesReference(t *testing.T) {
-	for _, s := range referenceSeeds {
-		sameAsReference(t, []byte(s), Strict)
-		sameAsReference(t, []byte(s), Limits{Depth: 3, InexactNumbers: true})
+// largeObjects are objects with more members than the reader compares one
+// by one (linearNames), with a duplicate or a case variant near the end.
+func largeObjects() []string {
+	var b strings.Builder
+	for i := range 3 * linearNames {
+		fmt.Fprintf(&b, `"m%d":%d,`, i, i)
+	}
+	many := b.String()
+	return []string{
+		`{` + many + `"last":true}`,
+		`{` + many + `"m3":0}`,
+		`{` + many + `"M7":0}`,
+		`{` + many + `"\u004d70":0}`,
+		`{"kind":1,` + many + `"\u212aIND":0}`,
+		`{"s":[],` + many + `"\u017f":2}`,
+		`{"a":{` + many + `"in":{"x":1,"X":2}}}`,
+		`[` + strings.Repeat(`{"a":"\n","b":["\u00e9",1]},`, 2*linearNames) + `{}]`,
 	}
 }
 
+// referenceCorpus is the seeds, the large objects, and every JSON file of
+// testdata (cards, key sets, catalogs, the RFC 8785 vectors).
+func referenceCorpus(t testing.TB) [][]byte {
+	var out [][]byte
+	for _, s := range append(referenceSeeds, largeObjects()...) {
+		out = append(out, []byte(s))
+	}
+	err := filepath.WalkDir("../../testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "node_modules" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".json") {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out = append(out, b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestReaderMatchesReference(t *testing.T) {
+	for _, s := range referenceCorpus(t) {
+		sameAsReference(t, s, Strict)
+		sameAsReference(t, s, Limits{Depth: 3, InexactNumbers: true})
+	}
+}
+
+// TestReaderMatchesReferenceMutated holds the reader to the reference on
+// random mutations of the corpus: bytes changed, dropped, doubled or
+// inserted (structural characters, escapes, letters in another case,
+// multi-byte and invalid UTF-8), and member names turned into others'.
+func TestReaderMatchesReferenceMutated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inserts := []string{`{`, `}`, `[`, `]`, `,`, `:`, `"`, `\`, `\u`, `\ud800`, `\udc00`, `\u212a`, `\u004b`, `0`, `-`, `.`, `e`, `1e400`,
+		`9007199254740993`, `0.1`, `true`, `null`, ` `, "\t", "\x00", "\xff", "\xe2\x84\xaa", "é", `"k":1,`, `"K":1,`}
+	iterations := 40
+	if testing.Short() {
+		iterations = 5
+	}
+	for _, doc := range referenceCorpus(t) {
+		for range iterations {
+			m := bytes.Clone(doc)
+			for range 1 + rng.IntN(3) {
+				i := rng.IntN(len(m) + 1)
+				switch rng.IntN(6) {
+				case 0:
+					if i < len(m) {
+						m[i] = byte(rng.IntN(256))
+					}
+				case 1:
+					if i < len(m) {
+						m = append(m[:i], m[i+1:]...)
+					}
+				case 2:
+					if i < len(m) {
+						c := m[i]
+						if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+							c ^= 0x20
+						}
+						m = slices.Insert(m, i, c)
+					}
+				case 3, 4:
+					m = slices.Insert(m, i, []byte(inserts[rng.IntN(len(inserts))])...)
+				case 5:
+					// A member name becomes the one before it, or its
+					// case variant.
+					names := memberName.FindAllIndex(m, -1)
+					if len(names) >= 2 {
+						k := 1 + rng.IntN(len(names)-1)
+						prev := bytes.Clone(m[names[k-1][0]:names[k-1][1]])
+						if rng.IntN(2) == 0 {
+							prev = bytes.ToUpper(prev)
+						}
+						m = slices.Concat(m[:names[k][0]], prev, m[names[k][1]:])
+					}
+				}
+			}
+			sameAsReference(t, m, Strict)
+			sameAsReference(t, m, Limits{Depth: 4, InexactNumbers: true})
+		}
+	}
+}
+
+var memberName = regexp.MustCompile(`"[A-Za-z0-9_]+"\s*:`)
+
 // FuzzReader: Decode's reader accepts and builds what encoding/json does.
 func FuzzReader(f *testing.F) {
-	for _, s := range referenceSeeds {
-		f.Add([]byte(s))
+	for _, s := range referenceCorpus(f) {
+		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		sameAsReference(t, doc, Strict)

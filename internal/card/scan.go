@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -12,13 +14,34 @@ import (
 // Decode: it accepts exactly what encoding/json accepts (RFC 8259), and
 // builds the same values (objects, arrays, strings, json.Number, booleans,
 // null) while Decode's checks run as it goes. It is several times cheaper
-// than encoding/json's token stream, which a verifier of many cards feels.
+// than encoding/json's token stream, which a verifier of many cards feels:
+// strings without escapes are slices of one copy of the document (src),
+// and the members and elements of the objects and arrays being read wait
+// on two stacks, so each object and array is allocated once, at its size.
 type reader struct {
 	data []byte
+	src  string // data, copied once
 	i    int
 	lim  Limits
 	at   path
+	// members holds the members of the objects being read, innermost
+	// last; elems the elements of the arrays being read.
+	members []member
+	elems   []any
+	scratch []byte // for strings with escapes
 }
+
+type member struct {
+	name string
+	val  any
+}
+
+// linearNames is how many members an object may have before the reader
+// looks case-fold variants up in a map rather than comparing each new name
+// with every earlier one.
+const linearNames = 24
+
+var readers = sync.Pool{New: func() any { return new(reader) }}
 
 func (r *reader) fail(format string, args ...any) error {
 	return fmt.Errorf("not valid JSON: "+format, args...)
@@ -75,13 +98,13 @@ func (r *reader) value(depth int) (any, error) {
 }
 
 func (r *reader) literal(word string) error {
-	if len(r.data)-r.i < len(word) {
-		if string(r.data[r.i:]) == word[:len(r.data)-r.i] {
+	if len(r.src)-r.i < len(word) {
+		if r.src[r.i:] == word[:len(r.src)-r.i] {
 			return errors.New("unexpected end of JSON")
 		}
 		return r.fail("invalid literal")
 	}
-	if string(r.data[r.i:r.i+len(word)]) != word {
+	if r.src[r.i:r.i+len(word)] != word {
 		return r.fail("invalid literal")
 	}
 	r.i += len(word)
@@ -90,13 +113,15 @@ func (r *reader) literal(word string) error {
 
 func (r *reader) object(depth int) (any, error) {
 	r.i++ // {
-	obj := map[string]any{}
-	var folded map[string]string
 	r.ws()
 	if r.i < len(r.data) && r.data[r.i] == '}' {
 		r.i++
-		return obj, nil
+		return map[string]any{}, nil
 	}
+	base := len(r.members)
+	// folded maps the folded names of a large object's members to the
+	// names (foldName); smaller objects compare names one by one.
+	var folded map[string]string
 	for {
 		r.ws()
 		if r.i >= len(r.data) {
@@ -109,17 +134,28 @@ func (r *reader) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, dup := obj[name]; dup {
-			return nil, fmt.Errorf("%s: member %q appears twice: refused (JSON parsers disagree on which one counts)", &r.at, name)
-		}
-		f := foldName(name)
+		// At most one earlier member's name folds like name: two would
+		// have been refused already.
 		if folded == nil {
-			folded = make(map[string]string, 8)
+			for _, m := range r.members[base:] {
+				if sameFold(m.name, name) {
+					return nil, r.twice(m.name, name)
+				}
+			}
+			if len(r.members)-base == linearNames {
+				folded = make(map[string]string, 2*linearNames)
+				for _, m := range r.members[base:] {
+					folded[foldName(m.name)] = m.name
+				}
+			}
 		}
-		if other, dup := folded[f]; dup {
-			return nil, fmt.Errorf("%s: members %q and %q differ only in letter case: refused (Go clients read them as one member)", &r.at, other, name)
+		if folded != nil {
+			f := foldName(name)
+			if other, dup := folded[f]; dup {
+				return nil, r.twice(other, name)
+			}
+			folded[f] = name
 		}
-		folded[f] = name
 		r.ws()
 		if r.i >= len(r.data) {
 			return nil, errors.New("unexpected end of JSON")
@@ -128,13 +164,15 @@ func (r *reader) object(depth int) (any, error) {
 			return nil, r.fail("invalid character %q after object key", r.data[r.i])
 		}
 		r.i++
+		k := len(r.members)
+		r.members = append(r.members, member{name: name})
 		r.at.push(-1, name)
 		v, err := r.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
 		r.at.pop()
-		obj[name] = v
+		r.members[k].val = v
 		r.ws()
 		if r.i >= len(r.data) {
 			return nil, errors.New("unexpected end of JSON")
@@ -144,6 +182,12 @@ func (r *reader) object(depth int) (any, error) {
 			r.i++
 		case '}':
 			r.i++
+			obj := make(map[string]any, len(r.members)-base)
+			for _, m := range r.members[base:] {
+				obj[m.name] = m.val
+			}
+			clear(r.members[base:])
+			r.members = r.members[:base]
 			return obj, nil
 		default:
 			return nil, r.fail("invalid character %q after object key:value pair", r.data[r.i])
@@ -151,22 +195,41 @@ func (r *reader) object(depth int) (any, error) {
 	}
 }
 
+// twice is the error of a member whose name is other's, or folds like it.
+func (r *reader) twice(other, name string) error {
+	if other == name {
+		return fmt.Errorf("%s: member %q appears twice: refused (JSON parsers disagree on which one counts)", &r.at, name)
+	}
+	return fmt.Errorf("%s: members %q and %q differ only in letter case: refused (Go clients read them as one member)", &r.at, other, name)
+}
+
+// sameFold reports whether foldName(a) == foldName(b), as strings.EqualFold
+// does (simple case folding, rune by rune), after a look at the first bytes
+// that tells most different names apart: ASCII bytes fold alike only when
+// they differ in the case bit at most.
+func sameFold(a, b string) bool {
+	if len(a) > 0 && len(b) > 0 && a[0]|b[0] < utf8.RuneSelf && (a[0]^b[0])&^0x20 != 0 {
+		return false
+	}
+	return strings.EqualFold(a, b)
+}
+
 func (r *reader) array(depth int) (any, error) {
 	r.i++ // [
-	arr := []any{}
 	r.ws()
 	if r.i < len(r.data) && r.data[r.i] == ']' {
 		r.i++
-		return arr, nil
+		return []any{}, nil
 	}
+	base := len(r.elems)
 	for {
-		r.at.push(len(arr), "")
+		r.at.push(len(r.elems)-base, "")
 		v, err := r.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
 		r.at.pop()
-		arr = append(arr, v)
+		r.elems = append(r.elems, v)
 		r.ws()
 		if r.i >= len(r.data) {
 			return nil, errors.New("unexpected end of JSON")
@@ -176,6 +239,10 @@ func (r *reader) array(depth int) (any, error) {
 			r.i++
 		case ']':
 			r.i++
+			arr := make([]any, len(r.elems)-base)
+			copy(arr, r.elems[base:])
+			clear(r.elems[base:])
+			r.elems = r.elems[:base]
 			return arr, nil
 		default:
 			return nil, r.fail("invalid character %q after array element", r.data[r.i])
@@ -230,7 +297,7 @@ func (r *reader) number() (json.Number, error) {
 		}
 	}
 	r.i = i
-	return json.Number(d[st:i]), nil
+	return json.Number(r.src[st:i]), nil
 }
 
 // str reads a string; the document is valid UTF-8 and holds no unpaired
@@ -245,10 +312,10 @@ func (r *reader) str() (string, error) {
 	}
 	if i < len(d) && d[i] == '"' {
 		r.i = i + 1
-		return string(d[st:i]), nil
+		return r.src[st:i], nil
 	}
-	buf := make([]byte, 0, i-st+16)
-	buf = append(buf, d[st:i]...)
+	buf := append(r.scratch[:0], d[st:i]...)
+	defer func() { r.scratch = buf[:0] }()
 	for {
 		if i >= len(d) {
 			return "", errors.New("unexpected end of JSON")
@@ -308,7 +375,9 @@ func (r *reader) str() (string, error) {
 // decodeDocument reads data (valid UTF-8, surrogates checked) as one JSON
 // value followed only by white space.
 func decodeDocument(data []byte, lim Limits) (any, error) {
-	r := &reader{data: data, lim: lim}
+	r := readers.Get().(*reader)
+	defer r.release()
+	r.data, r.src, r.lim = data, string(data), lim
 	v, err := r.value(0)
 	if err != nil {
 		return nil, err
@@ -318,4 +387,22 @@ func decodeDocument(data []byte, lim Limits) (any, error) {
 		return nil, errors.New("more than one JSON value")
 	}
 	return v, nil
+}
+
+// maxKept bounds the stacks a pooled reader keeps (in elements or bytes):
+// a huge document's are left to the garbage collector.
+const maxKept = 4096
+
+// release lets go of the document and of all that was read, and pools r.
+func (r *reader) release() {
+	keep := func(n int) bool { return n <= maxKept }
+	clear(r.members[:cap(r.members)])
+	clear(r.elems[:cap(r.elems)])
+	clear(r.at.segs[:cap(r.at.segs)])
+	next := reader{}
+	if keep(cap(r.members)) && keep(cap(r.elems)) && keep(cap(r.scratch)) && keep(cap(r.at.segs)) {
+		next = reader{members: r.members[:0], elems: r.elems[:0], scratch: r.scratch[:0], at: path{segs: r.at.segs[:0]}}
+	}
+	*r = next
+	readers.Put(r)
 }

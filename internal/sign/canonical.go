@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -18,10 +19,34 @@ import (
 // does, numbers in ECMAScript's shortest form. It equals Canonicalize of
 // the value's JSON text.
 func CanonicalValue(v any) ([]byte, error) {
-	return appendCanonical(make([]byte, 0, 2048), v)
+	return appendCanonicalValue(make([]byte, 0, 2048), v)
 }
 
-func appendCanonical(b []byte, v any) ([]byte, error) {
+// appendCanonicalValue appends the canonical form of v to b.
+func appendCanonicalValue(b []byte, v any) ([]byte, error) {
+	w := canonicalWriters.Get().(*canonicalWriter)
+	defer w.release()
+	return w.append(b, v)
+}
+
+// canonicalWriter writes canonical forms; keys holds the member names of
+// the objects being written, innermost last, from one value to the next.
+type canonicalWriter struct {
+	keys []string
+}
+
+var canonicalWriters = sync.Pool{New: func() any { return new(canonicalWriter) }}
+
+func (w *canonicalWriter) release() {
+	clear(w.keys[:cap(w.keys)]) // hold on to no card's strings
+	if cap(w.keys) > 4096 {
+		w.keys = nil
+	}
+	w.keys = w.keys[:0]
+	canonicalWriters.Put(w)
+}
+
+func (w *canonicalWriter) append(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -46,37 +71,41 @@ func appendCanonical(b []byte, v any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = appendCanonical(b, e); err != nil {
+			if b, err = w.append(b, e); err != nil {
 				return nil, err
 			}
 		}
 		return append(b, ']'), nil
 	case map[string]any:
-		keys := make([]string, 0, len(x))
+		base := len(w.keys)
 		ascii := true
 		for k := range x {
-			keys = append(keys, k)
+			w.keys = append(w.keys, k)
 			for i := 0; i < len(k) && ascii; i++ {
 				ascii = k[i] < utf8.RuneSelf
 			}
 		}
+		keys := w.keys[base:]
 		if ascii {
 			slices.Sort(keys) // byte order is UTF-16 order for ASCII
 		} else {
 			slices.SortFunc(keys, compareUTF16)
 		}
 		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
+		for i := base; i < len(w.keys); i++ {
+			if i > base {
 				b = append(b, ',')
 			}
+			k := w.keys[i]
 			b = appendCanonicalString(b, k)
 			b = append(b, ':')
 			var err error
-			if b, err = appendCanonical(b, x[k]); err != nil {
+			if b, err = w.append(b, x[k]); err != nil {
 				return nil, err
 			}
 		}
+		clear(w.keys[base:])
+		w.keys = w.keys[:base]
 		return append(b, '}'), nil
 	default:
 		// Anything else goes through its JSON text.
@@ -107,7 +136,7 @@ func appendCanonicalString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if !mustEscape[c] {
 			continue
 		}
 		b = append(b, s[start:i]...)
@@ -132,3 +161,13 @@ func appendCanonicalString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// mustEscape marks the bytes appendCanonicalString escapes: ", \ and the
+// control characters.
+var mustEscape = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()

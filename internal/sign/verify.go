@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-jose/go-jose/v4"
 
@@ -73,19 +77,27 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		return nil, err
 	}
 	delete(doc, "signatures")
-	// The canonical forms are written from the decoded tree: no second
-	// parse of the card's text.
-	strict, err := CanonicalValue(doc)
+	// The canonical forms are written from the decoded tree (no second
+	// parse of the card's text), into buffers used again for the next card.
+	bufs := canonicalBufs.Get().(*[2][]byte)
+	defer func() {
+		if cap(bufs[0])+cap(bufs[1]) <= 1<<20 { // not a huge card's
+			canonicalBufs.Put(bufs)
+		}
+	}()
+	strict, err := appendCanonicalValue(bufs[0][:0], doc)
 	if err != nil {
 		return nil, err
 	}
+	bufs[0] = strict
 	projectedDoc, omitted := card.SDKProjectionValue(doc)
 	var projected []byte
 	var altered []string // members no projection signature covers
 	if len(omitted) > 0 {
-		if projected, err = CanonicalValue(projectedDoc); err != nil {
+		if projected, err = appendCanonicalValue(bufs[1][:0], projectedDoc); err != nil {
 			return nil, err
 		}
+		bufs[1] = projected
 		for _, o := range omitted {
 			if !o.Empty {
 				altered = append(altered, o.Path)
@@ -161,6 +173,10 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 	}
 	return results, nil
 }
+
+// canonicalBufs holds buffers for the two canonical forms of a card,
+// which VerifyDecoded needs only while it runs.
+var canonicalBufs = sync.Pool{New: func() any { return new([2][]byte) }}
 
 // readSignatures reads a card's signatures member: an array of at most
 // MaxSignatures objects, each with exactly protected, signature and an
@@ -306,6 +322,9 @@ func checkCrit(h map[string]any) error {
 
 // verifyOne checks one detached signature over payload.
 func verifyOne(sig card.Signature, payload []byte, key *jose.JSONWebKey, alg string) error {
+	if alg == EdDSA {
+		return verifyEdDSA(sig, payload, key)
+	}
 	if alg == "Ed25519" {
 		// go-jose knows only the polymorphic name; the signing input is the same.
 		pub, ok := key.Key.(ed25519.PublicKey)
@@ -322,6 +341,11 @@ func verifyOne(sig card.Signature, payload []byte, key *jose.JSONWebKey, alg str
 		}
 		return nil
 	}
+	return verifyJOSE(sig, payload, key, alg)
+}
+
+// verifyJOSE checks one detached signature over payload with go-jose.
+func verifyJOSE(sig card.Signature, payload []byte, key *jose.JSONWebKey, alg string) error {
 	obj, err := jose.ParseDetached(sig.Protected+".."+sig.Signature, payload, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(alg)})
 	if err != nil {
 		return err
@@ -330,4 +354,91 @@ func verifyOne(sig card.Signature, payload []byte, key *jose.JSONWebKey, alg str
 		return ErrBadSignature
 	}
 	return nil
+}
+
+// verifyEdDSA decides an EdDSA signature exactly as go-jose's ParseDetached
+// and Verify do (verifyOne's general path), without their cost on every
+// card: go-jose reads the protected header once per distinct header
+// (edHeaderCheck), and the rest is what it then does, by hand. Like
+// go-jose, it ignores white space in the signature, and signs over the
+// protected header as decoded and encoded again (base64url without
+// padding), a dot, and the payload encoded.
+func verifyEdDSA(sig card.Signature, payload []byte, key *jose.JSONWebKey) error {
+	protected, err := base64.RawURLEncoding.DecodeString(withoutSpace(sig.Protected))
+	if err != nil {
+		return err
+	}
+	s, err := base64.RawURLEncoding.DecodeString(withoutSpace(sig.Signature))
+	if err != nil {
+		return err
+	}
+	buf := signingInputs.Get().(*[]byte)
+	defer func() {
+		if cap(*buf) <= 1<<20 { // not a huge card's
+			signingInputs.Put(buf)
+		}
+	}()
+	in := base64.RawURLEncoding.AppendEncode((*buf)[:0], protected)
+	if err := edHeaderCheck(string(in)); err != nil {
+		return err
+	}
+	pub, ok := key.Key.(ed25519.PublicKey)
+	if !ok || len(pub) != ed25519.PublicKeySize {
+		// go-jose fails to verify (or panics, for a short key).
+		return fmt.Errorf("%w: EdDSA needs an Ed25519 key", ErrBadSignature)
+	}
+	in = append(in, '.')
+	in = base64.RawURLEncoding.AppendEncode(in, payload)
+	*buf = in
+	if !ed25519.Verify(pub, in, s) {
+		return ErrBadSignature
+	}
+	return nil
+}
+
+// signingInputs holds buffers for the signing inputs of verifyEdDSA.
+var signingInputs = sync.Pool{New: func() any { return new([]byte) }}
+
+// edHeaders keeps go-jose's verdict on the protected headers seen, by
+// their base64url form: a site's cards share a header or two. It stops
+// growing at maxEdHeaders (a card of a hostile site may bring a new one
+// each); beyond it, headers are checked every time.
+var (
+	edHeaders     sync.Map // string -> error (nil: accepted)
+	edHeaderCount atomic.Int64
+)
+
+const maxEdHeaders = 256
+
+// edHeaderCheck is what go-jose's ParseDetached says of an EdDSA signature
+// with the protected header protected (base64url): its verdict depends on
+// nothing else (the payload and the signature bytes are only carried).
+func edHeaderCheck(protected string) error {
+	if v, ok := edHeaders.Load(protected); ok {
+		err, _ := v.(error)
+		return err
+	}
+	_, err := jose.ParseDetached(protected+"..", []byte{}, []jose.SignatureAlgorithm{jose.EdDSA})
+	if edHeaderCount.Load() < maxEdHeaders {
+		if _, loaded := edHeaders.LoadOrStore(protected, err); !loaded {
+			edHeaderCount.Add(1)
+		}
+	}
+	return err
+}
+
+// withoutSpace is s without the white space go-jose strips from a compact
+// JWS (unicode.IsSpace), usually s itself.
+func withoutSpace(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || unicode.IsSpace(rune(c)) {
+			return strings.Map(func(r rune) rune {
+				if unicode.IsSpace(r) {
+					return -1
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
 }

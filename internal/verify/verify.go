@@ -455,12 +455,15 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 		c.Problems = append(c.Problems, "card refused: "+err.Error())
 		return c
 	}
-	c.Name, _ = head["name"].(string)
+	// The card's strings share one copy of its text (card.Decode): what
+	// the report keeps is copied, so that the text can go.
+	name, _ := head["name"].(string)
+	c.Name = strings.Clone(name)
 	c.Version = "1.0"
 	if _, v1 := head["supportedInterfaces"]; !v1 {
 		c.Version = "0.3"
 		if pv, _ := head["protocolVersion"].(string); pv != "" {
-			c.Version = pv
+			c.Version = strings.Clone(pv)
 		}
 	}
 	algs := opts.Algorithms
@@ -497,7 +500,7 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	}
 	strict, verified := 0, 0
 	for _, r := range results {
-		s := Signature{Index: r.Index, KID: r.KID, Alg: r.Alg, JKU: r.JKU, Verified: r.Verified}
+		s := Signature{Index: r.Index, KID: strings.Clone(r.KID), Alg: strings.Clone(r.Alg), JKU: strings.Clone(r.JKU), Verified: r.Verified}
 		if r.Verified {
 			s.Covers, s.Uncovered = string(r.Covers), r.Uncovered
 			verified++
@@ -533,48 +536,35 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if err != nil {
 		return err
 	}
-	files, err := cardFiles(dir)
+	// The catalogs are read while the cards are checked.
+	cats := make(chan *siteCatalogs, 1)
+	go func() { cats <- preloadCatalogs(dir, catalogOptions(opts)) }()
+	rootPath := filepath.Join(dir, ".well-known", "agent-card.json")
+	rootCard, rootErr := readLocal(rootPath, opts)
+	checked, err := checkCards(dir, ks, opts, rootCard, rootErr == nil)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if len(files) == 0 {
+	if len(checked) == 0 {
 		rep.Problems = append(rep.Problems, dir+": no agent cards found")
 		return nil
 	}
-	slices.Sort(files)
 	rep.Problems = append(rep.Problems, ks.fatal...)
-	rootCard, rootErr := readLocal(filepath.Join(dir, ".well-known", "agent-card.json"), opts)
-	rootPath := filepath.Join(dir, ".well-known", "agent-card.json")
-	var defaultCard atomic.Int64 // 1 + index of the agent card equal to the root's
-	rootDir := filepath.Join(dir, ".well-known")
-	// Cards are checked on every core; the report keeps their order.
-	cards := make([]Card, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := range next {
-				body, err := readLocal(files[i], opts)
-				if err != nil {
-					cards[i] = Card{Source: files[i], JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}
-					continue
-				}
-				cards[i] = checkCard(files[i], body, ks, opts)
-				if rootErr == nil && filepath.Dir(files[i]) != rootDir && filepath.Base(files[i]) == "agent-card.json" && bytes.Equal(body, rootCard) {
-					defaultCard.Store(int64(i) + 1)
-				}
-			}
-		})
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	used := map[string]bool{}
 	jkus := map[string]bool{}
-	for _, c := range cards {
-		for _, s := range c.Signatures {
+	rep.Cards = slices.Grow(rep.Cards, len(checked))
+	files := make([]string, len(checked))
+	read := make(map[string]bool, len(checked))
+	defaultCard := ""
+	for i, c := range checked {
+		files[i] = c.path
+		if c.read {
+			read[c.path] = true
+		}
+		if c.isRoot && defaultCard == "" {
+			defaultCard = c.path
+		}
+		for _, s := range c.card.Signatures {
 			if s.KID != "" {
 				used[s.KID] = true
 			}
@@ -582,7 +572,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 				jkus[s.JKU] = true
 			}
 		}
-		rep.Cards = append(rep.Cards, c)
+		rep.Cards = append(rep.Cards, c.card)
 	}
 	// Every kid used is in the JWKS; unused keys are only a warning (a
 	// key published ahead of a rotation, or kept after one).
@@ -602,8 +592,8 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	switch {
 	case rootErr != nil:
 		rep.Problems = append(rep.Problems, dir+": no /.well-known/agent-card.json")
-	case defaultCard.Load() > 0:
-		checkRootLegacy(dir, filepath.Dir(files[defaultCard.Load()-1]), opts, rep)
+	case defaultCard != "":
+		checkRootLegacy(dir, filepath.Dir(defaultCard), opts, rep)
 	case len(files) > 2 || !slices.Contains(files, rootPath):
 		// A site of agents whose root card is none of theirs (a single-card
 		// site has only the root's cards).
@@ -611,62 +601,142 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 			rep.Problems = append(rep.Problems, dir+": /.well-known/agent-card.json is not the card of any agent under agents/")
 		}
 	}
-	checkCatalog(dir, jkus, opts, rep)
+	checkCatalog(dir, jkus, read, <-cats, opts, rep)
 	return nil
 }
 
-// cardFiles finds every agent-card.json and agent.json under dir, sorted;
-// the folders under agents/ (one per agent) are walked on every core.
-func cardFiles(dir string) ([]string, error) {
-	isCard := func(d fs.DirEntry) bool {
-		return !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json")
-	}
+// checked is the outcome for one card file of a site.
+type checked struct {
+	path string
+	card Card
+	// read reports that the file was read (so it exists); isRoot that it
+	// is an agent's agent-card.json equal to the site's root card.
+	read, isRoot bool
+}
+
+// checkCards finds every agent-card.json and agent.json under dir and
+// checks each against ks, on every core, as it goes: the folders under
+// agents/ (one per agent) are walked and their cards verified by one
+// worker each, so no more than a card per worker is held in memory at
+// once. The outcomes come sorted by path. rootCard is the site's root card
+// (when hasRoot): agent-card.json files elsewhere equal to it are marked.
+func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoot bool) ([]checked, error) {
 	agentsDir := filepath.Join(dir, "agents")
-	var files, subtrees []string
+	rootDir := filepath.Join(dir, ".well-known")
+	type task struct {
+		path    string
+		d       fs.DirEntry // a card file, or an agent's folder to walk
+		subtree bool
+	}
+	var tasks []task
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() && filepath.Dir(p) == agentsDir {
-			subtrees = append(subtrees, p)
+			tasks = append(tasks, task{p, d, true})
 			return filepath.SkipDir
 		}
-		if isCard(d) {
-			files = append(files, p)
+		if isCardFile(d) {
+			tasks = append(tasks, task{p, d, false})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	found := make([][]string, len(subtrees))
-	errs := make([]error, len(subtrees))
+	found := make([][]checked, len(tasks))
+	errs := make([]error, len(tasks))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(subtrees), 1)) {
+	for range min(runtime.GOMAXPROCS(0), max(len(tasks), 1)) {
 		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(subtrees); i = int(next.Add(1)) - 1 {
-				errs[i] = filepath.WalkDir(subtrees[i], func(p string, d fs.DirEntry, err error) error {
-					if err != nil {
-						return err
+			var buf []byte // the card being checked: one per worker
+			check := func(p string, d fs.DirEntry) checked {
+				var body []byte
+				var err error
+				body, buf, err = readCard(p, d, opts, buf)
+				if err != nil {
+					return checked{path: p, card: Card{Source: p, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
+				}
+				c := checked{path: p, card: checkCard(p, body, ks, opts), read: true}
+				c.isRoot = hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
+				return c
+			}
+			for i := int(next.Add(1)) - 1; i < len(tasks); i = int(next.Add(1)) - 1 {
+				t := tasks[i]
+				if !t.subtree {
+					found[i] = []checked{check(t.path, t.d)}
+					continue
+				}
+				errs[i] = walkFiles(t.path, func(p string, d fs.DirEntry) {
+					if isCardFile(d) {
+						found[i] = append(found[i], check(p, d))
 					}
-					if isCard(d) {
-						found[i] = append(found[i], p)
-					}
-					return nil
 				})
 			}
 		})
 	}
 	wg.Wait()
-	for i := range subtrees {
+	n := 0
+	for i := range tasks {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		files = append(files, found[i]...)
+		n += len(found[i])
 	}
-	slices.Sort(files)
-	return files, nil
+	out := make([]checked, 0, n)
+	for i := range tasks {
+		out = append(out, found[i]...)
+	}
+	// The walk's order is by name, folder by folder, which is usually
+	// the order of the paths too.
+	byPath := func(a, b checked) int { return strings.Compare(a.path, b.path) }
+	if !slices.IsSortedFunc(out, byPath) {
+		slices.SortFunc(out, byPath)
+	}
+	return out, nil
+}
+
+// walkFiles calls visit on every entry under dir (a folder) that is not a
+// folder, in lexical order, as filepath.WalkDir would, but without
+// statting dir first: its caller read it as a folder's entry.
+func walkFiles(dir string, visit func(p string, d fs.DirEntry)) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			if err := walkFiles(p, visit); err != nil {
+				return err
+			}
+			continue
+		}
+		visit(p, e)
+	}
+	return nil
+}
+
+// isCardFile reports an agent-card.json or agent.json (not a folder).
+func isCardFile(d fs.DirEntry) bool {
+	return !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json")
+}
+
+// readCard reads a card file of a site into buf (grown as needed) and
+// returns its bytes and buf: as readLocal does, but for a file the walk
+// found to be regular, with as few system calls as the platform allows
+// (readRegular).
+func readCard(path string, d fs.DirEntry, opts Options, buf []byte) (body, newBuf []byte, err error) {
+	if d.Type().IsRegular() {
+		body, buf, ok, err := readRegular(path, maxBytes(opts), buf)
+		if ok {
+			return body, buf, err
+		}
+	}
+	body, err = readLocal(path, opts)
+	return body, buf, err
 }
 
 // checkRootLegacy: the root agent.json must be the default agent's, whose
@@ -679,31 +749,110 @@ func checkRootLegacy(dir, cardDir string, opts Options, rep *Report) {
 	}
 }
 
-// checkCatalog: every catalog entry's url names a card file in the site.
-func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
-	// The catalog grows with the number of agents: it may be larger than
-	// one card.
+// catalogOptions are opts for reading catalogs, which grow with the number
+// of agents: one may be larger than a card.
+func catalogOptions(opts Options) Options {
 	copts := opts
 	copts.Fetch = &fetch.Client{MaxBytes: max(maxBytes(opts), catalogMaxBytes)}
-	data, err := readLocal(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts)
+	return copts
+}
+
+// catalogEntry is an entry of a catalog, as checkCatalog reads it.
+type catalogEntry = struct {
+	Identifier string `json:"identifier"`
+	URL        string `json:"url"`
+	MediaType  string `json:"mediaType"`
+}
+
+// siteCatalog is a site's root catalog, as checkCatalog reads it.
+type siteCatalog struct {
+	Host struct {
+		DocumentationURL string `json:"documentationUrl"`
+	} `json:"host"`
+	Entries []catalogEntry `json:"entries"`
+}
+
+// loadedCatalog is a catalog file read and parsed, or the error that
+// stopped either.
+type loadedCatalog struct {
+	root              siteCatalog // a root catalog
+	entries           []catalogEntry
+	readErr, parseErr error
+	size              int64 // bytes read
+}
+
+// loadCatalog reads and parses the catalog at p: a root catalog, or one
+// nested in it (only its entries are read).
+func loadCatalog(p string, copts Options, nested bool) loadedCatalog {
+	data, err := readLocal(p, copts)
 	if err != nil {
+		return loadedCatalog{readErr: err}
+	}
+	l := loadedCatalog{size: int64(len(data))}
+	if nested {
+		var sub struct {
+			Entries []catalogEntry `json:"entries"`
+		}
+		l.parseErr = json.Unmarshal(data, &sub)
+		l.entries = sub.Entries
+	} else {
+		l.parseErr = json.Unmarshal(data, &l.root)
+	}
+	return l
+}
+
+// siteCatalogs holds a site's catalogs read ahead (preloadCatalogs).
+type siteCatalogs struct {
+	root   loadedCatalog
+	nested map[string]loadedCatalog // by path
+}
+
+// preloadCatalogs reads and parses a site's catalogs, while its cards are
+// checked: the root catalog, and the nested catalogs its entries name
+// under the base URL of its host. checkCatalog reads any other it needs.
+func preloadCatalogs(dir string, copts Options) *siteCatalogs {
+	c := &siteCatalogs{root: loadCatalog(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts, false), nested: map[string]loadedCatalog{}}
+	if c.root.readErr != nil || c.root.parseErr != nil {
+		return c
+	}
+	base := strings.TrimSuffix(c.root.root.Host.DocumentationURL, "/")
+	if base == "" {
+		return c
+	}
+	var total int64
+	for _, e := range c.root.root.Entries {
+		rel, ok := strings.CutPrefix(e.URL, base+"/")
+		if e.MediaType != "application/ai-catalog+json" || !ok {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if _, seen := c.nested[p]; seen || !within(p, dir) || !withinReal(p, dir) {
+			continue
+		}
+		if len(c.nested) >= maxNestedCatalogs || total > maxNestedBytes {
+			break // checkCatalog reports the bounds
+		}
+		l := loadCatalog(p, copts, true)
+		total += l.size
+		c.nested[p] = l
+	}
+	return c
+}
+
+// checkCatalog: every catalog entry's url names a file in the site; read
+// holds the card files known to exist (they were read), and cats the
+// catalogs read ahead.
+func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *siteCatalogs, opts Options, rep *Report) {
+	copts := catalogOptions(opts)
+	if cats.root.readErr != nil {
 		rep.Warnings = append(rep.Warnings, dir+": no /.well-known/ai-catalog.json")
 		return
 	}
-	var cat struct {
-		Host struct {
-			DocumentationURL string `json:"documentationUrl"`
-		} `json:"host"`
-		Entries []struct {
-			Identifier string `json:"identifier"`
-			URL        string `json:"url"`
-			MediaType  string `json:"mediaType"`
-		} `json:"entries"`
-	}
-	if err := json.Unmarshal(data, &cat); err != nil {
+	if err := cats.root.parseErr; err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: ai-catalog.json: %v", dir, err))
 		return
 	}
+	cat := cats.root.root
 	// The site's base URL: from the catalog host, else from a jku.
 	base := strings.TrimSuffix(cat.Host.DocumentationURL, "/")
 	if base == "" {
@@ -719,11 +868,7 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 			}
 		}
 	}
-	type entry = struct {
-		Identifier string `json:"identifier"`
-		URL        string `json:"url"`
-		MediaType  string `json:"mediaType"`
-	}
+	type entry = catalogEntry
 	// local is the file of the site a URL of the site names.
 	local := func(what string, i int, e entry) (string, bool) {
 		rel, ok := strings.CutPrefix(e.URL, base+"/")
@@ -742,6 +887,9 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 		if !within(p, dir) {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
 			return "", false
+		}
+		if read[p] {
+			return p, true
 		}
 		if _, err := os.Stat(p); err != nil {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s does not exist in the site", dir, what, i, e.Identifier, rel))
@@ -773,25 +921,23 @@ func checkCatalog(dir string, jkus map[string]bool, opts Options, rep *Report) {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: more than %d nested catalogs: the rest are not checked", dir, maxNestedCatalogs))
 					return
 				}
-				data, err := readLocal(p, copts)
-				if err == nil {
-					if nestedBytes += int64(len(data)); nestedBytes > maxNestedBytes {
-						rep.Problems = append(rep.Problems, fmt.Sprintf("%s: nested catalogs over %d bytes in all: the rest are not checked", dir, maxNestedBytes))
-						return
-					}
+				sub, ok := cats.nested[p]
+				if !ok {
+					sub = loadCatalog(p, copts, true)
 				}
-				if err != nil {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, err))
+				if nestedBytes += sub.size; nestedBytes > maxNestedBytes {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: nested catalogs over %d bytes in all: the rest are not checked", dir, maxNestedBytes))
+					return
+				}
+				if sub.readErr != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, sub.readErr))
 					continue
 				}
-				var sub struct {
-					Entries []entry `json:"entries"`
-				}
-				if err := json.Unmarshal(data, &sub); err != nil {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, err))
+				if sub.parseErr != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, sub.parseErr))
 					continue
 				}
-				checkEntries(strings.TrimPrefix(e.URL, base+"/"), sub.Entries, true)
+				checkEntries(strings.TrimPrefix(e.URL, base+"/"), sub.entries, true)
 			}
 		}
 	}
@@ -804,6 +950,17 @@ const (
 	maxNestedCatalogs = 10000
 	maxNestedBytes    = 1 << 30
 )
+
+// withinReal reports whether p, with links resolved, is inside dir (also
+// resolved); a p that does not resolve is not read, so it passes.
+func withinReal(p, dir string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return true
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	return err == nil && within(real, realDir)
+}
 
 // IsUsage reports errors that mean exit code 2: usage and fetch errors.
 func IsUsage(err error) bool {

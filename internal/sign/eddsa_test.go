@@ -1,0 +1,121 @@
+package sign
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/agentcards/agentcards/internal/card"
+)
+
+// TestEdDSAMatchesGoJose holds verifyEdDSA to go-jose's verdict
+// (verifyJOSE) on every signature checkHeader lets through: odd header
+// members go-jose refuses, signatures and headers with white space,
+// padding or stray low bits in their base64, and wrong signatures,
+// payloads and keys. Both verify, or both refuse, alike as to
+// ErrBadSignature.
+func TestEdDSAMatchesGoJose(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	otherPub, _, _ := ed25519.GenerateKey(nil)
+	key := jose.JSONWebKey{Key: pub, KeyID: "k1", Algorithm: EdDSA, Use: "sig"}
+	keys := map[string]*jose.JSONWebKey{
+		"key":       &key,
+		"other key": {Key: otherPub, KeyID: "k1", Algorithm: EdDSA},
+		"empty key": {Key: ed25519.PublicKey{}, KeyID: "k1", Algorithm: EdDSA},
+		"ES256 key": func() *jose.JSONWebKey {
+			s, ks := testSigner(t, ES256)
+			k := *ks.Find(s.KID)
+			k.KeyID, k.Algorithm = "k1", EdDSA
+			return &k
+		}(),
+	}
+	ks := &KeySet{}
+	ks.Add(key)
+	headers := []string{
+		`{"alg":"EdDSA","kid":"k1","typ":"JOSE"}`,
+		`{"alg":"EdDSA","kid":"k1"}`,
+		`{"alg":"EdDSA","kid":"k1","b64":true}`,
+		`{"alg":"EdDSA","kid":"k1","jku":"https://example.com/.well-known/jwks.json"}`,
+		`{"alg":"EdDSA","kid":"k1","jwk":"not a key"}`,
+		`{"alg":"EdDSA","kid":"k1","jwk":{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}}`,
+		`{"alg":"EdDSA","kid":"k1","x5c":["%%%"]}`,
+		`{"alg":"EdDSA","kid":"k1","x5c":5}`,
+		`{"alg":"EdDSA","kid":"k1","nonce":5}`,
+		`{"alg":"EdDSA","kid":"k1","cty":7}`,
+		`{"alg":"EdDSA","kid":"k1","typ":["JOSE"]}`,
+		`{"alg":"EdDSA","kid":"k1","x5t":"AAAA"}`,
+		`{"alg":"EdDSA","kid":"k1","x5t#S256":"AAAA"}`,
+		`{"alg":"EdDSA","kid":"k1","x5u":"::"}`,
+		`{"alg":"EdDSA","kid":"k1","url":"https://x","p2c":"x"}`,
+		`{"alg":"EdDSA","kid":"k1","epk":{}}`,
+		`{"alg":"EdDSA","kid":"k1","extra":{"nested":[1,2,{"a":null}]}}`,
+	}
+	payload := []byte(`{"name":"n"}`)
+	protectedForms := func(p string) []string {
+		return []string{p, p[:len(p)/2] + "\n" + p[len(p)/2:], p + "\r\n", stray(p)}
+	}
+	signatureForms := func(s string) []string {
+		return []string{s, " " + s, s[:10] + "\t" + s[10:], s + "==", s + "\u00a0", s[:40] + "\u2028" + s[40:], stray(s), s[:len(s)-4] + "AAAA", s[:80], s + "A", "", s[:20] + "." + s[20:], s[:20] + "+/" + s[22:]}
+	}
+	checked, verified, refused := 0, 0, 0
+	for _, h := range headers {
+		prot := base64.RawURLEncoding.EncodeToString([]byte(h))
+		sigBytes := ed25519.Sign(priv, []byte(prot+"."+base64.RawURLEncoding.EncodeToString(payload)))
+		sig := base64.RawURLEncoding.EncodeToString(sigBytes)
+		for _, p := range protectedForms(prot) {
+			for _, s := range signatureForms(sig) {
+				js := card.Signature{Protected: p, Signature: s}
+				if _, _, err := checkHeader(js, ks, VerifyAlgorithms, &Result{}); err != nil {
+					continue // never reaches verifyOne
+				}
+				for _, pl := range [][]byte{payload, []byte(`{"name":"m"}`), {}} {
+					for kn, k := range keys {
+						want := safeVerifyJOSE(js, pl, k)
+						got := verifyEdDSA(js, pl, k)
+						checked++
+						switch {
+						case want == nil:
+							verified++
+						case !errors.Is(want, ErrBadSignature):
+							refused++ // go-jose would not read it
+						}
+						if (got == nil) != (want == nil) || errors.Is(got, ErrBadSignature) != errors.Is(want, ErrBadSignature) {
+							t.Errorf("header %s, protected %q, signature %q, payload %s, %s:\nverifyEdDSA: %v\ngo-jose: %v", h, p, s, pl, kn, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked < 500 || verified < 20 || refused < 20 {
+		t.Fatalf("only %d cases reached the comparison, %d verified, %d unread", checked, verified, refused)
+	}
+	t.Logf("%d cases, %d verified, %d unread by go-jose", checked, verified, refused)
+}
+
+// safeVerifyJOSE is verifyJOSE, with go-jose's panic on a short Ed25519
+// key turned into a failure.
+func safeVerifyJOSE(sig card.Signature, payload []byte, key *jose.JSONWebKey) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = ErrBadSignature
+		}
+	}()
+	return verifyJOSE(sig, payload, key, EdDSA)
+}
+
+// stray is s (unpadded base64url) with the unused low bits of its last
+// character set, where it has any: the same bytes to a lenient decoder.
+func stray(s string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	unused := map[int]int{2: 4, 3: 2}[len(s)%4]
+	if unused == 0 {
+		return s
+	}
+	i := strings.IndexByte(alphabet, s[len(s)-1])
+	return s[:len(s)-1] + string(alphabet[i|(1<<unused-1)])
+}
