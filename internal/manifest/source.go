@@ -209,6 +209,36 @@ func (s *Source) Raw(i int) ([]byte, error) {
 	return b, nil
 }
 
+// Raws is Raw for agents lo..hi-1, read with one read of the file when
+// their tables lie next to each other, as they do in a split manifest.
+func (s *Source) Raws(lo, hi int) ([][]byte, error) {
+	out := make([][]byte, hi-lo)
+	if s.spans == nil || hi <= lo {
+		for i := lo; i < hi; i++ {
+			b, err := s.Raw(i)
+			if err != nil {
+				return nil, err
+			}
+			out[i-lo] = b
+		}
+		return out, nil
+	}
+	first, last := s.spans[lo], s.spans[hi-1]
+	buf := make([]byte, last.end-first.off)
+	if _, err := s.r.ReadAt(buf, first.off); err != nil {
+		return nil, err
+	}
+	for i := lo; i < hi; i++ {
+		sp := s.spans[i]
+		if sp.off < first.off || sp.end > last.end || sp.off > sp.end {
+			return nil, fmt.Errorf("%s: agent %d lies outside its group", s.name, i)
+		}
+		// Full slice expressions: an agent's bytes never grow into the next's.
+		out[i-lo] = buf[sp.off-first.off : sp.end-first.off : sp.end-first.off]
+	}
+	return out, nil
+}
+
 // typed is v with every scalar written with its Go type, for a key.
 func typed(v any) any {
 	switch x := v.(type) {

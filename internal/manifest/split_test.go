@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -98,7 +99,43 @@ func TestSplitLayouts(t *testing.T) {
 		"literal multiline": strings.Replace(twoAgents, `description = "D"`, "description = '''\n[[agents]]\n'''", 1),
 	}
 	for name, src := range cases {
-		t.Run(name, func(t *testing.T) { sameAsWhole(t, src) })
+		t.Run(name, func(t *testing.T) {
+			sameAsWhole(t, src)
+			sameRaws(t, src)
+		})
+	}
+}
+
+// sameRaws checks that reading agents a range at a time gives each
+// agent's Raw, whatever lies between their tables.
+func sameRaws(t *testing.T, src string) {
+	t.Helper()
+	s, err := OpenBytes("m.toml", []byte(src))
+	if err != nil {
+		return
+	}
+	for lo := 0; lo <= s.Len(); lo++ {
+		for hi := lo; hi <= s.Len(); hi++ {
+			raws, err := s.Raws(lo, hi)
+			if err != nil {
+				t.Fatalf("Raws(%d, %d): %v", lo, hi, err)
+			}
+			if len(raws) != hi-lo {
+				t.Fatalf("Raws(%d, %d) gave %d agents", lo, hi, len(raws))
+			}
+			for i, got := range raws {
+				want, err := s.Raw(lo + i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("Raws(%d, %d)[%d] = %q, Raw = %q", lo, hi, i, got, want)
+				}
+				if s.spans != nil && cap(got) != len(got) {
+					t.Fatalf("Raws(%d, %d)[%d] can grow into the next agent", lo, hi, i)
+				}
+			}
+		}
 	}
 }
 

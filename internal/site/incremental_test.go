@@ -29,6 +29,15 @@ func smallGroups(t *testing.T) {
 	t.Cleanup(func() { groupSize, pageSize = g, p })
 }
 
+// TestGroupsHoldWholePages guards the layout: a page of the front list
+// shared by two groups would be rewritten by both, so that no build could
+// keep it and every change would redo the listings of both groups.
+func TestGroupsHoldWholePages(t *testing.T) {
+	if GroupSize%PageSize != 0 || groupSize%pageSize != 0 {
+		t.Fatalf("GroupSize %d is not a multiple of PageSize %d", GroupSize, PageSize)
+	}
+}
+
 // project is a manifest folder with what a build reads.
 type project struct {
 	t       *testing.T

@@ -33,8 +33,10 @@ import (
 const (
 	// GroupSize is how many agents share one catalog piece, search shard
 	// and sitemap piece; it is also the unit an incremental build redoes
-	// listings in.
-	GroupSize = 1000
+	// listings in, so it is small: a one-agent change decodes the whole
+	// group. It must be a multiple of PageSize, or two groups would share
+	// (and each rewrite) a page.
+	GroupSize = 200
 	// PageSize is how many agents one page of the front list shows.
 	PageSize = 100
 	// SitemapMaxURLs is how many URLs one sitemap file may hold
@@ -346,16 +348,17 @@ func (b *builder) group(g, workers int) groupResult {
 	var res groupResult
 	res.ids = make([]string, len(ms))
 	var mu sync.Mutex
+	raws, err := b.src.Raws(lo, hi)
+	if err != nil {
+		res.err = err
+		return res
+	}
 	// Pass 1: the source of each agent, and its id (from the state when
 	// this source was built before, else by decoding it).
 	b.parallel(len(ms), workers, func(j int) error {
 		mem := &ms[j]
 		mem.index = lo + j
-		raw, err := b.src.Raw(mem.index)
-		if err != nil {
-			return err
-		}
-		mem.raw, mem.rawK = raw, hashParts(raw)
+		mem.raw, mem.rawK = raws[j], hashParts(raws[j])
 		mem.id = b.knownID(mem.rawK)
 		if mem.id == "" {
 			if !b.decode(mem, &mu, &res) {
