@@ -3,6 +3,7 @@ package card
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -13,14 +14,91 @@ import (
 // Marshal writes a card as indented JSON with a final newline. HTML
 // characters are not escaped: verifiers re-canonicalize, and people read it.
 func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	compact, err := marshalPlain(v)
+	if err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return append(indent(make([]byte, 0, 2*len(compact)), compact), '\n'), nil
+}
+
+// Compact is the JSON of a card without insignificant space or HTML
+// escaping: what Marshal indents, and what MarshalSigned takes.
+func Compact(v any) ([]byte, error) { return marshalPlain(v) }
+
+// MarshalSigned is Marshal of a card given as Compact JSON without
+// signatures, with sigs added as its last member, "signatures" (V1 and
+// V03 declare it last): the same bytes as Marshal of the card with its
+// Signatures set, without encoding the card a second time.
+func MarshalSigned(unsigned []byte, sigs []Signature) ([]byte, error) {
+	if len(unsigned) < 2 || unsigned[0] != '{' || unsigned[len(unsigned)-1] != '}' {
+		return nil, errors.New("card: MarshalSigned needs a JSON object")
+	}
+	doc := unsigned
+	if len(sigs) > 0 {
+		list, err := marshalPlain(sigs)
+		if err != nil {
+			return nil, err
+		}
+		doc = make([]byte, 0, len(unsigned)+len(list)+16)
+		doc = append(doc, unsigned[:len(unsigned)-1]...)
+		if len(unsigned) > 2 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, `"signatures":`...)
+		doc = append(doc, list...)
+		doc = append(doc, '}')
+	}
+	return append(indent(make([]byte, 0, 2*len(doc)), doc), '\n'), nil
+}
+
+// indent appends to dst the JSON text src, written by encoding/json without
+// insignificant space, indented by two spaces a level exactly as
+// json.Indent does it (empty arrays and objects stay on one line), in one
+// pass without json.Indent's state machine.
+func indent(dst, src []byte) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j, len(src)-1)
+			dst = append(dst, src[i:j+1]...)
+			i = j
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst = append(dst, c, src[i+1])
+				i++
+				continue
+			}
+			dst = append(dst, c)
+			depth++
+			newline()
+		case '}', ']':
+			depth = max(depth-1, 0)
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // marshalPlain is json.Marshal without HTML escaping.

@@ -662,28 +662,29 @@ type agentOutput struct {
 func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 	m, signers := b.m, b.opts.Signers
 	out := &agentOutput{}
-	v1 := card.NewV1(m, a)
-	unsigned, err := card.Marshal(v1)
+	// Each card is encoded once: the signatures go in as its last member.
+	unsigned, err := card.Compact(card.NewV1(m, a))
 	if err != nil {
 		return nil, err
 	}
 	project := m.Site.ProjectionSignatures()
-	v1.Signatures, out.projected, err = signatures(unsigned, signers, project)
+	sigs, projected, err := signatures(unsigned, signers, project)
 	if err != nil {
 		return nil, err
 	}
-	if out.cardJSON, err = card.Marshal(v1); err != nil {
+	out.projected = projected
+	if out.cardJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
 		return nil, err
 	}
 	v03, notes := card.NewV03(m, a)
 	out.notes = notes
-	if unsigned, err = card.Marshal(v03); err != nil {
+	if unsigned, err = card.Compact(v03); err != nil {
 		return nil, err
 	}
-	if v03.Signatures, _, err = signatures(unsigned, signers, project); err != nil {
+	if sigs, _, err = signatures(unsigned, signers, project); err != nil {
 		return nil, err
 	}
-	if out.legacyJSON, err = card.Marshal(v03); err != nil {
+	if out.legacyJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
 		return nil, err
 	}
 	if out.page, err = b.agentPage(a, len(out.projected) > 0 && project); err != nil {
