@@ -609,8 +609,10 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 type checked struct {
 	path string
 	card Card
-	// read reports that the file was read (so it exists); isRoot that it
-	// is an agent's agent-card.json equal to the site's root card.
+	// read reports that the file was read, as a regular file the walk of
+	// the site reached (which never follows a link), so it exists inside
+	// the site; isRoot that it is an agent's agent-card.json equal to the
+	// site's root card.
 	read, isRoot bool
 }
 
@@ -659,7 +661,7 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 				if err != nil {
 					return checked{path: p, card: Card{Source: p, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
 				}
-				c := checked{path: p, card: checkCard(p, body, ks, opts), read: true}
+				c := checked{path: p, card: checkCard(p, body, ks, opts), read: d.Type().IsRegular()}
 				c.isRoot = hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
 				return c
 			}
@@ -869,6 +871,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 		}
 	}
 	type entry = catalogEntry
+	realDir := sync.OnceValues(func() (string, error) { return filepath.EvalSymlinks(dir) })
 	// local is the file of the site a URL of the site names.
 	local := func(what string, i int, e entry) (string, bool) {
 		rel, ok := strings.CutPrefix(e.URL, base+"/")
@@ -877,19 +880,19 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 			return "", false
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			// A link inside the site must not lead the check outside it.
-			if realDir, err := filepath.EvalSymlinks(dir); err == nil && !within(real, realDir) {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leads outside the site", dir, what, i, e.Identifier, e.URL))
-				return "", false
-			}
-		}
 		if !within(p, dir) {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
 			return "", false
 		}
 		if read[p] {
-			return p, true
+			return p, true // reached by the walk: inside the site
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			// A link inside the site must not lead the check outside it.
+			if realDir, err := realDir(); err == nil && !within(real, realDir) {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leads outside the site", dir, what, i, e.Identifier, e.URL))
+				return "", false
+			}
 		}
 		if _, err := os.Stat(p); err != nil {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s does not exist in the site", dir, what, i, e.Identifier, rel))
