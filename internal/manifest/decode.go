@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -185,6 +186,7 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
 			return
 		}
+		c.caseTwins(path, tbl)
 		out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
 		for _, k := range slices.Sorted(maps.Keys(tbl)) {
 			kp := join(path, k)
@@ -219,6 +221,41 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 	default:
 		panic("manifest: unsupported field type " + dst.Type().String())
 	}
+}
+
+// caseTwins reports keys of tbl, a table whose keys become member names
+// in the cards, that differ only in letter case (as strings.EqualFold
+// compares them): Go's encoding/json reads such members as one, so
+// verifiers refuse a card that holds both (card.Decode).
+func (c *checker) caseTwins(path string, tbl map[string]any) {
+	if len(tbl) < 2 {
+		return
+	}
+	first := make(map[string]string, len(tbl))
+	for _, k := range slices.Sorted(maps.Keys(tbl)) {
+		f := foldKey(k)
+		if other, ok := first[f]; ok {
+			c.errorf(join(path, k), "%q and %q differ only in letter case: Go clients read them as one member, so verifiers refuse the card; rename one", other, k)
+			continue
+		}
+		first[f] = k
+	}
+}
+
+// foldKey maps s to a key that two strings share exactly when
+// strings.EqualFold holds for them: each rune becomes the smallest rune of
+// its simple case-folding orbit.
+func foldKey(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
 }
 
 func (c *checker) decodeScopes(path string, src any, dst reflect.Value) {
@@ -279,6 +316,7 @@ func (c *checker) jsonValue(path string, depth int, v any) any {
 		if secret.IsPrivateJWK(x) {
 			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
 		}
+		c.caseTwins(path, x)
 		out := make(map[string]any, len(x))
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			kp := join(path, k)

@@ -128,6 +128,12 @@ func TestDiagnostics(t *testing.T) {
 			[]string{`m.toml:21:12: agents[0].capabilities.extensions[0].params.__proto__: "__proto__" cannot be a key`}},
 		{"__proto__ as a scope", validAgent + "[agents.securitySchemes.o]\ntype = \"oauth2\"\n[agents.securitySchemes.o.flows.clientCredentials]\ntokenUrl = \"https://t.example.com\"\nscopes = { \"__proto__\" = \"x\", read = \"r\" }\n",
 			[]string{`scopes.__proto__: "__proto__" cannot be a key`}},
+		{"scheme names differing in case", validAgent + "[agents.securitySchemes.Key]\ntype = \"apiKey\"\nlocation = \"header\"\nname = \"A\"\n[agents.securitySchemes.key]\ntype = \"apiKey\"\nlocation = \"header\"\nname = \"B\"\n",
+			[]string{`agents[0].securitySchemes.key: "Key" and "key" differ only in letter case`}},
+		{"scopes differing in case", validAgent + "[agents.securitySchemes.o]\ntype = \"oauth2\"\n[agents.securitySchemes.o.flows.clientCredentials]\ntokenUrl = \"https://t.example.com\"\nscopes = { READ = \"x\", read = \"r\" }\n",
+			[]string{`scopes.read: "READ" and "read" differ only in letter case`}},
+		{"params differing in case (Kelvin sign)", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\nparams = { n = { k = 1, \"\u212a\" = 2 } }\n",
+			[]string{"params.n.\"\u212a\": \"k\" and \"\u212a\" differ only in letter case"}},
 		{"private JWKS in a string", strings.Replace(validAgent, `description = "D"`, `description = '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"abc","d":"def"}]}'`, 1),
 			[]string{`agents[0].description: contains a private JSON Web Key`}},
 		{"private JWK among text", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\nparams = { note = 'my key: {\"kty\":\"EC\", \"d\" : \"x\"} ok' }\n",
@@ -259,4 +265,19 @@ params = {api_key = "k1", secret_key = "k2", token = "k3", pwd = "k4", "pass` + 
 	if strings.Contains(got, "region") || strings.Contains(got, "k1") {
 		t.Errorf("too much reported:\n%s", got)
 	}
+}
+
+// FuzzFoldKey: two keys share a foldKey exactly when strings.EqualFold
+// (the comparison Go's encoding/json and card.Decode make) holds.
+func FuzzFoldKey(f *testing.F) {
+	f.Add("Key", "key")
+	f.Add("k", "\u212a")
+	f.Add("ǅ", "ǆ")
+	f.Add("ß", "ss")
+	f.Add("\xff", "\ufffd")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if got, want := foldKey(a) == foldKey(b), strings.EqualFold(a, b); got != want {
+			t.Fatalf("foldKey(%q) == foldKey(%q) is %v, EqualFold %v", a, b, got, want)
+		}
+	})
 }

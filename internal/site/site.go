@@ -4,8 +4,6 @@
 package site
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -294,12 +292,11 @@ func (e *LeakError) Error() string {
 // that form leaves out either way.
 func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
 	// One decoding of our own card serves both canonical forms, written
-	// from the tree.
-	dec := json.NewDecoder(bytes.NewReader(unsigned))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		return nil, nil, err
+	// from the tree; it is read as verifiers read cards, so that no card
+	// is signed that they would refuse.
+	tree, err := card.Decode(unsigned, card.Strict)
+	if err != nil {
+		return nil, nil, fmt.Errorf("verifiers would refuse this card (%v): change the manifest so that it does not hold this", err)
 	}
 	strict, err := sign.CanonicalValue(tree)
 	if err != nil {

@@ -464,3 +464,21 @@ func TestConcurrentBuildsIntoOneFolder(t *testing.T) {
 		t.Errorf("%d files, want %d", len(got), len(want))
 	}
 }
+
+// TestNoCardVerifiersRefuse: the build reads each card it signs as a
+// verifier does, and signs none a verifier would refuse (here, member
+// names that differ only in letter case, which the manifest checks too).
+func TestNoCardVerifiersRefuse(t *testing.T) {
+	m := loadExample(t)
+	ks, err := sign.LoadKeySet(m.KeysDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	signers := testSigners(t, m, ks, "ed25519")
+	if _, _, err := signatures([]byte(`{"name":"A","securitySchemes":{"Key":{},"key":{}}}`), signers, true); err == nil || !strings.Contains(err.Error(), "differ only in letter case") {
+		t.Fatalf("signed a card verifiers refuse: %v", err)
+	}
+	if _, _, err := signatures([]byte(`{"name":"A"}`), signers, true); err != nil {
+		t.Fatal(err)
+	}
+}
