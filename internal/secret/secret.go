@@ -338,6 +338,9 @@ func init() {
 		isHex[c], isHex[c-'a'+'A'] = true, true
 	}
 	b64['+'], b64['/'], b64['-'], b64['_'] = '+', '/', '+', '/'
+	for c := range 256 {
+		runish[c] = b64[c] != 0 || strings.IndexByte("\n\r=\\%", byte(c)) >= 0
+	}
 }
 
 // encodedRuns decodes every run of base64 (or base64url) of at least minRun
@@ -350,6 +353,43 @@ func init() {
 // does not continue across spaces. Hex digits are base64 characters too,
 // so hex runs are looked for inside each segment of alphabet characters.
 func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
+	// Every run encodedRunsIn can find lies in a region of at least
+	// runStride bytes that are base64 characters or what joins them
+	// (runish), so the search looks at one byte in runStride until one is
+	// runish, as groupedHex does, and reads only such regions, each with
+	// the byte that ends it. Always data[i-1] is not runish (or i is 0).
+	for i := 0; i+runStride <= len(data); {
+		if !runish[data[i+runStride-1]] {
+			i += runStride
+			continue
+		}
+		from, end := i+runStride-1, i+runStride
+		for from > i && runish[data[from-1]] {
+			from--
+		}
+		for end < len(data) && runish[data[end]] {
+			end++
+		}
+		if end-from >= runStride {
+			if f, ok := encodedRunsIn(data[from:min(end+1, len(data))], keys); ok {
+				f.Offset += from
+				return f, true
+			}
+		}
+		i = end + 1
+	}
+	return Finding{}, false
+}
+
+// runStride is the fewest bytes a run encodedRunsIn finds may span.
+const runStride = min(minRun, minHexRun)
+
+// runish marks the bytes a base64 run may span: the alphabet, and the
+// bytes joiner starts with (set by init, after b64).
+var runish [256]bool
+
+// encodedRunsIn is encodedRuns read at every byte.
+func encodedRunsIn(data []byte, keys *chunks) (Finding, bool) {
 	var run, dec []byte // reused for every run
 	for i := 0; i < len(data); {
 		if b64[data[i]] == 0 {
@@ -524,23 +564,35 @@ func hexRuns(data []byte, from, to int, keys *chunks, dec *[]byte) (Finding, boo
 // encodedRuns does, and for a window of a key at any position.
 func groupedHex(data []byte, keys *chunks) (Finding, bool) {
 	// Most text never holds 32 hex digits with only separators (and 0x or
-	// \x) between them: find such regions in one tight pass, and read only
-	// those.
-	count, from := 0, 0
-	for i := 0; i <= len(data); i++ {
-		if i < len(data) && hexish[data[i]] {
-			if isHex[data[i]] {
-				count++
-			}
+	// \x) between them: find such regions, runs of at least 32 hexish
+	// bytes, and read only those. A run that long holds one of every 32nd
+	// byte, so the search looks at one byte in 32 until one is hexish.
+	// Always data[i-1] is not hexish (or i is 0): no run starts before i.
+	for i := 0; i+32 <= len(data); {
+		if !hexish[data[i+31]] {
+			i += 32
 			continue
 		}
+		from, end := i+31, i+32
+		for from > i && hexish[data[from-1]] {
+			from--
+		}
+		for end < len(data) && hexish[data[end]] {
+			end++
+		}
+		count := 0
+		for _, c := range data[from:end] {
+			if isHex[c] {
+				count++
+			}
+		}
 		if count >= 32 {
-			if f, ok := readGroupedHex(data[from:i], keys); ok {
+			if f, ok := readGroupedHex(data[from:end], keys); ok {
 				f.Offset += from
 				return f, true
 			}
 		}
-		count, from = 0, i+1
+		i = end + 1
 	}
 	return Finding{}, false
 }

@@ -413,3 +413,57 @@ func TestScannerFindsGroupedHex(t *testing.T) {
 		}
 	}
 }
+
+// groupedHexReference is groupedHex as first written, one pass over every
+// byte: the reference the skipping search must agree with.
+func groupedHexReference(data []byte, keys *chunks) (Finding, bool) {
+	count, from := 0, 0
+	for i := 0; i <= len(data); i++ {
+		if i < len(data) && hexish[data[i]] {
+			if isHex[data[i]] {
+				count++
+			}
+			continue
+		}
+		if count >= 32 {
+			if f, ok := readGroupedHex(data[from:i], keys); ok {
+				f.Offset += from
+				return f, true
+			}
+		}
+		count, from = 0, i+1
+	}
+	return Finding{}, false
+}
+
+// FuzzGroupedHex: the skipping search finds what a look at every byte
+// finds, at the same offset.
+func FuzzGroupedHex(f *testing.F) {
+	der := "30 2e 02 01 00 30 05 06 03 2b 65 70 04 22 04 20 " + strings.Repeat("ab ", 32)
+	for _, s := range []string{der, "x" + der, strings.Repeat("q", 31) + der, "0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20", "a face bead " + strings.Repeat("deadbeef:", 9), ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, gok := groupedHex(data, nil)
+		want, wok := groupedHexReference(data, nil)
+		if got != want || gok != wok {
+			t.Fatalf("groupedHex = %+v %v, reference %+v %v", got, gok, want, wok)
+		}
+	})
+}
+
+// FuzzEncodedRuns: the skipping search finds what a look at every byte
+// finds, at the same offset.
+func FuzzEncodedRuns(f *testing.F) {
+	key := "MC4CAQAwBQYDK2VwBCIEI" + strings.Repeat("A", 43)
+	for _, s := range []string{key, "x " + key, strings.Repeat("q ", 20) + key, strings.ReplaceAll(key, "A", "A\\n"), key[:30] + "\\/" + key[30:], key + "\\/", key + "%2F\"", "302e020100300506032b657004220420" + strings.Repeat("ab", 32), ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, gok := encodedRuns(data, nil)
+		want, wok := encodedRunsIn(data, nil)
+		if got != want || gok != wok {
+			t.Fatalf("encodedRuns = %+v %v, reading every byte %+v %v", got, gok, want, wok)
+		}
+	})
+}
