@@ -33,6 +33,12 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		// time); keep the collector from letting the heap drift far above
 		// it on large sites.
 		debug.SetMemoryLimit(buildMemoryLimit)
+		if getenv("GOGC") == "" {
+			// Under that limit, collect less often than the default: the
+			// live heap is a few tens of MiB, and the limit still bounds
+			// the peak.
+			debug.SetGCPercent(buildGCPercent)
+		}
 	}
 
 	src, err := manifest.Open(*manifestPath)
@@ -138,6 +144,10 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 // buildMemoryLimit is the soft memory limit a build runs under unless
 // $GOMEMLIMIT sets one.
 const buildMemoryLimit = 192 << 20
+
+// buildGCPercent is the collector's target a build runs with unless $GOGC
+// sets one (the default is 100).
+const buildGCPercent = 400
 
 // manifestProblems prints the diagnostics err carries, one per line, and
 // returns the error that ends the command; nil when err carries none.
