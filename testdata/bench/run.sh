@@ -6,7 +6,8 @@
 # Generates N realistic agents (testdata/bench/gen) as agents.toml and as an
 # equivalent Hugo site (one page per agent plus the paginated list), then:
 #   RUNS times, alternating: (a) a clean agentcards build, (b) a clean Hugo
-#   build; then RUNS times each, agentcards only: (c) a build after a
+#   build, each into a new folder (nothing is deleted while builds are
+#   timed); then RUNS times each, agentcards only: (c) a build after a
 #   one-word change to one agent's description (incremental), (d)
 #   `agentcards verify` of the built site.
 # Each is timed with /usr/bin/time -v; prints the median wall time and the
@@ -75,28 +76,24 @@ measure() {
 
 ac_build=(env -u CI "$ac" build -manifest "$in/agents.toml" -out "$in/public")
 hugo_build=("$hugo" --quiet --source "$in/hugo")
-# A clean agentcards build: no output, no standby tree or state beside it,
-# no build cache.
-clean_ac() { rm -rf "$in/public" "$in"/.public.* "$in/.agentcards/cache"; }
-clean_hugo() { rm -rf "$in/hugo/public" "$in/hugo/resources"; }
-
-# Untimed warm-up: makes the development key, fills the page cache with
-# both programs and their inputs, and fails early if either cannot build.
-clean_ac
+# Untimed warm-up (the work folder is new): makes the development key, fills
+# the page cache with both programs and their inputs, and fails early if
+# either cannot build.
 measure warmup "${ac_build[@]}"
-clean_hugo
 measure warmup "${hugo_build[@]}"
 
-for _ in $(seq "$RUNS"); do
-	clean_ac
+# Each clean build writes into a folder of its own, and nothing is deleted
+# until the end: on ext4 without a journal, creating files just after many
+# were deleted nearby is slow (the inode allocator passes over recently
+# deleted inodes, one by one), which would time the deletion, not the build.
+for i in $(seq "$RUNS"); do
 	sync
-	measure clean "${ac_build[@]}"
-	clean_hugo
+	measure clean env -u CI "$ac" build -manifest "$in/agents.toml" -out "$in/clean/ac-$i/public"
 	sync
-	measure hugo "${hugo_build[@]}"
+	measure hugo "$hugo" --quiet --source "$in/hugo" --destination "$in/clean/hugo-$i"
 done
-ac_files=$(find "$in/public" -type f | wc -l)
-hugo_files=$(find "$in/hugo/public" -type f | wc -l)
+ac_files=$(find "$in/clean/ac-$RUNS/public" -type f | wc -l)
+hugo_files=$(find "$in/clean/hugo-$RUNS" -type f | wc -l)
 
 # After a clean build the standby tree is missing; one untimed build makes
 # both trees current, as they are when someone edits and rebuilds.
