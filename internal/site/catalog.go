@@ -89,11 +89,11 @@ func catalogDocument(m *manifest.Manifest, agents []*manifest.Agent) ([]byte, er
 
 // catalogIndex is the root AI Catalog of a site of several groups: one
 // nested catalog entry per group (catalog/<k>.json), each an AI Catalog of
-// at most GroupSize agents.
-func catalogIndex(m *manifest.Manifest, groups, agents int) ([]byte, error) {
+// at most size agents.
+func catalogIndex(m *manifest.Manifest, size, groups, agents int) ([]byte, error) {
 	doc := catalogDoc{SpecVersion: CatalogSpecVersion, Host: catalogHostOf(m)}
 	for g := range groups {
-		first, last := g*groupSize+1, min(agents, (g+1)*groupSize)
+		first, last := g*size+1, min(agents, (g+1)*size)
 		u := m.Site.BaseURL + "/" + CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
 		doc.Entries = append(doc.Entries, catalogEntry{
 			Identifier:  u,

@@ -21,20 +21,21 @@ import (
 	"github.com/agentcards/agentcards/internal/verify"
 )
 
-// smallGroups makes groups of 4 agents and pages of 2 for the test, so
-// that a few agents exercise nested catalogs, shards and pagination.
+// smallGroups makes groups of 4 agents and pages of 2 for the test, and
+// cuts every site into groups, so that a few agents exercise nested
+// catalogs, shards and pagination.
 func smallGroups(t *testing.T) {
-	g, p := groupSize, pageSize
-	groupSize, pageSize = 4, 2
-	t.Cleanup(func() { groupSize, pageSize = g, p })
+	g, f, p := groupSize, flatMax, pageSize
+	groupSize, flatMax, pageSize = 4, 0, 2
+	t.Cleanup(func() { groupSize, flatMax, pageSize = g, f, p })
 }
 
 // TestGroupsHoldWholePages guards the layout: a page of the front list
 // shared by two groups would be rewritten by both, so that no build could
 // keep it and every change would redo the listings of both groups.
 func TestGroupsHoldWholePages(t *testing.T) {
-	if GroupSize%PageSize != 0 || groupSize%pageSize != 0 {
-		t.Fatalf("GroupSize %d is not a multiple of PageSize %d", GroupSize, PageSize)
+	if GroupSize%PageSize != 0 || FlatMax%PageSize != 0 || groupSize%pageSize != 0 {
+		t.Fatalf("GroupSize %d or FlatMax %d is not a multiple of PageSize %d", GroupSize, FlatMax, PageSize)
 	}
 }
 
@@ -635,5 +636,28 @@ func TestStandbyLinksNeverFollowed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFlatUpToFlatMax: a site of up to flatMax agents is one group (one
+// flat catalog, which clients that do not follow nested catalogs read
+// whole, and one search shard); one more agent cuts it into groups.
+func TestFlatUpToFlatMax(t *testing.T) {
+	smallGroups(t)
+	flatMax = 8
+	for _, n := range []int{8, 9} {
+		p := newProject(t, n)
+		out := filepath.Join(t.TempDir(), "public")
+		if _, err := p.build(out); err != nil {
+			t.Fatal(err)
+		}
+		tree := readTree(t, out)
+		root := string(tree[".well-known/ai-catalog.json"])
+		_, nested := tree["catalog/1.json"]
+		_, shard2 := tree["search/2.json"]
+		flat := strings.Count(root, `"mediaType": "application/a2a-agent-card+json"`) == n
+		if want := n <= 8; flat != want || nested == want || shard2 == want {
+			t.Errorf("%d agents: flat catalog %v, nested catalogs %v, second search shard %v", n, flat, nested, shard2)
+		}
 	}
 }

@@ -37,6 +37,11 @@ const (
 	// group. It must be a multiple of PageSize, or two groups would share
 	// (and each rewrite) a page.
 	GroupSize = 200
+	// FlatMax is how many agents a site may have and still be one group:
+	// one flat AI Catalog, which clients that do not follow nested
+	// catalogs read whole, and one search shard. A larger site is cut into
+	// groups of GroupSize.
+	FlatMax = 1000
 	// PageSize is how many agents one page of the front list shows.
 	PageSize = 100
 	// SitemapMaxURLs is how many URLs one sitemap file may hold
@@ -44,10 +49,10 @@ const (
 	SitemapMaxURLs = 50000
 )
 
-// groupSize, pageSize and sitemapMaxURLs are GroupSize, PageSize and
-// SitemapMaxURLs; tests make them small. A group is always a whole number
-// of pages.
-var groupSize, pageSize, sitemapMaxURLs = GroupSize, PageSize, SitemapMaxURLs
+// groupSize, flatMax, pageSize and sitemapMaxURLs are GroupSize, FlatMax,
+// PageSize and SitemapMaxURLs; tests make them small. A group is always a
+// whole number of pages.
+var groupSize, flatMax, pageSize, sitemapMaxURLs = GroupSize, FlatMax, PageSize, SitemapMaxURLs
 
 // Folders of listing pieces at the top of the output.
 const (
@@ -81,6 +86,7 @@ func hashParts(parts ...[]byte) key {
 // output holds when their inputs are unchanged.
 type builder struct {
 	opts  Options
+	size  int // agents per group: groupSize, or all of a site of up to flatMax
 	src   *manifest.Source
 	m     *manifest.Manifest // the head: site and provider
 	root  string
@@ -116,7 +122,11 @@ type groupResult struct {
 // run builds everything into root and returns the report.
 func (b *builder) run() (*Report, error) {
 	b.n = b.src.Len()
-	b.groups = (b.n + groupSize - 1) / groupSize
+	b.size = groupSize
+	if b.n <= flatMax {
+		b.size = max(flatMax, groupSize) // one group
+	}
+	b.groups = (b.n + b.size - 1) / b.size
 	b.indexed = b.n+1 > sitemapMaxURLs
 	b.projected = map[string][]string{}
 	if err := b.prepare(); err != nil {
@@ -341,9 +351,9 @@ type member struct {
 	bad   bool // the agent has problems
 }
 
-// group builds agents [g*groupSize, ...) and their listing pieces.
+// group builds agents [g*b.size, ...) and their listing pieces.
 func (b *builder) group(g, workers int) groupResult {
-	lo, hi := g*groupSize, min(b.n, (g+1)*groupSize)
+	lo, hi := g*b.size, min(b.n, (g+1)*b.size)
 	ms := make([]member, hi-lo)
 	var res groupResult
 	res.ids = make([]string, len(ms))
@@ -696,7 +706,7 @@ func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 // groupPieces are the listing files group g writes.
 func (b *builder) groupPieces(g int) []string {
 	var out []string
-	first, last := g*groupSize/pageSize+1, (min(b.n, (g+1)*groupSize)+pageSize-1)/pageSize
+	first, last := g*b.size/pageSize+1, (min(b.n, (g+1)*b.size)+pageSize-1)/pageSize
 	for p := first; p <= max(last, first); p++ {
 		out = append(out, frontPage(p))
 	}
@@ -737,7 +747,7 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 	out := map[string][]byte{}
 	pages := (b.n + pageSize - 1) / pageSize
 	for k := 0; k < len(agents); k += pageSize {
-		p := (g*groupSize+k)/pageSize + 1
+		p := (g*b.size+k)/pageSize + 1
 		data, err := b.frontPage(p, pages, agents[k:min(len(agents), k+pageSize)])
 		if err != nil {
 			return err
@@ -806,7 +816,7 @@ func (b *builder) misc(ids []string) error {
 	// dot-folders such as .well-known unless this file exists.
 	files[".nojekyll"] = []byte{}
 	if b.groups > 1 {
-		idx, err := catalogIndex(m, b.groups, b.n)
+		idx, err := catalogIndex(m, b.size, b.groups, b.n)
 		if err != nil {
 			return err
 		}

@@ -948,7 +948,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 }
 
 // Bounds on the nested catalogs verify reads from one site: agentcards
-// writes one per 200 agents (site.GroupSize).
+// writes one per 200 agents (site.GroupSize) past 1,000 (site.FlatMax).
 const (
 	maxNestedCatalogs = 10000
 	maxNestedBytes    = 1 << 30
