@@ -744,39 +744,47 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 	for j := range ms {
 		agents[j] = ms[j].agent
 	}
-	out := map[string][]byte{}
+	// The pieces are made on every core: a site of up to flatMax agents is
+	// one group, whose listings would otherwise be its last, serial step.
+	type piece struct {
+		name string
+		make func() ([]byte, error)
+	}
+	var todo []piece
 	pages := (b.n + pageSize - 1) / pageSize
 	for k := 0; k < len(agents); k += pageSize {
 		p := (g*b.size+k)/pageSize + 1
-		data, err := b.frontPage(p, pages, agents[k:min(len(agents), k+pageSize)])
-		if err != nil {
-			return err
-		}
-		out[frontPage(p)] = data
+		list := agents[k:min(len(agents), k+pageSize)]
+		todo = append(todo, piece{frontPage(p), func() ([]byte, error) { return b.frontPage(p, pages, list) }})
 	}
 	if len(agents) == 0 {
-		data, err := b.frontPage(1, 1, nil)
-		if err != nil {
-			return err
-		}
-		out[frontPage(1)] = data
+		todo = append(todo, piece{frontPage(1), func() ([]byte, error) { return b.frontPage(1, 1, nil) }})
 	}
-	cat, err := catalogDocument(b.m, agents)
-	if err != nil {
-		return err
-	}
-	out[b.catalogPiece(g)] = cat
-	shard, err := searchShardData(agents)
-	if err != nil {
-		return err
-	}
-	out[searchShard(g)] = shard
+	todo = append(todo,
+		piece{b.catalogPiece(g), func() ([]byte, error) { return catalogDocument(b.m, agents) }},
+		piece{searchShard(g), func() ([]byte, error) { return searchShardData(agents) }})
 	if b.indexed {
-		var urls []string
-		for _, a := range agents {
-			urls = append(urls, AgentURL(b.m, a.ID))
-		}
-		out[SitemapsFolder+"/"+strconv.Itoa(g+1)+".xml"] = urlset(urls)
+		todo = append(todo, piece{SitemapsFolder + "/" + strconv.Itoa(g+1) + ".xml", func() ([]byte, error) {
+			var urls []string
+			for _, a := range agents {
+				urls = append(urls, AgentURL(b.m, a.ID))
+			}
+			return urlset(urls), nil
+		}})
+	}
+	made := make([][]byte, len(todo))
+	var res groupResult
+	b.parallel(len(todo), runtime.GOMAXPROCS(0), func(i int) error {
+		var err error
+		made[i], err = todo[i].make()
+		return err
+	}, &res)
+	if res.err != nil {
+		return res.err
+	}
+	out := make(map[string][]byte, len(todo))
+	for i, p := range todo {
+		out[p.name] = made[i]
 	}
 	for _, rel := range pieces {
 		// Unknown until written.
