@@ -150,6 +150,9 @@ func (c *checker) parse() (map[string]any, bool) {
 		c.errs = append(c.errs, Diagnostic{File: c.file, Line: c.line(line), Col: col, Msg: fmt.Sprintf("nested more than %d levels deep (arrays, tables and dotted keys): refused; flatten it", MaxDepth)})
 		return nil, false
 	}
+	if raw, ok := quickParse(c.src); ok {
+		return raw, true
+	}
 	var raw map[string]any
 	if _, err := toml.Decode(string(c.src), &raw); err != nil {
 		var pe toml.ParseError
