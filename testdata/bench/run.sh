@@ -52,7 +52,7 @@ echo "# agentcards: $(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || ec
 echo "# work folder: $work ($(df -PT "$work" | awk 'NR==2 {print $2}'))"
 
 ac=$work/agentcards
-(cd "$repo" && go build -o "$ac" ./cmd/agentcards)
+(cd "$repo" && go build -o "$ac" ./cmd/agentcards && go build -o "$work/floor" ./testdata/bench/floor)
 in=$work/in
 (cd "$repo" && go run ./testdata/bench/gen -n "$N" -o "$in")
 cd "$in"
@@ -91,6 +91,15 @@ for i in $(seq "$RUNS"); do
 	measure clean env -u CI "$ac" build -manifest "$in/agents.toml" -out "$in/clean/ac-$i/public"
 	sync
 	measure hugo "$hugo" --quiet --source "$in/hugo" --destination "$in/clean/hugo-$i"
+	# The file-system floor: the same files and folders made by cp, which
+	# computes nothing.
+	sync
+	measure copy cp -r "$in/clean/ac-$i/public" "$in/clean/copy-$i"
+done
+# The computing floor: JCS and one Ed25519 signature per card, all cores,
+# timed by the program itself (it reads the cards first, untimed).
+for _ in $(seq "$RUNS"); do
+	"$work/floor" "$in/clean/ac-$RUNS/public" | awk '{print $1, 0}' >>"$work/sign"
 done
 ac_files=$(find "$in/clean/ac-$RUNS/public" -type f | wc -l)
 hugo_files=$(find "$in/clean/hugo-$RUNS" -type f | wc -l)
@@ -133,8 +142,13 @@ echo "# output: agentcards $ac_files files, Hugo $hugo_files files"
 printf '%-40s %8s %13s\n' "" "wall s" "peak RSS MiB"
 row "agentcards build, clean" clean
 row "hugo, clean" hugo
+row "floor: cp -r of agentcards's output" copy
+printf '%-40s %8.2f %13s\n' "floor: JCS + Ed25519 per card, all cores" "$(col sign 1)" "-"
 row "agentcards build, one agent changed" change
 row "agentcards verify, whole site" verify
 printf 'ratio agentcards/hugo, clean build: wall %.2f, peak RSS %.2f\n' \
 	"$(awk -v a="$(col clean 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')" \
 	"$(awk -v a="$(col clean 2)" -v b="$(col hugo 2)" 'BEGIN {print a / b}')"
+printf 'ratio floors/hugo: cp -r %.2f, cp -r + JCS and Ed25519 %.2f\n' \
+	"$(awk -v a="$(col copy 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')" \
+	"$(awk -v a="$(col copy 1)" -v s="$(col sign 1)" -v b="$(col hugo 1)" 'BEGIN {print (a + s) / b}')"
