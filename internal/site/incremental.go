@@ -21,7 +21,7 @@ import (
 // notes in README, "Incremental builds").
 
 // stateFormat is the version of the state file's layout.
-const stateFormat = 2
+const stateFormat = 3
 
 // agentRecord is what a tree holds of one agent: the key of the inputs its
 // files were made from (zero: unknown, to be rewritten), and the fields its
@@ -30,6 +30,9 @@ type agentRecord struct {
 	Key       key
 	Projected string
 	Stats     [3]fileStat // of agentFileNames, as written
+	// Folders are agents/<id> and its .well-known once the files were in
+	// them: a name added to either since changes them.
+	Folders [2]fileStat
 }
 
 // fileRecord is what a tree holds at one path outside agents/: the key of
@@ -44,8 +47,11 @@ type fileRecord struct {
 // and is treated as unknown: rewritten, never kept or copied.
 type fileStat struct {
 	Size, Mtime int64
-	Ino         uint64
-	Mode        uint32
+	// Ctime, the inode's change time, moves on any write or rename even
+	// when the modification time is set back.
+	Ctime int64
+	Ino   uint64
+	Mode  uint32
 }
 
 // statFile is the fileStat of path, without following a link; ok is false
@@ -56,13 +62,20 @@ func statFile(path string) (fileStat, bool) {
 		return fileStat{}, false
 	}
 	_, ino, _ := fileID(fi)
-	return fileStat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Ino: ino, Mode: uint32(fi.Mode())}, true
+	return fileStat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Ctime: changeTime(fi), Ino: ino, Mode: uint32(fi.Mode())}, true
 }
 
 // intact reports whether path is still the regular file st describes.
 func intact(path string, st fileStat) bool {
 	now, ok := statFile(path)
 	return ok && st.Mode != 0 && fs.FileMode(now.Mode).IsRegular() && now == st
+}
+
+// folderIntact reports whether path is still the folder st describes:
+// nothing was added to it or removed from it since.
+func folderIntact(path string, st fileStat) bool {
+	now, ok := statFile(path)
+	return ok && st.Mode != 0 && fs.FileMode(now.Mode).IsDir() && now == st
 }
 
 // treeState is what one tree holds.

@@ -661,3 +661,61 @@ func TestFlatUpToFlatMax(t *testing.T) {
 		}
 	}
 }
+
+// TestPlantedInAgentFoldersRemoved: a file or link put into an agent's
+// folders in either tree is gone after the builds that bring each tree up
+// to date, even though the agent's own files are kept.
+func TestPlantedInAgentFoldersRemoved(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 4)
+	out := filepath.Join(t.TempDir(), "public")
+	p.sameAsClean(out, "first")
+	p.sameAsClean(out, "second")
+	outside := filepath.Join(t.TempDir(), "outside")
+	os.WriteFile(outside, []byte("not for publishing"), 0o644)
+	for _, tree := range []string{out, standbyPath(out)} {
+		os.WriteFile(filepath.Join(tree, "agents", "agent-1", WellKnown, "extra.json"), []byte(`{"planted":1}`), 0o644)
+		os.WriteFile(filepath.Join(tree, "agents", "agent-2", "key.pem"), []byte("planted"), 0o644)
+		if err := os.Symlink(outside, filepath.Join(tree, "agents", "agent-3", "passwd")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.sameAsClean(out, "after planting (1)")
+	p.sameAsClean(out, "after planting (2)")
+	for _, tree := range []string{out, standbyPath(out)} {
+		for _, rel := range []string{"agents/agent-1/.well-known/extra.json", "agents/agent-2/key.pem", "agents/agent-3/passwd"} {
+			if _, err := os.Lstat(filepath.Join(tree, filepath.FromSlash(rel))); err == nil {
+				t.Errorf("%s survived in %s", rel, tree)
+			}
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "not for publishing" {
+		t.Errorf("the file behind the link changed: %q", data)
+	}
+}
+
+// TestEditWithTimeSetBackNotKept: a file of the standby overwritten with
+// as many bytes, its modification time set back, is rebuilt, not kept.
+func TestEditWithTimeSetBackNotKept(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 3)
+	out := filepath.Join(t.TempDir(), "public")
+	p.sameAsClean(out, "first")
+	p.sameAsClean(out, "second")
+	for _, rel := range []string{"agents/agent-1/index.html", "agents/agent-2/.well-known/agent-card.json", "index.html"} {
+		f := filepath.Join(standbyPath(out), filepath.FromSlash(rel))
+		st, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(f)
+		evil := bytes.Repeat([]byte("x"), len(data))
+		if err := os.WriteFile(f, evil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(f, st.ModTime(), st.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.sameAsClean(out, "after edits with the time set back")
+}

@@ -505,7 +505,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		live = b.lst.Agents[mem.id]
 	}
 	b.mu.Unlock()
-	if have.Key == mem.key && b.agentIntact(b.root, mem.id, have.Stats) {
+	if have.Key == mem.key && b.agentIntact(b.root, mem.id, have) {
 		b.mu.Lock()
 		b.st.Raws[mem.rawK] = mem.id
 		b.mu.Unlock()
@@ -520,9 +520,12 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	if err := b.mkdir("agents/" + mem.id + "/" + WellKnown); err != nil {
 		return err
 	}
+	if err := b.clearAgentFolders(mem.id); err != nil {
+		return err
+	}
 	rec := agentRecord{Key: mem.key}
 	copied := false
-	if live.Key == mem.key && b.live != "" && b.agentIntact(b.live, mem.id, live.Stats) {
+	if live.Key == mem.key && b.live != "" && b.agentIntact(b.live, mem.id, live) {
 		rec.Stats, copied = b.copyAgent(mem.id)
 		rec.Projected = live.Projected
 	}
@@ -549,6 +552,13 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		}
 	} else {
 		b.files.Add(int64(len(agentFileNames)))
+	}
+	for i, dir := range agentFolders(mem.id) {
+		st, ok := statFile(filepath.Join(b.root, filepath.FromSlash(dir)))
+		if !ok {
+			return fmt.Errorf("%s vanished while the build wrote into it", dir)
+		}
+		rec.Folders[i] = st
 	}
 	b.mu.Lock()
 	b.st.Agents[mem.id] = rec
@@ -585,13 +595,37 @@ func (b *builder) copyAgent(id string) (stats [3]fileStat, ok bool) {
 
 // agentIntact reports whether the tree at root still holds an agent's
 // files as they were written.
-func (b *builder) agentIntact(root, id string, stats [3]fileStat) bool {
+func (b *builder) agentIntact(root, id string, rec agentRecord) bool {
 	for i, name := range agentFileNames {
-		if !intact(filepath.Join(root, filepath.FromSlash(agentFile(id, name))), stats[i]) {
+		if !intact(filepath.Join(root, filepath.FromSlash(agentFile(id, name))), rec.Stats[i]) {
+			return false
+		}
+	}
+	for i, dir := range agentFolders(id) {
+		if !folderIntact(filepath.Join(root, filepath.FromSlash(dir)), rec.Folders[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// agentFolders are the folders of an agent's files.
+func agentFolders(id string) [2]string {
+	return [2]string{"agents/" + id, "agents/" + id + "/" + WellKnown}
+}
+
+// clearAgentFolders removes from a tree kept from an earlier build
+// whatever else is in an agent's folders: a file or link planted there
+// would otherwise be published with the agent.
+func (b *builder) clearAgentFolders(id string) error {
+	if b.fresh {
+		return nil
+	}
+	dirs := agentFolders(id)
+	if err := b.removeOthers(dirs[0], map[string]bool{"index.html": true, WellKnown: true}); err != nil {
+		return err
+	}
+	return b.removeOthers(dirs[1], map[string]bool{CardFile: true, LegacyFile: true})
 }
 
 // fileIntact reports whether the tree holds the file rel as recorded with
