@@ -719,3 +719,74 @@ func TestEditWithTimeSetBackNotKept(t *testing.T) {
 	}
 	p.sameAsClean(out, "after edits with the time set back")
 }
+
+// TestVerifyTamperedCatalogEntries: verify of a site vouches for no catalog
+// entry that leads to content no key signed.
+func TestVerifyTamperedCatalogEntries(t *testing.T) {
+	p := newProject(t, 3)
+	built := filepath.Join(t.TempDir(), "public")
+	if _, err := p.build(built); err != nil {
+		t.Fatal(err)
+	}
+	const base = "https://agents.example.com"
+	entry := func(change func(e map[string]any)) func(string) []byte {
+		return func(path string) []byte {
+			var doc map[string]any
+			data, _ := os.ReadFile(path)
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			change(doc["entries"].([]any)[0].(map[string]any))
+			out, _ := json.Marshal(doc)
+			return out
+		}
+	}
+	typeName := func(e map[string]any) string {
+		if _, ok := e["type"]; ok {
+			return "type"
+		}
+		return "mediaType"
+	}
+	for _, c := range []struct {
+		name, want string
+		catalog    func(path string) []byte
+	}{
+		{"unsigned file", "is not an agent card of this site", entry(func(e map[string]any) { e["url"] = base + "/evil.json" })},
+		{"a folder", "is not an agent card of this site", entry(func(e map[string]any) { e["url"] = base + "/agents/" })},
+		{"type in other case", "is not on this site", entry(func(e map[string]any) {
+			e[typeName(e)] = "application/A2A-Agent-Card+json"
+			e["url"] = "https://evil.example/card.json"
+		})},
+		{"type and mediaType", "is not on this site", entry(func(e map[string]any) {
+			e["type"], e["mediaType"] = "application/a2a-agent-card+json", "application/a2a-agent-card+json"
+			e["url"] = "https://evil.example/card.json"
+		})},
+		{"type and mediaType disagree", "disagree", entry(func(e map[string]any) {
+			e["type"], e["mediaType"] = "application/a2a-agent-card+json", "text/html"
+		})},
+		{"unknown type", "is not one agentcards publishes", entry(func(e map[string]any) {
+			e[typeName(e)] = "application/agent-card+json"
+			e["url"] = "https://evil.example/card.json"
+		})},
+		{"inline data", "inline", entry(func(e map[string]any) { e["data"] = map[string]any{"name": "evil"} })},
+		{"url twice in different case", "ai-catalog.json", func(path string) []byte {
+			data, _ := os.ReadFile(path)
+			return bytes.Replace(data, []byte(`"url":`), []byte(`"url": "https://evil.example/card.json", "URL":`), 1)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "public")
+			copyTree(t, built, out)
+			os.WriteFile(filepath.Join(out, "evil.json"), []byte(`{"name":"evil","supportedInterfaces":[{"url":"https://evil.example/a2a"}]}`), 0o644)
+			catalog := filepath.Join(out, ".well-known", "ai-catalog.json")
+			os.WriteFile(catalog, c.catalog(catalog), 0o644)
+			rep := &verify.Report{}
+			if err := verify.Target(context.Background(), out, verify.Options{}, rep); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(rep.Problems, func(p string) bool { return strings.Contains(p, c.want) }) {
+				t.Errorf("want a problem with %q, got %q", c.want, rep.Problems)
+			}
+		})
+	}
+}

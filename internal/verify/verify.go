@@ -760,47 +760,106 @@ func catalogOptions(opts Options) Options {
 }
 
 // catalogEntry is an entry of a catalog, as checkCatalog reads it.
-type catalogEntry = struct {
-	Identifier string `json:"identifier"`
-	URL        string `json:"url"`
-	MediaType  string `json:"mediaType"`
+type catalogEntry struct {
+	Identifier, URL string
+	// Type is the entry's media type in lower case (media types ignore
+	// case); catalogs before ADR 0014 named it mediaType.
+	Type string
+	// Problem is what makes the entry unreadable, if anything.
+	Problem string
 }
 
 // siteCatalog is a site's root catalog, as checkCatalog reads it.
 type siteCatalog struct {
-	Host struct {
-		DocumentationURL string `json:"documentationUrl"`
-	} `json:"host"`
-	Entries []catalogEntry `json:"entries"`
+	DocumentationURL string // of the host: the site's base URL
+	Entries          []catalogEntry
 }
 
 // loadedCatalog is a catalog file read and parsed, or the error that
 // stopped either.
 type loadedCatalog struct {
-	root              siteCatalog // a root catalog
-	entries           []catalogEntry
+	root              siteCatalog // a root catalog; only Entries if nested
 	readErr, parseErr error
 	size              int64 // bytes read
 }
 
-// loadCatalog reads and parses the catalog at p: a root catalog, or one
-// nested in it (only its entries are read).
-func loadCatalog(p string, copts Options, nested bool) loadedCatalog {
+// catalogLimits is how catalogs are read: as strictly as cards (no member
+// name twice or twice in different case, which clients would resolve
+// differently), but numbers, which only extension data may hold, are
+// taken as they are.
+var catalogLimits = card.Limits{Depth: card.MaxDepth, InexactNumbers: true}
+
+// loadCatalog reads and parses the catalog at p.
+func loadCatalog(p string, copts Options) loadedCatalog {
 	data, err := readLocal(p, copts)
 	if err != nil {
 		return loadedCatalog{readErr: err}
 	}
 	l := loadedCatalog{size: int64(len(data))}
-	if nested {
-		var sub struct {
-			Entries []catalogEntry `json:"entries"`
-		}
-		l.parseErr = json.Unmarshal(data, &sub)
-		l.entries = sub.Entries
-	} else {
-		l.parseErr = json.Unmarshal(data, &l.root)
-	}
+	l.root, l.parseErr = parseCatalog(data)
 	return l
+}
+
+// parseCatalog reads a catalog's host URL and entries from the decoded
+// document, member names matched exactly.
+func parseCatalog(data []byte) (siteCatalog, error) {
+	doc, err := card.Decode(data, catalogLimits)
+	if err != nil {
+		return siteCatalog{}, err
+	}
+	var c siteCatalog
+	if host, ok := doc["host"].(map[string]any); ok {
+		c.DocumentationURL, _ = host["documentationUrl"].(string)
+	}
+	entries, ok := doc["entries"].([]any)
+	if !ok {
+		return siteCatalog{}, errors.New(`no "entries" array`)
+	}
+	c.Entries = make([]catalogEntry, len(entries))
+	for i, raw := range entries {
+		c.Entries[i] = parseCatalogEntry(raw)
+	}
+	return c, nil
+}
+
+// parseCatalogEntry reads one entry; what makes it unusable goes in
+// Problem.
+func parseCatalogEntry(raw any) catalogEntry {
+	e, ok := raw.(map[string]any)
+	if !ok {
+		return catalogEntry{Problem: "not an object"}
+	}
+	var out catalogEntry
+	out.Identifier, _ = e["identifier"].(string)
+	str := func(name string) (string, bool) {
+		v, there := e[name]
+		if !there {
+			return "", true
+		}
+		s, ok := v.(string)
+		if !ok {
+			out.Problem = fmt.Sprintf("%s is not a string", name)
+		}
+		return s, ok
+	}
+	typ, ok1 := str("type")
+	legacy, ok2 := str("mediaType")
+	u, ok3 := str("url")
+	if !ok1 || !ok2 || !ok3 {
+		return out
+	}
+	switch {
+	case typ != "" && legacy != "" && !strings.EqualFold(typ, legacy):
+		out.Problem = fmt.Sprintf("type %q and mediaType %q disagree", typ, legacy)
+		return out
+	case typ == "":
+		typ = legacy
+	}
+	out.Type, out.URL = strings.ToLower(typ), u
+	if _, inline := e["data"]; inline {
+		out.Problem = "carries its document inline (data), which agentcards does not publish"
+	}
+	return out
 }
 
 // siteCatalogs holds a site's catalogs read ahead (preloadCatalogs).
@@ -813,18 +872,18 @@ type siteCatalogs struct {
 // checked: the root catalog, and the nested catalogs its entries name
 // under the base URL of its host. checkCatalog reads any other it needs.
 func preloadCatalogs(dir string, copts Options) *siteCatalogs {
-	c := &siteCatalogs{root: loadCatalog(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts, false), nested: map[string]loadedCatalog{}}
+	c := &siteCatalogs{root: loadCatalog(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts), nested: map[string]loadedCatalog{}}
 	if c.root.readErr != nil || c.root.parseErr != nil {
 		return c
 	}
-	base := strings.TrimSuffix(c.root.root.Host.DocumentationURL, "/")
+	base := strings.TrimSuffix(c.root.root.DocumentationURL, "/")
 	if base == "" {
 		return c
 	}
 	var total int64
 	for _, e := range c.root.root.Entries {
 		rel, ok := strings.CutPrefix(e.URL, base+"/")
-		if e.MediaType != "application/ai-catalog+json" || !ok {
+		if e.Type != catalogType || !ok {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -834,7 +893,7 @@ func preloadCatalogs(dir string, copts Options) *siteCatalogs {
 		if len(c.nested) >= maxNestedCatalogs || total > maxNestedBytes {
 			break // checkCatalog reports the bounds
 		}
-		l := loadCatalog(p, copts, true)
+		l := loadCatalog(p, copts)
 		total += l.size
 		c.nested[p] = l
 	}
@@ -856,7 +915,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 	}
 	cat := cats.root.root
 	// The site's base URL: from the catalog host, else from a jku.
-	base := strings.TrimSuffix(cat.Host.DocumentationURL, "/")
+	base := strings.TrimSuffix(cat.DocumentationURL, "/")
 	if base == "" {
 		for j := range jkus {
 			base = strings.TrimSuffix(j, "/.well-known/jwks.json")
@@ -907,10 +966,18 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 	var checkEntries func(what string, entries []entry, nested bool)
 	checkEntries = func(what string, entries []entry, nested bool) {
 		for i, e := range entries {
-			switch e.MediaType {
-			case "application/a2a-agent-card+json":
-				local(what, i, e)
-			case "application/ai-catalog+json":
+			if e.Problem != "" {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s", dir, what, i, e.Identifier, e.Problem))
+				continue
+			}
+			switch e.Type {
+			case cardType:
+				// The entry must name a card this check verified: any
+				// other file would be vouched for unsigned.
+				if p, ok := local(what, i, e); ok && !read[p] {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not an agent card of this site (.well-known/agent-card.json or agent.json): nothing vouches for it", dir, what, i, e.Identifier, e.URL))
+				}
+			case catalogType:
 				if nested {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): a catalog nested two levels deep; agentcards nests one", dir, what, i, e.Identifier))
 					continue
@@ -926,7 +993,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 				}
 				sub, ok := cats.nested[p]
 				if !ok {
-					sub = loadCatalog(p, copts, true)
+					sub = loadCatalog(p, copts)
 				}
 				if nestedBytes += sub.size; nestedBytes > maxNestedBytes {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: nested catalogs over %d bytes in all: the rest are not checked", dir, maxNestedBytes))
@@ -940,12 +1007,20 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, sub.parseErr))
 					continue
 				}
-				checkEntries(strings.TrimPrefix(e.URL, base+"/"), sub.entries, true)
+				checkEntries(strings.TrimPrefix(e.URL, base+"/"), sub.root.Entries, true)
+			default:
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): type %q is not one agentcards publishes, so nothing here vouches for it", dir, what, i, e.Identifier, e.Type))
 			}
 		}
 	}
 	checkEntries("catalog", cat.Entries, false)
 }
+
+// The AI Catalog entry types a site of agentcards holds.
+const (
+	cardType    = "application/a2a-agent-card+json"
+	catalogType = "application/ai-catalog+json"
+)
 
 // Bounds on the nested catalogs verify reads from one site: agentcards
 // writes one per 200 agents (site.GroupSize) past 1,000 (site.FlatMax).
