@@ -139,6 +139,10 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 		}
 	case reflect.String:
 		s, ok := src.(string)
+		if _, date := src.(time.Time); date {
+			c.errorf(path, "expected a string, got a date/time: quote it, e.g. \"2026-11-20T09:30:00Z\"")
+			return
+		}
 		if !ok {
 			c.errorf(path, "expected a string, got %s", describe(src))
 			return

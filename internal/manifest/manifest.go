@@ -46,6 +46,11 @@ type Site struct {
 	// over the SDKs' projection (default true). README: "Scope-less
 	// security requirements".
 	SDKProjectionSignatures *bool `toml:"sdkProjectionSignatures"`
+	// Publisher is the domain that publishes the agents, the <publisher>
+	// of their AI Catalog identifiers (urn:air:<publisher>:a2a:<id>).
+	// Once loaded it is set: by default the host of BaseURL
+	// (agent.localhost for a loopback one).
+	Publisher string `toml:"publisher"`
 }
 
 // ProjectionSignatures reports whether site.sdkProjectionSignatures is on.
@@ -75,6 +80,13 @@ type Agent struct {
 	SecuritySchemes      map[string]SecurityScheme `toml:"securitySchemes"`
 	SecurityRequirements []Requirement             `toml:"securityRequirements"`
 	Skills               []Skill                   `toml:"skills"`
+	// RepresentativeQueries are 2-5 requests a person might make of the
+	// agent, for the AI Catalog's search indexes (default: the skills'
+	// examples).
+	RepresentativeQueries []string `toml:"representativeQueries"`
+	// UpdatedAt is when the agent last changed (RFC 3339), for the AI
+	// Catalog; never taken from the clock, so builds stay reproducible.
+	UpdatedAt string `toml:"updatedAt"`
 }
 
 // Interface is an A2A AgentInterface: one endpoint and how to talk to it.

@@ -46,6 +46,26 @@ description = "D"
 tags = ["t"]
 `
 
+// TestPublisher: the AI Catalog publisher is site.publisher, else the
+// host of baseUrl, else the placeholder for loopback sites.
+func TestPublisher(t *testing.T) {
+	for _, tc := range []struct{ site, want string }{
+		{"baseUrl = \"https://Agents.Example.com/\"", "agents.example.com"},
+		{"baseUrl = \"https://agents.example.com:8443\"", "agents.example.com"},
+		{"baseUrl = \"http://localhost:8090\"", "agent.localhost"},
+		{"baseUrl = \"http://127.0.0.1:8090\"", "agent.localhost"},
+		{"baseUrl = \"https://cdn.example.net\"\npublisher = \"example.com\"", "example.com"},
+	} {
+		m, err := Parse("m.toml", []byte(strings.Replace(validAgent, "baseUrl = \"https://agents.example.com/\"", tc.site, 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.site, err)
+		}
+		if m.Site.Publisher != tc.want {
+			t.Errorf("%s: publisher %q, want %q", tc.site, m.Site.Publisher, tc.want)
+		}
+	}
+}
+
 func TestValidMinimal(t *testing.T) {
 	m, err := Parse("m.toml", []byte(validAgent))
 	if err != nil {
@@ -147,6 +167,20 @@ func TestDiagnostics(t *testing.T) {
 		{"device code only", validAgent + "[agents.securitySchemes.dev]\ntype = \"oauth2\"\n[agents.securitySchemes.dev.flows.deviceCode]\ndeviceAuthorizationUrl = \"https://t.example.com/d\"\ntokenUrl = \"https://t.example.com\"\nscopes = { read = \"Read\" }\n[[agents.securityRequirements]]\ndev = [\"read\"]\n",
 			[]string{`agents[0].securityRequirements: every requirement names a device code scheme, which A2A v0.3 cannot express`}},
 		{"no agents", "[site]\nbaseUrl = \"https://x.example.com\"\n", []string{"m.toml: agents: no agents"}},
+		{"publisher not a domain", strings.Replace(validAgent, "[site]\n", "[site]\npublisher = \"Example.COM\"\n", 1),
+			[]string{`m.toml:3:1: site.publisher: "Example.COM" is not a domain name`}},
+		{"publisher an IP address", strings.Replace(validAgent, "[site]\n", "[site]\npublisher = \"10.0.0.1\"\n", 1),
+			[]string{`site.publisher: "10.0.0.1" is an IP address`}},
+		{"baseUrl on an IP address", strings.Replace(validAgent, "agents.example.com/", "192.0.2.7/", 1),
+			[]string{`site.publisher: required when baseUrl's host (192.0.2.7) is not a domain name`}},
+		{"baseUrl on a single-label host", strings.Replace(validAgent, "agents.example.com/", "intranet/", 1),
+			[]string{`site.publisher: required when baseUrl's host (intranet) is not a domain name`}},
+		{"one representative query", strings.Replace(validAgent, `version = "1"`, "version = \"1\"\nrepresentativeQueries = [\"q\"]", 1),
+			[]string{`m.toml:10:1: agents[0].representativeQueries: has 1 queries; the AI Catalog takes 2 to 5`}},
+		{"updatedAt not RFC 3339", strings.Replace(validAgent, `version = "1"`, "version = \"1\"\nupdatedAt = \"20 Nov 2026\"", 1),
+			[]string{`m.toml:10:1: agents[0].updatedAt: "20 Nov 2026" is not an RFC 3339 timestamp`}},
+		{"updatedAt as a TOML date-time", strings.Replace(validAgent, `version = "1"`, "version = \"1\"\nupdatedAt = 2026-11-20T09:30:00Z", 1),
+			[]string{`m.toml:10:1: agents[0].updatedAt: expected a string, got a date/time: quote it`}},
 		{"several problems together", strings.Replace(strings.Replace(validAgent, `tags = ["t"]`, "tags = []", 1), `name = "A"`, "name = 5", 1),
 			[]string{"agents[0].name: expected a string", "agents[0].skills[0].tags: must not be empty"}},
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 var (
@@ -88,6 +89,44 @@ func (c *checker) validateSite(m *Manifest) {
 	if s.Title == "" {
 		s.Title = "A2A agents"
 	}
+	c.validatePublisher(s)
+}
+
+// domainRE is a fully qualified domain name in lower case, as the AI
+// Catalog's urn:air identifiers take it.
+var domainRE = regexp.MustCompile(`^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
+
+// loopbackPublisher is the publisher of a site served from a loopback
+// address: the placeholder domain ARD's naming guide gives for local
+// development (RFC 2606 reserves .localhost).
+const loopbackPublisher = "agent.localhost"
+
+// validatePublisher checks site.publisher, or derives it from baseUrl.
+func (c *checker) validatePublisher(s *Site) {
+	if s.Publisher != "" {
+		switch {
+		case len(s.Publisher) > 253 || !domainRE.MatchString(s.Publisher):
+			c.errorf("site.publisher", "%q is not a domain name: write the domain that publishes these agents in lower case, e.g. \"example.com\"", s.Publisher)
+		case net.ParseIP(s.Publisher) != nil:
+			c.errorf("site.publisher", "%q is an IP address: the publisher of AI Catalog identifiers is a domain name, e.g. \"example.com\"", s.Publisher)
+		}
+		return
+	}
+	u, err := url.Parse(s.BaseURL)
+	if err != nil || u.Hostname() == "" {
+		return // baseUrl has its own diagnostic
+	}
+	host := strings.TrimSuffix(u.Hostname(), ".")
+	if isLoopback(host) {
+		s.Publisher = loopbackPublisher
+		return
+	}
+	host = strings.ToLower(host)
+	if net.ParseIP(host) != nil || len(host) > 253 || !domainRE.MatchString(host) {
+		c.errorf("site.publisher", "required when baseUrl's host (%s) is not a domain name in ASCII: set publisher in [site] to the domain that publishes these agents, e.g. publisher = \"example.com\" (an international name in its xn-- form)", host)
+		return
+	}
+	s.Publisher = host
 }
 
 func (c *checker) validateProvider(p string, pr *Provider, complete bool) {
@@ -122,6 +161,14 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 	}
 	if a.IconURL != "" {
 		c.checkURL(p+".iconUrl", a.IconURL)
+	}
+	if n := len(a.RepresentativeQueries); n != 0 && (n < 2 || n > 5) {
+		c.errorf(p+".representativeQueries", "has %d queries; the AI Catalog takes 2 to 5 (leave it out to use the skills' examples)", n)
+	}
+	if a.UpdatedAt != "" {
+		if _, err := time.Parse(time.RFC3339, a.UpdatedAt); err != nil {
+			c.errorf(p+".updatedAt", "%q is not an RFC 3339 timestamp; write it like \"2026-11-20T09:30:00Z\"", a.UpdatedAt)
+		}
 	}
 	if len(a.SupportedInterfaces) == 0 {
 		c.errorf(p+".supportedInterfaces", "required: add at least one [[agents.supportedInterfaces]] with url, protocolBinding and protocolVersion")
