@@ -2,7 +2,7 @@ package site
 
 import (
 	"fmt"
-	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/agentcards/agentcards/internal/card"
@@ -15,7 +15,8 @@ const CardMediaType = "application/a2a-agent-card+json"
 // CatalogSpecVersion is the AI Catalog specification version written.
 const CatalogSpecVersion = "1.0"
 
-// catalogDoc is an AI Catalog (Agent-Card/ai-catalog): one entry per agent.
+// catalogDoc is an AI Catalog (Agent-Card/ai-catalog; the members ARD's
+// JSON Schema allows): one entry per agent.
 type catalogDoc struct {
 	SpecVersion string         `json:"specVersion"`
 	Host        catalogHost    `json:"host"`
@@ -29,13 +30,27 @@ type catalogHost struct {
 }
 
 type catalogEntry struct {
-	Identifier  string   `json:"identifier"`
-	DisplayName string   `json:"displayName"`
-	MediaType   string   `json:"mediaType"`
-	URL         string   `json:"url"`
-	Description string   `json:"description,omitempty"`
-	Tags        []string `json:"tags,omitempty"`
-	Version     string   `json:"version,omitempty"`
+	Identifier            string   `json:"identifier"`
+	DisplayName           string   `json:"displayName"`
+	Type                  string   `json:"type"`
+	URL                   string   `json:"url"`
+	Description           string   `json:"description,omitempty"`
+	Tags                  []string `json:"tags,omitempty"`
+	Version               string   `json:"version,omitempty"`
+	Capabilities          []string `json:"capabilities,omitempty"`
+	RepresentativeQueries []string `json:"representativeQueries,omitempty"`
+	UpdatedAt             string   `json:"updatedAt,omitempty"`
+}
+
+// Identifier is an agent's AI Catalog identifier (ADR 0015):
+// urn:air:<publisher>:a2a:<id>.
+func Identifier(m *manifest.Manifest, id string) string {
+	return "urn:air:" + m.Site.Publisher + ":a2a:" + id
+}
+
+// nestedIdentifier is the identifier of nested catalog k (from 1).
+func nestedIdentifier(m *manifest.Manifest, k int) string {
+	return "urn:air:" + m.Site.Publisher + ":ai-catalog:" + strconv.Itoa(k)
 }
 
 // AgentURL is the absolute URL of an agent's folder on the site, which
@@ -49,8 +64,9 @@ func CardURL(m *manifest.Manifest, id string) string {
 	return AgentURL(m, id) + WellKnown + "/" + CardFile
 }
 
-// CatalogMediaTypeNested is the AI Catalog media type of a nested catalog.
-const CatalogMediaTypeNested = "application/ai-catalog+json"
+// CatalogMediaType is the media type of an AI Catalog, as the type of a
+// nested catalog's entry.
+const CatalogMediaType = "application/ai-catalog+json"
 
 // Catalog renders the AI Catalog of a whole manifest in one document.
 func Catalog(m *manifest.Manifest) ([]byte, error) {
@@ -61,13 +77,10 @@ func Catalog(m *manifest.Manifest) ([]byte, error) {
 	return catalogDocument(m, agents)
 }
 
-// catalogHostOf is the catalog's host: the site.
+// catalogHostOf is the catalog's host: the site, identified by the
+// publisher's domain.
 func catalogHostOf(m *manifest.Manifest) catalogHost {
-	h := catalogHost{DisplayName: m.Site.Title, DocumentationURL: m.Site.BaseURL + "/"}
-	if u, err := url.Parse(m.Site.BaseURL); err == nil {
-		h.Identifier = u.Hostname()
-	}
-	return h
+	return catalogHost{DisplayName: m.Site.Title, Identifier: m.Site.Publisher, DocumentationURL: m.Site.BaseURL + "/"}
 }
 
 // catalogDocument is an AI Catalog listing agents.
@@ -75,13 +88,16 @@ func catalogDocument(m *manifest.Manifest, agents []*manifest.Agent) ([]byte, er
 	doc := catalogDoc{SpecVersion: CatalogSpecVersion, Host: catalogHostOf(m), Entries: []catalogEntry{}}
 	for _, a := range agents {
 		doc.Entries = append(doc.Entries, catalogEntry{
-			Identifier:  AgentURL(m, a.ID),
-			DisplayName: a.Name,
-			MediaType:   CardMediaType,
-			URL:         CardURL(m, a.ID),
-			Description: a.Description,
-			Tags:        skillTags(a),
-			Version:     a.Version,
+			Identifier:            Identifier(m, a.ID),
+			DisplayName:           a.Name,
+			Type:                  CardMediaType,
+			URL:                   CardURL(m, a.ID),
+			Description:           a.Description,
+			Tags:                  skillTags(a),
+			Version:               a.Version,
+			Capabilities:          skillNames(a),
+			RepresentativeQueries: representativeQueries(a),
+			UpdatedAt:             a.UpdatedAt,
 		})
 	}
 	return card.Marshal(doc)
@@ -96,11 +112,55 @@ func catalogIndex(m *manifest.Manifest, size, groups, agents int) ([]byte, error
 		first, last := g*size+1, min(agents, (g+1)*size)
 		u := m.Site.BaseURL + "/" + CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
 		doc.Entries = append(doc.Entries, catalogEntry{
-			Identifier:  u,
+			Identifier:  nestedIdentifier(m, g+1),
 			DisplayName: fmt.Sprintf("%s: agents %d to %d", m.Site.Title, first, last),
-			MediaType:   CatalogMediaTypeNested,
+			Type:        CatalogMediaType,
 			URL:         u,
 		})
 	}
 	return card.Marshal(doc)
+}
+
+// skillNames are the names of an agent's skills, once each: the
+// capabilities of its catalog entry.
+func skillNames(a *manifest.Agent) []string {
+	var names []string
+	for _, s := range a.Skills {
+		if !slices.Contains(names, s.Name) {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// maxQueries and minQueries bound an entry's representativeQueries.
+const minQueries, maxQueries = 2, 5
+
+// representativeQueries are the agent's own, else up to five of its
+// skills' examples (each skill's first, then each skill's second, ...,
+// once each); none when that gives fewer than two.
+func representativeQueries(a *manifest.Agent) []string {
+	if len(a.RepresentativeQueries) > 0 {
+		return a.RepresentativeQueries
+	}
+	var qs []string
+	for round := 0; len(qs) < maxQueries; round++ {
+		more := false
+		for _, s := range a.Skills {
+			if round >= len(s.Examples) {
+				continue
+			}
+			more = true
+			if q := s.Examples[round]; !slices.Contains(qs, q) && len(qs) < maxQueries {
+				qs = append(qs, q)
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	if len(qs) < minQueries {
+		return nil
+	}
+	return qs
 }

@@ -338,7 +338,7 @@ func TestLargeSiteLayout(t *testing.T) {
 			t.Errorf("root catalog does not point at catalog/%d.json:\n%s", k, root)
 		}
 	}
-	if !strings.Contains(root, `"mediaType": "application/ai-catalog+json"`) {
+	if !strings.Contains(root, `"type": "application/ai-catalog+json"`) {
 		t.Errorf("nested entries are not typed as catalogs:\n%s", root)
 	}
 	if _, ok := tree["page/5/index.html"]; ok {
@@ -655,7 +655,7 @@ func TestFlatUpToFlatMax(t *testing.T) {
 		root := string(tree[".well-known/ai-catalog.json"])
 		_, nested := tree["catalog/1.json"]
 		_, shard2 := tree["search/2.json"]
-		flat := strings.Count(root, `"mediaType": "application/a2a-agent-card+json"`) == n
+		flat := strings.Count(root, `"type": "application/a2a-agent-card+json"`) == n
 		if want := n <= 8; flat != want || nested == want || shard2 == want {
 			t.Errorf("%d agents: flat catalog %v, nested catalogs %v, second search shard %v", n, flat, nested, shard2)
 		}
