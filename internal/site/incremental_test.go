@@ -741,12 +741,6 @@ func TestVerifyTamperedCatalogEntries(t *testing.T) {
 			return out
 		}
 	}
-	typeName := func(e map[string]any) string {
-		if _, ok := e["type"]; ok {
-			return "type"
-		}
-		return "mediaType"
-	}
 	for _, c := range []struct {
 		name, want string
 		catalog    func(path string) []byte
@@ -754,18 +748,19 @@ func TestVerifyTamperedCatalogEntries(t *testing.T) {
 		{"unsigned file", "is not an agent card of this site", entry(func(e map[string]any) { e["url"] = base + "/evil.json" })},
 		{"a folder", "is not an agent card of this site", entry(func(e map[string]any) { e["url"] = base + "/agents/" })},
 		{"type in other case", "is not on this site", entry(func(e map[string]any) {
-			e[typeName(e)] = "application/A2A-Agent-Card+json"
+			e["type"] = "application/A2A-Agent-Card+json"
 			e["url"] = "https://evil.example/card.json"
 		})},
 		{"type and mediaType", "is not on this site", entry(func(e map[string]any) {
 			e["type"], e["mediaType"] = "application/a2a-agent-card+json", "application/a2a-agent-card+json"
 			e["url"] = "https://evil.example/card.json"
 		})},
-		{"type and mediaType disagree", "disagree", entry(func(e map[string]any) {
-			e["type"], e["mediaType"] = "application/a2a-agent-card+json", "text/html"
+		{"mediaType, as before ADR 0014", "does not follow the AI Catalog spec: /entries/0: missing property 'type'", entry(func(e map[string]any) {
+			e["mediaType"] = e["type"]
+			delete(e, "type")
 		})},
 		{"unknown type", "is not one agentcards publishes", entry(func(e map[string]any) {
-			e[typeName(e)] = "application/agent-card+json"
+			e["type"] = "application/agent-card+json"
 			e["url"] = "https://evil.example/card.json"
 		})},
 		{"inline data", "inline", entry(func(e map[string]any) { e["data"] = map[string]any{"name": "evil"} })},

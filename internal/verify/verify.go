@@ -22,6 +22,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
+	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/secret"
@@ -759,35 +760,14 @@ func catalogOptions(opts Options) Options {
 	return copts
 }
 
-// catalogEntry is an entry of a catalog, as checkCatalog reads it.
-type catalogEntry struct {
-	Identifier, URL string
-	// Type is the entry's media type in lower case (media types ignore
-	// case); catalogs before ADR 0014 named it mediaType.
-	Type string
-	// Problem is what makes the entry unreadable, if anything.
-	Problem string
-}
-
-// siteCatalog is a site's root catalog, as checkCatalog reads it.
-type siteCatalog struct {
-	DocumentationURL string // of the host: the site's base URL
-	Entries          []catalogEntry
-}
-
 // loadedCatalog is a catalog file read and parsed, or the error that
 // stopped either.
 type loadedCatalog struct {
-	root              siteCatalog // a root catalog; only Entries if nested
+	cat               *aicatalog.Catalog
+	problems          []aicatalog.Problem // where it departs from the spec
 	readErr, parseErr error
 	size              int64 // bytes read
 }
-
-// catalogLimits is how catalogs are read: as strictly as cards (no member
-// name twice or twice in different case, which clients would resolve
-// differently), but numbers, which only extension data may hold, are
-// taken as they are.
-var catalogLimits = card.Limits{Depth: card.MaxDepth, InexactNumbers: true}
 
 // loadCatalog reads and parses the catalog at p.
 func loadCatalog(p string, copts Options) loadedCatalog {
@@ -796,70 +776,8 @@ func loadCatalog(p string, copts Options) loadedCatalog {
 		return loadedCatalog{readErr: err}
 	}
 	l := loadedCatalog{size: int64(len(data))}
-	l.root, l.parseErr = parseCatalog(data)
+	l.cat, l.problems, l.parseErr = aicatalog.Parse(data)
 	return l
-}
-
-// parseCatalog reads a catalog's host URL and entries from the decoded
-// document, member names matched exactly.
-func parseCatalog(data []byte) (siteCatalog, error) {
-	doc, err := card.Decode(data, catalogLimits)
-	if err != nil {
-		return siteCatalog{}, err
-	}
-	var c siteCatalog
-	if host, ok := doc["host"].(map[string]any); ok {
-		c.DocumentationURL, _ = host["documentationUrl"].(string)
-	}
-	entries, ok := doc["entries"].([]any)
-	if !ok {
-		return siteCatalog{}, errors.New(`no "entries" array`)
-	}
-	c.Entries = make([]catalogEntry, len(entries))
-	for i, raw := range entries {
-		c.Entries[i] = parseCatalogEntry(raw)
-	}
-	return c, nil
-}
-
-// parseCatalogEntry reads one entry; what makes it unusable goes in
-// Problem.
-func parseCatalogEntry(raw any) catalogEntry {
-	e, ok := raw.(map[string]any)
-	if !ok {
-		return catalogEntry{Problem: "not an object"}
-	}
-	var out catalogEntry
-	out.Identifier, _ = e["identifier"].(string)
-	str := func(name string) (string, bool) {
-		v, there := e[name]
-		if !there {
-			return "", true
-		}
-		s, ok := v.(string)
-		if !ok {
-			out.Problem = fmt.Sprintf("%s is not a string", name)
-		}
-		return s, ok
-	}
-	typ, ok1 := str("type")
-	legacy, ok2 := str("mediaType")
-	u, ok3 := str("url")
-	if !ok1 || !ok2 || !ok3 {
-		return out
-	}
-	switch {
-	case typ != "" && legacy != "" && !strings.EqualFold(typ, legacy):
-		out.Problem = fmt.Sprintf("type %q and mediaType %q disagree", typ, legacy)
-		return out
-	case typ == "":
-		typ = legacy
-	}
-	out.Type, out.URL = strings.ToLower(typ), u
-	if _, inline := e["data"]; inline {
-		out.Problem = "carries its document inline (data), which agentcards does not publish"
-	}
-	return out
 }
 
 // siteCatalogs holds a site's catalogs read ahead (preloadCatalogs).
@@ -876,14 +794,14 @@ func preloadCatalogs(dir string, copts Options) *siteCatalogs {
 	if c.root.readErr != nil || c.root.parseErr != nil {
 		return c
 	}
-	base := strings.TrimSuffix(c.root.root.DocumentationURL, "/")
+	base := strings.TrimSuffix(c.root.cat.HostDocumentationURL, "/")
 	if base == "" {
 		return c
 	}
 	var total int64
-	for _, e := range c.root.root.Entries {
+	for _, e := range c.root.cat.Entries {
 		rel, ok := strings.CutPrefix(e.URL, base+"/")
-		if e.Type != catalogType || !ok {
+		if e.TypeLower != aicatalog.MediaType || !ok {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -913,9 +831,10 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: ai-catalog.json: %v", dir, err))
 		return
 	}
-	cat := cats.root.root
+	cat := cats.root.cat
+	specProblems(dir, "ai-catalog.json", cats.root.problems, rep)
 	// The site's base URL: from the catalog host, else from a jku.
-	base := strings.TrimSuffix(cat.DocumentationURL, "/")
+	base := strings.TrimSuffix(cat.HostDocumentationURL, "/")
 	if base == "" {
 		for j := range jkus {
 			base = strings.TrimSuffix(j, "/.well-known/jwks.json")
@@ -929,7 +848,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 			}
 		}
 	}
-	type entry = catalogEntry
+	type entry = aicatalog.Entry
 	realDir := sync.OnceValues(func() (string, error) { return filepath.EvalSymlinks(dir) })
 	// local is the file of the site a URL of the site names.
 	local := func(what string, i int, e entry) (string, bool) {
@@ -966,18 +885,18 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 	var checkEntries func(what string, entries []entry, nested bool)
 	checkEntries = func(what string, entries []entry, nested bool) {
 		for i, e := range entries {
-			if e.Problem != "" {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s", dir, what, i, e.Identifier, e.Problem))
+			if e.Inline {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): carries its document inline (data), which agentcards does not publish: nothing vouches for it", dir, what, i, e.Identifier))
 				continue
 			}
-			switch e.Type {
-			case cardType:
+			switch e.TypeLower {
+			case aicatalog.AgentCardType:
 				// The entry must name a card this check verified: any
 				// other file would be vouched for unsigned.
 				if p, ok := local(what, i, e); ok && !read[p] {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not an agent card of this site (.well-known/agent-card.json or agent.json): nothing vouches for it", dir, what, i, e.Identifier, e.URL))
 				}
-			case catalogType:
+			case aicatalog.MediaType:
 				if nested {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): a catalog nested two levels deep; agentcards nests one", dir, what, i, e.Identifier))
 					continue
@@ -1007,7 +926,9 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, sub.parseErr))
 					continue
 				}
-				checkEntries(strings.TrimPrefix(e.URL, base+"/"), sub.root.Entries, true)
+				rel := strings.TrimPrefix(e.URL, base+"/")
+				specProblems(dir, rel, sub.problems, rep)
+				checkEntries(rel, sub.cat.Entries, true)
 			default:
 				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): type %q is not one agentcards publishes, so nothing here vouches for it", dir, what, i, e.Identifier, e.Type))
 			}
@@ -1016,11 +937,13 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 	checkEntries("catalog", cat.Entries, false)
 }
 
-// The AI Catalog entry types a site of agentcards holds.
-const (
-	cardType    = "application/a2a-agent-card+json"
-	catalogType = "application/ai-catalog+json"
-)
+// specProblems reports where the catalog file rel of the site dir departs
+// from the AI Catalog spec.
+func specProblems(dir, rel string, problems []aicatalog.Problem, rep *Report) {
+	for _, p := range problems {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s does not follow the AI Catalog spec: %s", dir, rel, p))
+	}
+}
 
 // Bounds on the nested catalogs verify reads from one site: agentcards
 // writes one per 200 agents (site.GroupSize) past 1,000 (site.FlatMax).
