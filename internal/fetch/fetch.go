@@ -105,13 +105,31 @@ func IsLoopback(host string) bool {
 // Get fetches rawURL and returns the body and the final URL after
 // redirects.
 func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, error) {
+	body, final, _, err := c.get(ctx, rawURL, nil)
+	return body, final, err
+}
+
+// Network is the kind of network a fetch reached (public, private,
+// loopback ...), which bounds where the URLs its document names may lead.
+type Network struct{ class addrClass }
+
+// GetWithin fetches rawURL as Get does, from a document fetched from the
+// network from (nil: the caller's own choice): every connection, the first
+// one too, is held to the rule a redirect from that document would be (a
+// public catalog may not send the fetches of its entries to loopback,
+// private or link-local addresses). It returns the network reached.
+func (c *Client) GetWithin(ctx context.Context, rawURL string, from *Network) ([]byte, *url.URL, *Network, error) {
+	return c.get(ctx, rawURL, from)
+}
+
+func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte, *url.URL, *Network, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || !u.IsAbs() || u.Host == "" {
-		return nil, nil, &Error{"URL", errors.New("not an absolute URL")}
+		return nil, nil, nil, &Error{"URL", errors.New("not an absolute URL")}
 	}
 	rawURL = u.Redacted() // errors never repeat a password
 	if err := CheckURL(u); err != nil {
-		return nil, nil, &Error{rawURL, err}
+		return nil, nil, nil, &Error{rawURL, err}
 	}
 	timeout, maxBytes, maxRedirects := c.Timeout, c.MaxBytes, c.MaxRedirects
 	if timeout <= 0 {
@@ -124,7 +142,14 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 		maxRedirects = DefaultMaxRedirects
 	}
 	policy := &addressPolicy{}
-	if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
+	if from != nil {
+		policy.setOrigin(from.class)
+		if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
+			if err := policy.check(ip); err != nil {
+				return nil, nil, nil, &Error{rawURL, err}
+			}
+		}
+	} else if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
 		policy.setOrigin(classify(ip))
 	} else if IsLoopback(u.Hostname()) {
 		policy.setOrigin(classLoopback)
@@ -163,7 +188,7 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 	defer hc.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, nil, &Error{rawURL, err}
+		return nil, nil, nil, &Error{rawURL, err}
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept", "application/json, application/a2a-agent-card+json;q=0.9, */*;q=0.1")
@@ -176,23 +201,23 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 		if errors.Is(err, errRefused) && redirected != nil {
 			err = fmt.Errorf("redirect to %s: %w", redirected.Redacted(), err)
 		}
-		return nil, nil, &Error{rawURL, err}
+		return nil, nil, nil, &Error{rawURL, err}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, nil, &Error{rawURL, fmt.Errorf("HTTP %s", resp.Status)}
+		return nil, nil, nil, &Error{rawURL, fmt.Errorf("HTTP %s", resp.Status)}
 	}
 	if resp.ContentLength > maxBytes {
-		return nil, nil, &Error{rawURL, fmt.Errorf("body of %d bytes is over the %d-byte limit", resp.ContentLength, maxBytes)}
+		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body of %d bytes is over the %d-byte limit", resp.ContentLength, maxBytes)}
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
 	if err != nil {
-		return nil, nil, &Error{rawURL, err}
+		return nil, nil, nil, &Error{rawURL, err}
 	}
 	if int64(len(body)) > maxBytes {
-		return nil, nil, &Error{rawURL, fmt.Errorf("body is over the %d-byte limit", maxBytes)}
+		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body is over the %d-byte limit", maxBytes)}
 	}
-	return body, resp.Request.URL, nil
+	return body, resp.Request.URL, &Network{policy.reached()}, nil
 }
 
 // addrClass is the kind of network an address is on.
@@ -287,6 +312,13 @@ func (p *addressPolicy) setOrigin(c addrClass) {
 	if !p.known {
 		p.origin, p.known = c, true
 	}
+}
+
+// reached is the class of the origin, once a connection set it.
+func (p *addressPolicy) reached() addrClass {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.origin
 }
 
 // dialer returns a DialContext that checks every address it connects to.

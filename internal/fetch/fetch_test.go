@@ -406,3 +406,53 @@ func TestErrorIsTerminalSafe(t *testing.T) {
 		t.Errorf("%q", msg)
 	}
 }
+
+// TestGetWithinHoldsTheFirstConnection: a URL named by a document fetched
+// from a public origin is held to the redirect rule from its very first
+// connection, by address or by name.
+func TestGetWithinHoldsTheFirstConnection(t *testing.T) {
+	roles(t)
+	public := serveOn(t, "127.0.0.2", nil)
+	private := serveOn(t, "127.0.0.3", nil)
+	loop := serveOn(t, "127.0.0.1", nil)
+	_, loopPort, _ := net.SplitHostPort(strings.TrimPrefix(loop.URL, "http://"))
+	c := &Client{Timeout: 2 * time.Second}
+	ctx := context.Background()
+	_, _, fromPublic, err := c.GetWithin(ctx, public.URL+"/catalog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, fromPrivate, err := c.GetWithin(ctx, private.URL+"/catalog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, fromLoop, err := c.GetWithin(ctx, loop.URL+"/catalog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		from *Network
+		url  string
+		want string // "" when allowed
+	}{
+		{fromPublic, loop.URL + "/card", "127.0.0.1 is a loopback address"},
+		{fromPublic, "http://localhost:" + loopPort + "/card", "127.0.0.1 is a loopback address"},
+		{fromPublic, private.URL + "/card", "127.0.0.3 is a private address"},
+		{fromPublic, public.URL + "/card", ""},
+		{fromPrivate, private.URL + "/card", ""},
+		{fromPrivate, loop.URL + "/card", "127.0.0.1 is a loopback address"},
+		{fromLoop, private.URL + "/card", ""},
+		{fromLoop, loop.URL + "/card", ""},
+	} {
+		hitsBefore := loop.hits.Load() + private.hits.Load()
+		_, _, _, err := c.GetWithin(ctx, tc.url, tc.from)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s from %v: %v", tc.url, tc.from.class, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s from %v: got %v, want %q", tc.url, tc.from.class, err, tc.want)
+		case tc.want != "" && loop.hits.Load()+private.hits.Load() != hitsBefore:
+			t.Errorf("%s from %v: the refused server was reached", tc.url, tc.from.class)
+		}
+	}
+}
