@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
+	"path"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,10 +34,17 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
 	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest document fetched, in bytes")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
+	asCatalog := fs.Bool("catalog", false, "each TARGET is an AI Catalog (an origin means its /.well-known/ai-catalog.json): check it against the spec and verify every A2A card it lists (default for a URL or file named ai-catalog.json)")
+	maxEntries := fs.Int("max-entries", verify.DefaultMaxEntries, "with a catalog: check at most `N` entries in all, nested catalogs' included")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] TARGET...\n\n"+
-			"TARGET is a card file, a built site folder, or a URL (an origin means its /.well-known/agent-card.json).\n"+
-			"Exit status: 0 verified, 1 not verified, 2 usage or fetch error.\n\n")
+		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] [-catalog] [-max-entries N] TARGET...\n\n"+
+			"TARGET is a card file, a built site folder, a URL (an origin means its /.well-known/agent-card.json),\n"+
+			"or an AI Catalog (a URL or file named ai-catalog.json, or any TARGET with -catalog).\n"+
+			"Exit status: 0 verified, 1 not verified, 2 usage or fetch error.\n\n"+
+			"Examples:\n"+
+			"  agentcards verify public\n"+
+			"  agentcards verify https://agents.example.com\n"+
+			"  agentcards verify https://agents.example.com/.well-known/ai-catalog.json\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -55,7 +66,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	rep := &verify.Report{Cards: []verify.Card{}}
 	ctx := context.Background()
 	for _, t := range fs.Args() {
-		if err := verify.Target(ctx, t, opts, rep); err != nil {
+		verifyOne := verify.Target
+		if *asCatalog || isCatalogName(t) {
+			verifyOne = func(ctx context.Context, t string, opts verify.Options, rep *verify.Report) error {
+				return verify.Catalog(ctx, t, opts, verify.CatalogOptions{MaxEntries: *maxEntries}, rep)
+			}
+		}
+		if err := verifyOne(ctx, t, opts, rep); err != nil {
 			if verify.IsUsage(err) {
 				return fmt.Errorf("%s: %v: %w", redacted(t), err, errUsage)
 			}
@@ -86,6 +103,15 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// isCatalogName reports whether a target names an AI Catalog by its file
+// name (ai-catalog.json), as a URL or a file.
+func isCatalogName(target string) bool {
+	if u, err := url.Parse(target); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
+		target = u.Path
+	}
+	return path.Base(filepath.ToSlash(target)) == "ai-catalog.json"
+}
+
 // redacted is a target as the user typed it, with the password of a URL's
 // user info masked: error messages end up in terminals and CI logs.
 func redacted(target string) string {
@@ -99,6 +125,51 @@ func redacted(target string) string {
 
 // userInfo is the user info of a URL that does not parse.
 var userInfo = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#]*@`)
+
+// printEntries writes the catalog entries' table: one line per entry,
+// its outcome first.
+func printEntries(w io.Writer, rep *verify.Report) {
+	if len(rep.Entries) == 0 {
+		return
+	}
+	counts := map[string]int{}
+	for _, e := range rep.Entries {
+		counts[e.Outcome]++
+	}
+	fmt.Fprintf(w, "catalog entries: %d", len(rep.Entries))
+	for _, o := range slices.Sorted(maps.Keys(counts)) {
+		fmt.Fprintf(w, ", %d %s", counts[o], entryWords(o))
+	}
+	fmt.Fprintln(w)
+	for _, e := range rep.Entries {
+		fmt.Fprintf(w, "  %-28s %s", strings.ToUpper(entryWords(e.Outcome)), terminal.Escape(orDash(e.Identifier)))
+		if e.URL != "" {
+			fmt.Fprintf(w, " %s", terminal.Escape(e.URL))
+		}
+		if e.OtherOrigin {
+			fmt.Fprint(w, " (another origin: checked with its own JWKS)")
+		}
+		if e.Problem != "" {
+			fmt.Fprintf(w, ": %s", terminal.Escape(e.Problem))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// entryWords names an entry outcome.
+func entryWords(o string) string {
+	switch o {
+	case verify.EntryNested:
+		return "nested catalog"
+	case verify.EntryNotChecked:
+		return "not checked"
+	case verify.EntryFailed:
+		return "failed"
+	case verify.EntrySkipped:
+		return "skipped"
+	}
+	return outcomeWords(o)
+}
 
 func printReport(w io.Writer, rep *verify.Report) {
 	// Each card's lines are put together in one buffer, without fmt: a
@@ -155,6 +226,7 @@ func printReport(w io.Writer, rep *verify.Report) {
 		}
 		w.Write(b)
 	}
+	printEntries(w, rep)
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "problem: %s\n", terminal.Escape(p))
 	}

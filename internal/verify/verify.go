@@ -97,7 +97,9 @@ const (
 
 // Report is the outcome for every target.
 type Report struct {
-	Cards    []Card   `json:"cards"`
+	Cards []Card `json:"cards"`
+	// Entries are the entries of the catalogs Catalog walked.
+	Entries  []Entry  `json:"entries,omitempty"`
 	Problems []string `json:"problems,omitempty"` // site-level problems: fail
 	Warnings []string `json:"warnings,omitempty"`
 	Verified bool     `json:"verified"`
@@ -138,12 +140,18 @@ func Target(ctx context.Context, target string, opts Options, rep *Report) error
 	return verifyFile(ctx, target, opts, rep)
 }
 
-// Finish sets rep.Verified: every card verified and no site problem.
+// Finish sets rep.Verified: every card verified, no catalog entry failed
+// or left unchecked for a bound, and no site or catalog problem.
 func Finish(rep *Report) {
 	rep.Verified = len(rep.Cards) > 0 && len(rep.Problems) == 0
 	for _, c := range rep.Cards {
 		if !c.Verified {
 			rep.Verified = false
+		}
+	}
+	for _, e := range rep.Entries {
+		if e.Outcome == EntryFailed || e.Outcome == EntrySkipped {
+			rep.Verified = false // a catalog is verified whole or not at all
 		}
 	}
 }
