@@ -1,0 +1,221 @@
+package aicatalog
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentcards/agentcards/internal/fetch"
+)
+
+// Doc is a catalog document read, and where from.
+type Doc struct {
+	Source string // its URL or file name, for reports
+	Body   []byte
+	// URL and Network are the catalog's URL and the network its fetch
+	// reached; nil for a file.
+	URL     *url.URL
+	Network *fetch.Network
+}
+
+// Visit is what a walk made of one entry.
+type Visit struct {
+	// Catalog is the catalog listing the entry, Index its place there.
+	Catalog string
+	Index   int
+	Entry   Entry
+	// URL is the entry's url, parsed; OtherOrigin says it is on another
+	// origin than its catalog.
+	URL         *url.URL
+	OtherOrigin bool
+	// Outcome is one of the Visit outcomes below, or what the caller's
+	// card function set.
+	Outcome string
+	Problem string
+	// Body and Final are the card fetched for an A2A entry, and the URL
+	// it came from after redirects.
+	Body  []byte
+	Final *url.URL
+	// Value is the caller's, set by its card function.
+	Value any
+
+	seq int // the order its catalog was found in
+}
+
+// Outcomes of a Visit that the walk sets.
+const (
+	Nested     = "nested-catalog" // a catalog, walked in turn
+	NotChecked = "not-checked"    // not an A2A Agent Card, or carried inline
+	Failed     = "failed"         // not fetched, or refused
+	Skipped    = "skipped"        // past MaxEntries, MaxDepth or maxCatalogs
+)
+
+// WalkOptions bound a walk.
+type WalkOptions struct {
+	// Cards fetches the cards, Catalogs the nested catalogs (which may be
+	// larger).
+	Cards, Catalogs *fetch.Client
+	// MaxEntries is the most entries taken in all, nested catalogs'
+	// included (default DefaultMaxEntries); the rest are Skipped.
+	MaxEntries int
+	// Parallel is how many fetches run at once (default DefaultParallel).
+	Parallel int
+}
+
+// Defaults for WalkOptions.
+const (
+	DefaultMaxEntries = 1000
+	DefaultParallel   = 4
+	// maxCatalogs is the most nested catalogs one walk reads.
+	maxCatalogs = 100
+)
+
+// Walk checks the catalog root against the spec and walks its entries:
+// it fetches the card of every A2A Agent Card entry and hands it to card
+// (called concurrently, at most opts.Parallel at once), and follows nested
+// catalogs up to MaxDepth levels and maxCatalogs catalogs. The URLs a
+// fetched catalog names are fetched within its network (fetch.GetWithin).
+// It returns every entry in the catalogs' order (each catalog in the order
+// it was found, its entries in its order), and what departs from the spec.
+func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) (visits []Visit, problems []string) {
+	if opts.MaxEntries <= 0 {
+		opts.MaxEntries = DefaultMaxEntries
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = DefaultParallel
+	}
+	w := &walk{opts: opts, card: card, sem: make(chan struct{}, opts.Parallel), seen: map[string]bool{}}
+	w.catalog(ctx, &root, 0, 1)
+	w.wg.Wait()
+	slices.SortStableFunc(w.visits, func(a, b *Visit) int { return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.Index, b.Index)) })
+	visits = make([]Visit, len(w.visits))
+	for i, v := range w.visits {
+		visits[i] = *v
+	}
+	return visits, w.problems
+}
+
+// walk is the state of one Walk.
+type walk struct {
+	opts WalkOptions
+	card func(*Visit)
+	sem  chan struct{}
+	wg   sync.WaitGroup
+
+	mu       sync.Mutex // guards the rest
+	visits   []*Visit
+	problems []string
+	entries  int
+	catalogs int
+	seen     map[string]bool // nested catalog URLs read
+}
+
+// catalog checks one catalog and takes its entries; nested catalogs are
+// read in turn, at depth+1.
+func (w *walk) catalog(ctx context.Context, doc *Doc, seq, depth int) {
+	cat, problems, err := Parse(doc.Body)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil {
+		w.problems = append(w.problems, fmt.Sprintf("%s: not a catalog: %v", doc.Source, err))
+		return
+	}
+	for _, p := range problems {
+		w.problems = append(w.problems, fmt.Sprintf("%s does not follow the AI Catalog spec: %s", doc.Source, p))
+	}
+	for i, e := range cat.Entries {
+		v := &Visit{Catalog: doc.Source, Index: i, Entry: e, seq: seq}
+		w.visits = append(w.visits, v)
+		if w.entries >= w.opts.MaxEntries {
+			v.Outcome, v.Problem = Skipped, fmt.Sprintf("past the first %d entries", w.opts.MaxEntries)
+			continue
+		}
+		w.entries++
+		if e.Inline {
+			v.Outcome, v.Problem = NotChecked, "carries its document inline (data), not at a url"
+			continue
+		}
+		u, err := url.Parse(e.URL)
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			v.Outcome, v.Problem = Failed, fmt.Sprintf("url %q is not an absolute URL", e.URL)
+			continue
+		}
+		if err := fetch.CheckURL(u); err != nil {
+			v.Outcome, v.Problem = Failed, fmt.Sprintf("url %s: %v", u.Redacted(), err)
+			continue
+		}
+		v.URL = u
+		v.OtherOrigin = doc.URL != nil && Origin(u) != Origin(doc.URL)
+		switch e.TypeLower {
+		case AgentCardType:
+			w.spawn(func() { w.fetchCard(ctx, v, doc.Network) })
+		case MediaType:
+			v.Outcome = Nested
+			switch {
+			case depth >= MaxDepth:
+				v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested deeper than %d catalogs (the spec's recommended limit)", MaxDepth)
+			case w.seen[u.String()]:
+				v.Problem = "read already"
+			case w.catalogs >= maxCatalogs:
+				v.Outcome, v.Problem = Skipped, fmt.Sprintf("more than %d nested catalogs", maxCatalogs)
+			default:
+				w.seen[u.String()] = true
+				w.catalogs++
+				nested := w.catalogs
+				w.spawn(func() { w.fetchCatalog(ctx, v, doc.Network, nested, depth+1) })
+			}
+		default:
+			v.Outcome, v.Problem = NotChecked, "not an A2A Agent Card or a nested catalog"
+		}
+	}
+}
+
+// spawn runs f with at most opts.Parallel fetches at once.
+func (w *walk) spawn(f func()) {
+	w.wg.Go(func() {
+		w.sem <- struct{}{}
+		defer func() { <-w.sem }()
+		f()
+	})
+}
+
+// fail records that v could not be taken.
+func (w *walk) fail(v *Visit, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	v.Outcome, v.Problem = Failed, err.Error()
+}
+
+// fetchCard fetches the card of v and hands it to the caller.
+func (w *walk) fetchCard(ctx context.Context, v *Visit, from *fetch.Network) {
+	body, final, _, err := w.opts.Cards.GetWithin(ctx, v.URL.String(), from)
+	if err != nil {
+		w.fail(v, err)
+		return
+	}
+	// v is the caller's until it returns: nothing else touches a visit
+	// whose fetch is under way.
+	v.Body, v.Final = body, final
+	w.card(v)
+}
+
+// fetchCatalog fetches the nested catalog of v and walks it.
+func (w *walk) fetchCatalog(ctx context.Context, v *Visit, from *fetch.Network, seq, depth int) {
+	body, _, network, err := w.opts.Catalogs.GetWithin(ctx, v.URL.String(), from)
+	if err != nil {
+		w.fail(v, err)
+		return
+	}
+	// The walk goes on in this goroutine; it holds no fetch slot while
+	// its entries wait for theirs.
+	<-w.sem
+	defer func() { w.sem <- struct{}{} }()
+	w.catalog(ctx, &Doc{Source: v.URL.String(), Body: body, URL: v.URL, Network: network}, seq, depth)
+}
+
+// Origin is a URL's scheme and host, in lower case.
+func Origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Host) }

@@ -1,0 +1,88 @@
+package aicatalog
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/fetch"
+)
+
+// catalogServer serves /c/<n>.json: catalog n lists agents n*10..n*10+2 and
+// nests catalog n+1, without end; /card/<k> answers a card.
+func catalogServer(t *testing.T, fetches *atomic.Int32) *httptest.Server {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		var n int
+		if _, err := fmt.Sscanf(r.URL.Path, "/c/%d.json", &n); err == nil {
+			var entries []string
+			for k := n * 10; k < n*10+3; k++ {
+				entries = append(entries, fmt.Sprintf(`{"identifier": "urn:air:example.com:a2a:a%d", "displayName": "A", "type": "application/a2a-agent-card+json", "url": "%s/card/%d"}`, k, srv.URL, k))
+			}
+			entries = append(entries, fmt.Sprintf(`{"identifier": "urn:air:example.com:ai-catalog:c%d", "displayName": "C", "type": "application/ai-catalog+json", "url": "%s/c/%d.json"}`, n+1, srv.URL, n+1))
+			fmt.Fprintf(w, `{"specVersion": "1.0", "entries": [%s]}`, strings.Join(entries, ","))
+			return
+		}
+		fmt.Fprintf(w, `{"name": %q}`, r.URL.Path)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestWalk: cards are handed over once each, nested catalogs are read to
+// MaxDepth, MaxEntries bounds the fetches, and the order is the catalogs'.
+func TestWalk(t *testing.T) {
+	var fetches atomic.Int32
+	srv := catalogServer(t, &fetches)
+	client := &fetch.Client{}
+	ctx := context.Background()
+	body, _, network, err := client.GetWithin(ctx, srv.URL+"/c/1.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := Doc{Source: srv.URL + "/c/1.json", Body: body, Network: network}
+	for _, tc := range []struct {
+		max, cards, skipped int
+	}{
+		{1000, 3 * MaxDepth, 1}, // the catalog nested past MaxDepth is skipped
+		{5, 4, 0},               // 3 cards + 1 nested, then 1 more card
+	} {
+		fetches.Store(0)
+		var handed atomic.Int32
+		visits, problems := Walk(ctx, root, WalkOptions{Cards: client, Catalogs: client, MaxEntries: tc.max}, func(v *Visit) {
+			handed.Add(1)
+			if !strings.Contains(string(v.Body), v.URL.Path) {
+				t.Errorf("card of %s: %s", v.URL, v.Body)
+			}
+			v.Outcome = "checked"
+		})
+		if len(problems) != 0 {
+			t.Errorf("problems: %v", problems)
+		}
+		if int(handed.Load()) != tc.cards {
+			t.Errorf("max %d: %d cards handed over, want %d", tc.max, handed.Load(), tc.cards)
+		}
+		var order []string
+		skipped := 0
+		for _, v := range visits {
+			order = append(order, v.Entry.Identifier)
+			if v.Outcome == Skipped && strings.Contains(v.Problem, "nested deeper") {
+				skipped++
+			}
+		}
+		if skipped != tc.skipped {
+			t.Errorf("max %d: %d catalogs skipped for depth, want %d", tc.max, skipped, tc.skipped)
+		}
+		if tc.max == 1000 && (order[0] != "urn:air:example.com:a2a:a10" || order[4] != "urn:air:example.com:a2a:a20") {
+			t.Errorf("order: %v", order)
+		}
+		if want := tc.cards + min(MaxDepth-1, tc.cards/3); tc.max == 1000 && int(fetches.Load()) != want {
+			t.Errorf("%d fetches, want %d", fetches.Load(), want)
+		}
+	}
+}
