@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/importer"
 	"github.com/agentcards/agentcards/internal/manifest"
@@ -20,10 +22,17 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	id := fs.String("id", "", "agent id to use (default: from the card's id or name)")
 	appendTo := fs.String("append", "", "append the block to this `manifest` (it must still load) instead of printing it")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https")
+	asCatalog := fs.Bool("catalog", false, "SOURCE is an AI Catalog (an origin means its /.well-known/ai-catalog.json): import every A2A card it lists (default for a URL or file named ai-catalog.json, or a file holding a catalog)")
+	maxEntries := fs.Int("max-entries", aicatalog.DefaultMaxEntries, "with a catalog: take at most `N` entries in all, nested catalogs' included")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: agentcards import [-id ID] [-append agents.toml] SOURCE\n\n"+
-			"SOURCE is a card file or URL (A2A v1.0, v0.3, v0.2, or an older registry shape).\n"+
-			"Prints an [[agents]] block for agents.toml; what cannot be carried is named on stderr.\n\n")
+		fmt.Fprintf(stderr, "Usage: agentcards import [-id ID] [-append agents.toml] [-catalog] [-max-entries N] SOURCE\n\n"+
+			"SOURCE is a card file or URL (A2A v1.0, v0.3, v0.2, or an older registry shape), or an AI Catalog\n"+
+			"(a URL or file named ai-catalog.json, a file holding one, or any SOURCE with -catalog).\n"+
+			"Prints [[agents]] blocks for agents.toml; what cannot be carried is named on stderr.\n\n"+
+			"Examples:\n"+
+			"  agentcards import https://agents.example.com/.well-known/agent-card.json\n"+
+			"  agentcards import -append agents.toml card.json\n"+
+			"  agentcards import -catalog https://directory.example.net\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -34,20 +43,27 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	src := fs.Arg(0)
-	var data []byte
+	client := &fetch.Client{}
 	var err error
-	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
-		client := &fetch.Client{}
-		if *cacert != "" {
-			if client.RootCAs, err = fetch.LoadRootCAs(*cacert); err != nil {
-				return fmt.Errorf("%v: %w", err, errUsage)
-			}
+	if *cacert != "" {
+		if client.RootCAs, err = fetch.LoadRootCAs(*cacert); err != nil {
+			return fmt.Errorf("%v: %w", err, errUsage)
 		}
-		if data, _, err = client.Get(context.Background(), src); err != nil {
+	}
+	ctx := context.Background()
+	if *asCatalog || aicatalog.IsCatalogName(src) {
+		return importCatalog(ctx, src, nil, client, *id, *appendTo, *maxEntries, stdout, stderr)
+	}
+	var data []byte
+	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
+		if data, _, err = client.Get(ctx, src); err != nil {
 			return fmt.Errorf("%v: %w", err, errUsage)
 		}
 	} else if data, err = os.ReadFile(src); err != nil {
 		return fmt.Errorf("%v: %w", err, errUsage)
+	}
+	if isCatalog(data) {
+		return importCatalog(ctx, src, data, client, *id, *appendTo, *maxEntries, stdout, stderr)
 	}
 	res, err := importer.Card(data, *id)
 	if err != nil {
@@ -57,11 +73,85 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "warning: %s\n", terminal.Escape(w))
 	}
 	block := manifest.EncodeAgent(&res.Agent)
-	header := fmt.Sprintf("# Imported from %s (A2A %s card).\n", redacted(src), res.Version)
+	header := fmt.Sprintf("# Imported from %s (A2A %s card).\n", terminal.Escape(redacted(src)), res.Version)
+	return writeImported(block, header, res.Agent.ID, 1, *appendTo, stdout, stderr)
+}
 
-	if *appendTo == "" {
+// isCatalog reports whether a document is an AI Catalog rather than a
+// card: an object with an entries array and no name.
+func isCatalog(data []byte) bool {
+	var probe struct {
+		Entries []json.RawMessage `json:"entries"`
+		Name    *json.RawMessage  `json:"name"`
+	}
+	return json.Unmarshal(data, &probe) == nil && probe.Entries != nil && probe.Name == nil
+}
+
+// importCatalog imports every A2A card a catalog lists (data: the catalog
+// already read, for a file).
+func importCatalog(ctx context.Context, src string, data []byte, client *fetch.Client, id, appendTo string, maxEntries int, stdout, stderr io.Writer) error {
+	if id != "" {
+		return fmt.Errorf("-id names one agent; a catalog's agents take their ids from their entries: %w", errUsage)
+	}
+	catClient := *client
+	catClient.MaxBytes = catalogMaxBytes
+	var root aicatalog.Doc
+	if data != nil && !strings.HasPrefix(src, "https://") && !strings.HasPrefix(src, "http://") {
+		root = aicatalog.Doc{Source: src, Body: data}
+	} else {
+		var err error
+		if root, err = aicatalog.Read(ctx, src, &catClient, catalogMaxBytes); err != nil {
+			return fmt.Errorf("%v: %w", err, errUsage)
+		}
+	}
+	taken := map[string]bool{}
+	if appendTo != "" {
+		m, err := manifest.Load(appendTo)
+		if err != nil {
+			return fmt.Errorf("%s must load before agents are appended to it: %v", appendTo, err)
+		}
+		for _, a := range m.Agents {
+			taken[a.ID] = true
+		}
+	}
+	res := importer.Catalog(ctx, root, importer.CatalogOptions{Cards: client, Catalogs: &catClient, MaxEntries: maxEntries, Taken: taken})
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", terminal.Escape(w))
+	}
+	if len(res.Agents) == 0 {
+		return fmt.Errorf("%s: no A2A agent could be imported from the catalog", redacted(src))
+	}
+	var blocks []byte
+	for i, a := range res.Agents {
+		if i > 0 {
+			blocks = append(blocks, '\n')
+		}
+		// A comment line: text from the catalog is escaped, so that no
+		// line break in it can write TOML.
+		blocks = fmt.Appendf(blocks, "# Imported from %s (A2A %s card), entry %s of %s.\n", terminal.Escape(a.Source), a.Version, terminal.Escape(a.Entry.Identifier), terminal.Escape(redacted(src)))
+		blocks = append(blocks, manifest.EncodeAgent(&a.Agent)...)
+	}
+	if res.Failed > 0 {
+		if appendTo != "" {
+			return fmt.Errorf("%d of the catalog's A2A entries could not be imported (warnings above), so %s was left unchanged; import them one by one, or print the blocks (without -append) and edit them in", res.Failed, appendTo)
+		}
+		stdout.Write(blocks)
+		return fmt.Errorf("%d of the catalog's A2A entries could not be imported (warnings above); the others are printed", res.Failed)
+	}
+	return writeImported(blocks, "", res.Agents[0].Agent.ID, len(res.Agents), appendTo, stdout, stderr)
+}
+
+// catalogMaxBytes is the largest catalog import reads.
+const catalogMaxBytes = 64 << 20
+
+// writeImported prints the agents' blocks (n agents, the first with id
+// first), checked to build, or appends them to the manifest appendTo when
+// it still loads with them.
+func writeImported(block []byte, header, first string, n int, appendTo string, stdout, stderr io.Writer) error {
+	if appendTo == "" {
 		// Check that the block builds, in a manifest of its own.
-		probe := append([]byte("[site]\nbaseUrl = \"https://agents.example.com\"\n\n"), block...)
+		probe := fmt.Appendf(nil, "[site]\nbaseUrl = \"https://agents.example.com\"\ndefaultAgent = %q\n\n", first)
+		probe = append(probe, block...)
 		if _, err := manifest.Parse("imported block", probe); err != nil {
 			var errs manifest.Errors
 			if errors.As(err, &errs) {
@@ -74,7 +164,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(block)
 		return err
 	}
-	old, err := os.ReadFile(*appendTo)
+	old, err := os.ReadFile(appendTo)
 	if err != nil {
 		return err
 	}
@@ -82,18 +172,22 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	next = append(next, "\n\n"...)
 	next = append(next, header...)
 	next = append(next, block...)
-	if _, err := manifest.Parse(*appendTo, next); err != nil {
+	if _, err := manifest.Parse(appendTo, next); err != nil {
 		var errs manifest.Errors
 		if errors.As(err, &errs) {
 			for _, d := range errs {
 				fmt.Fprintln(stderr, terminal.Escape(d.String()))
 			}
 		}
-		return fmt.Errorf("%s would not load with the imported agent, so it was left unchanged; print the block (without -append) and edit it in by hand", *appendTo)
+		return fmt.Errorf("%s would not load with the imported agent(s), so it was left unchanged; print the block (without -append) and edit it in by hand", appendTo)
 	}
-	if err := os.WriteFile(*appendTo, next, 0o644); err != nil {
+	if err := os.WriteFile(appendTo, next, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "appended agent %q to %s\n", res.Agent.ID, *appendTo)
+	if n == 1 {
+		fmt.Fprintf(stdout, "appended agent %q to %s\n", first, appendTo)
+	} else {
+		fmt.Fprintf(stdout, "appended %d agents to %s\n", n, appendTo)
+	}
 	return nil
 }

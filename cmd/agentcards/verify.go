@@ -8,13 +8,12 @@ import (
 	"io"
 	"maps"
 	"net/url"
-	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/terminal"
 	"github.com/agentcards/agentcards/internal/verify"
@@ -67,7 +66,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	ctx := context.Background()
 	for _, t := range fs.Args() {
 		verifyOne := verify.Target
-		if *asCatalog || isCatalogName(t) {
+		if *asCatalog || aicatalog.IsCatalogName(t) {
 			verifyOne = func(ctx context.Context, t string, opts verify.Options, rep *verify.Report) error {
 				return verify.Catalog(ctx, t, opts, verify.CatalogOptions{MaxEntries: *maxEntries}, rep)
 			}
@@ -101,15 +100,6 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 		return errNotVerified{}
 	}
 	return nil
-}
-
-// isCatalogName reports whether a target names an AI Catalog by its file
-// name (ai-catalog.json), as a URL or a file.
-func isCatalogName(target string) bool {
-	if u, err := url.Parse(target); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
-		target = u.Path
-	}
-	return path.Base(filepath.ToSlash(target)) == "ai-catalog.json"
 }
 
 // redacted is a target as the user typed it, with the password of a URL's

@@ -3,8 +3,13 @@ package aicatalog
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/url"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -219,3 +224,58 @@ func (w *walk) fetchCatalog(ctx context.Context, v *Visit, from *fetch.Network, 
 
 // Origin is a URL's scheme and host, in lower case.
 func Origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Host) }
+
+// Read reads the catalog target names: a URL (an origin means its
+// /.well-known/ai-catalog.json) fetched with client, or a regular file of
+// at most maxBytes.
+func Read(ctx context.Context, target string, client *fetch.Client, maxBytes int64) (Doc, error) {
+	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") {
+		u, err := url.Parse(target)
+		if err != nil || u.Host == "" {
+			return Doc{}, &fetch.Error{URL: "URL", Err: errors.New("not an absolute URL")}
+		}
+		if u.Path == "" || u.Path == "/" {
+			u.Path = "/.well-known/ai-catalog.json"
+		}
+		body, _, network, err := client.GetWithin(ctx, u.String(), nil)
+		if err != nil {
+			return Doc{}, err
+		}
+		return Doc{Source: u.String(), Body: body, URL: u, Network: network}, nil
+	}
+	// Stat before opening: opening a named pipe would wait for a writer.
+	if st, err := os.Stat(target); err != nil {
+		return Doc{}, err
+	} else if !st.Mode().IsRegular() {
+		return Doc{}, fmt.Errorf("%s is not a regular file", target)
+	}
+	f, err := os.Open(target)
+	if err != nil {
+		return Doc{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Doc{}, err
+	}
+	if !st.Mode().IsRegular() {
+		return Doc{}, fmt.Errorf("%s is not a regular file", target)
+	}
+	body, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return Doc{}, err
+	}
+	if int64(len(body)) > maxBytes {
+		return Doc{}, fmt.Errorf("%s: over the %d-byte limit", target, maxBytes)
+	}
+	return Doc{Source: target, Body: body}, nil
+}
+
+// IsCatalogName reports whether a target names an AI Catalog by its file
+// name (ai-catalog.json), as a URL or a file.
+func IsCatalogName(target string) bool {
+	if u, err := url.Parse(target); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
+		target = u.Path
+	}
+	return path.Base(filepath.ToSlash(target)) == "ai-catalog.json"
+}

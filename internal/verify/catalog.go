@@ -2,9 +2,7 @@ package verify
 
 import (
 	"context"
-	"net/url"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
@@ -96,23 +94,9 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 // /.well-known/ai-catalog.json) or a file, within the catalog size limit.
 func ReadCatalog(ctx context.Context, target string, opts Options) (aicatalog.Doc, error) {
 	catOpts := catalogOptions(opts)
-	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") {
-		u, err := url.Parse(target)
-		if err != nil || u.Host == "" {
-			return aicatalog.Doc{}, usagef("not a URL: %v", urlError(err))
-		}
-		if u.Path == "" || u.Path == "/" {
-			u.Path = "/.well-known/ai-catalog.json"
-		}
-		body, _, network, err := catOpts.Fetch.GetWithin(ctx, u.String(), nil)
-		if err != nil {
-			return aicatalog.Doc{}, err
-		}
-		return aicatalog.Doc{Source: u.String(), Body: body, URL: u, Network: network}, nil
+	doc, err := aicatalog.Read(ctx, target, catOpts.Fetch, catOpts.Fetch.MaxBytes)
+	if err != nil && !IsUsage(err) {
+		err = usagef("%v", err)
 	}
-	body, err := readLocal(target, catOpts)
-	if err != nil {
-		return aicatalog.Doc{}, usagef("%v", err)
-	}
-	return aicatalog.Doc{Source: target, Body: body}, nil
+	return doc, err
 }
