@@ -10,6 +10,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
@@ -27,6 +30,9 @@ type importer struct {
 	res    *Result
 	card   map[string]any
 	legacy bool // registry-era shapes were normalized
+	// schemeArray: securitySchemes came as the registry's array, whose
+	// cards list no requirements.
+	schemeArray bool
 }
 
 func (im *importer) warnf(format string, args ...any) {
@@ -95,14 +101,37 @@ func lastSegment(s string) string {
 
 var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
 
-// slug makes a URL slug of s ("Voyager Travel Planner" -> "voyager-travel-planner").
+// slug makes a URL slug of s ("Voyager Travel Planner" ->
+// "voyager-travel-planner"); Latin letters with diacritics lose them
+// ("Café Zürich" -> "cafe-zurich"), other scripts are left out.
 func slug(s string) string {
-	s = nonSlug.ReplaceAllString(strings.ToLower(s), "-")
+	s = nonSlug.ReplaceAllString(strings.ToLower(ascii(s)), "-")
 	s = strings.Trim(s, "-")
 	if len(s) > 64 {
 		s = strings.Trim(s[:64], "-")
 	}
 	return s
+}
+
+// latinLetters are the Latin letters that decomposition does not take
+// apart into a base letter and marks.
+var latinLetters = strings.NewReplacer(
+	"ß", "ss", "ẞ", "SS", "æ", "ae", "Æ", "AE", "œ", "oe", "Œ", "OE",
+	"ø", "o", "Ø", "O", "ł", "l", "Ł", "L", "đ", "d", "Đ", "D",
+	"ð", "d", "Ð", "D", "þ", "th", "Þ", "TH", "ı", "i", "ħ", "h", "Ħ", "H",
+)
+
+// ascii writes the Latin letters of s with diacritics as their base
+// letters (NFD, then the combining marks dropped); everything else stays.
+func ascii(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(latinLetters.Replace(s)) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // str returns v as a string ("" when it is not one).

@@ -284,3 +284,19 @@ func TestInexactNumbersKeptAsStrings(t *testing.T) {
 		t.Errorf("warnings %v", res.Warnings)
 	}
 }
+
+func TestSlugTransliterates(t *testing.T) {
+	for in, want := range map[string]string{
+		"Café Concierge":  "cafe-concierge",
+		"Zürich":          "zurich",
+		"Straße & Ærø":    "strasse-aero",
+		"Łódź Dvořák":     "lodz-dvorak",
+		"São Paulo Ñandú": "sao-paulo-nandu",
+		"東京 agent":        "agent",
+		"Київ":            "",
+	} {
+		if got := slug(in); got != want {
+			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func (im *importer) normalizeLegacy() {
 		}
 	}
 	if arr, ok := c["securitySchemes"].([]any); ok {
-		im.legacy = true
+		im.legacy, im.schemeArray = true, true
 		m := map[string]any{}
 		for i, e := range arr {
 			obj, ok := e.(map[string]any)
@@ -139,7 +139,7 @@ func (im *importer) v1() {
 		caps, _ := v.(map[string]any)
 		a.Capabilities.Streaming = im.boolean("capabilities.streaming", pop(caps, "streaming"))
 		a.Capabilities.PushNotifications = im.boolean("capabilities.pushNotifications", pop(caps, "pushNotifications"))
-		a.Capabilities.ExtendedAgentCard = im.boolean("capabilities.extendedAgentCard", pop(caps, "extendedAgentCard"))
+		a.Capabilities.ExtendedAgentCard = im.extendedCard("capabilities", caps)
 		a.Capabilities.Extensions = im.extensions(pop(caps, "extensions"))
 		im.leftovers("capabilities", caps)
 	}
@@ -425,7 +425,18 @@ func (im *importer) flows(p string, v any) (*manifest.OAuthFlows, bool) {
 			continue
 		}
 		scopes := map[string]string{}
-		if sc, ok := pop(b, "scopes").(map[string]any); ok {
+		rawScopes := pop(b, "scopes")
+		if list, ok := rawScopes.([]any); ok {
+			// A plain list of scope names: no descriptions.
+			named := map[string]any{}
+			for _, n := range list {
+				if k := str(n); k != "" {
+					named[k] = ""
+				}
+			}
+			rawScopes = named
+		}
+		if sc, ok := rawScopes.(map[string]any); ok {
 			for k, d := range sc {
 				if k == "__proto__" {
 					im.warnf("%s.scopes.%s: dropped: the A2A JS SDK cannot carry this key", fp, k)
@@ -538,9 +549,12 @@ func (im *importer) v03() {
 			im.warnf("capabilities.stateTransitionHistory: dropped: A2A v1.0 has no such capability")
 		}
 		a.Capabilities.Extensions = im.extensions(pop(caps, "extensions"))
+		a.Capabilities.ExtendedAgentCard = im.extendedCard("capabilities", caps)
 		im.leftovers("capabilities", caps)
 	}
-	a.Capabilities.ExtendedAgentCard = im.boolean("supportsAuthenticatedExtendedCard", pop(c, "supportsAuthenticatedExtendedCard"))
+	if im.boolean("supportsAuthenticatedExtendedCard", pop(c, "supportsAuthenticatedExtendedCard")) {
+		a.Capabilities.ExtendedAgentCard = true
+	}
 	dropped := map[string]bool{}
 	if v, ok := take(c, "securitySchemes"); ok {
 		schemes, _ := v.(map[string]any)
@@ -557,7 +571,12 @@ func (im *importer) v03() {
 			a.SecuritySchemes[name] = s
 		}
 	}
-	a.SecurityRequirements = im.requirementsV03("security", pop(c, "security"), dropped)
+	security, given := take(c, "security")
+	a.SecurityRequirements = im.requirementsV03("security", security, dropped)
+	if !given && im.schemeArray && len(a.SecuritySchemes) > 0 {
+		a.SecurityRequirements = alternatives(a.SecuritySchemes)
+		im.warnf("security: the card lists no requirements, so each of its %d scheme(s) became a requirement of its own (alternatives, OAuth ones with all their scopes); check that this is what the agent asks for", len(a.SecuritySchemes))
+	}
 	for i, e := range asObjects(pop(c, "skills")) {
 		p := fmt.Sprintf("skills[%d]", i)
 		s := im.skill(p, e)
@@ -566,6 +585,62 @@ func (im *importer) v03() {
 		a.Skills = append(a.Skills, s)
 	}
 	im.leftovers("", c)
+}
+
+// extendedCard reads the extended card capability from caps: v1.0's
+// extendedAgentCard, or the same capability under its v0.3 name.
+func (im *importer) extendedCard(p string, caps map[string]any) bool {
+	on := im.boolean(p+".extendedAgentCard", pop(caps, "extendedAgentCard"))
+	if v, ok := take(caps, "supportsAuthenticatedExtendedCard"); ok && im.boolean(p+".supportsAuthenticatedExtendedCard", v) {
+		on = true
+	}
+	return on
+}
+
+// flatFlow makes the flows object of an OAuth scheme written flat, as the
+// A2A Registry does: {flow: "client_credentials", tokenUrl, scopes: [...]}.
+func (im *importer) flatFlow(p, flow string, obj map[string]any) map[string]any {
+	names := map[string]string{
+		"client_credentials": "clientCredentials", "clientcredentials": "clientCredentials",
+		"authorization_code": "authorizationCode", "authorizationcode": "authorizationCode",
+		"device_code": "deviceCode", "devicecode": "deviceCode",
+		"implicit": "implicit", "password": "password",
+	}
+	name, ok := names[strings.ToLower(flow)]
+	if !ok {
+		im.warnf("%s.flow: %q is no OAuth 2.0 flow A2A knows", p, flow)
+		return nil
+	}
+	f := map[string]any{}
+	for _, k := range []string{"authorizationUrl", "tokenUrl", "refreshUrl", "deviceAuthorizationUrl", "scopes", "pkceRequired"} {
+		if v, ok := take(obj, k); ok {
+			f[k] = v
+		}
+	}
+	return map[string]any{name: f}
+}
+
+// alternatives is one requirement per scheme, in name order: for OAuth
+// schemes every scope of their flow, for others none.
+func alternatives(schemes map[string]manifest.SecurityScheme) []manifest.Requirement {
+	var out []manifest.Requirement
+	for _, name := range slices.Sorted(maps.Keys(schemes)) {
+		var scopes []string
+		if f := schemes[name].Flows; f != nil {
+			var m map[string]string
+			switch {
+			case f.AuthorizationCode != nil:
+				m = f.AuthorizationCode.Scopes
+			case f.ClientCredentials != nil:
+				m = f.ClientCredentials.Scopes
+			case f.DeviceCode != nil:
+				m = f.DeviceCode.Scopes
+			}
+			scopes = slices.Sorted(maps.Keys(m))
+		}
+		out = append(out, manifest.Requirement{name: scopes})
+	}
+	return out
 }
 
 // bindingName maps transport spellings to the A2A binding names.
@@ -587,12 +662,30 @@ func (im *importer) schemeV03(p string, obj map[string]any) (manifest.SecuritySc
 	var s manifest.SecurityScheme
 	switch strings.ToLower(typ) {
 	case "apikey":
-		s = manifest.SecurityScheme{Type: manifest.TypeAPIKey, Description: desc, Location: str(pop(obj, "in")), Name: str(pop(obj, "name"))}
+		loc := str(pop(obj, "in"))
+		if l := str(pop(obj, "location")); loc == "" && l != "" {
+			// The A2A Registry's schema names it location, like v1.0.
+			loc = strings.ToLower(l)
+		}
+		if loc == "body" {
+			im.warnf("%s: dropped: an API key in the request body has no A2A form (header, query or cookie)", p)
+			im.leftovers(p, obj)
+			return s, false
+		}
+		s = manifest.SecurityScheme{Type: manifest.TypeAPIKey, Description: desc, Location: loc, Name: str(pop(obj, "name"))}
 	case "http":
 		s = manifest.SecurityScheme{Type: manifest.TypeHTTP, Description: desc, Scheme: str(pop(obj, "scheme")), BearerFormat: str(pop(obj, "bearerFormat"))}
+	case "jwt":
+		// The registry's JWT: a bearer token in JWT form.
+		s = manifest.SecurityScheme{Type: manifest.TypeHTTP, Description: desc, Scheme: "Bearer", BearerFormat: "JWT"}
+		im.warnf("%s: type \"jwt\" read as an HTTP Bearer scheme with bearerFormat \"JWT\"", p)
 	case "oauth2":
 		s = manifest.SecurityScheme{Type: manifest.TypeOAuth2, Description: desc, OAuth2MetadataURL: str(pop(obj, "oauth2MetadataUrl"))}
-		flows, ok := im.flows(p+".flows", pop(obj, "flows"))
+		rawFlows, hasFlows := take(obj, "flows")
+		if flow, flat := take(obj, "flow"); flat && !hasFlows {
+			rawFlows = im.flatFlow(p, str(flow), obj)
+		}
+		flows, ok := im.flows(p+".flows", rawFlows)
 		if !ok {
 			im.leftovers(p, obj)
 			return s, false
@@ -600,7 +693,7 @@ func (im *importer) schemeV03(p string, obj map[string]any) (manifest.SecuritySc
 		s.Flows = flows
 	case "openidconnect":
 		s = manifest.SecurityScheme{Type: manifest.TypeOpenIDConnect, Description: desc, OpenIDConnectURL: str(pop(obj, "openIdConnectUrl"))}
-	case "mutualtls":
+	case "mutualtls", "mtls":
 		s = manifest.SecurityScheme{Type: manifest.TypeMutualTLS, Description: desc}
 	default:
 		im.warnf("%s: dropped: unknown scheme type %q", p, typ)
