@@ -51,18 +51,19 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	ctx := context.Background()
-	if *asCatalog || aicatalog.IsCatalogName(src) {
+	remote := strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://")
+	if remote && (*asCatalog || aicatalog.IsCatalogName(src)) {
 		return importCatalog(ctx, src, nil, client, *id, *appendTo, *maxEntries, stdout, stderr)
 	}
 	var data []byte
-	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
+	if remote {
 		if data, _, err = client.Get(ctx, src); err != nil {
 			return fmt.Errorf("%v: %w", err, errUsage)
 		}
 	} else if data, err = os.ReadFile(src); err != nil {
 		return fmt.Errorf("%v: %w", err, errUsage)
 	}
-	if isCatalog(data) {
+	if *asCatalog || aicatalog.IsCatalogName(src) || isCatalog(data) {
 		return importCatalog(ctx, src, data, client, *id, *appendTo, *maxEntries, stdout, stderr)
 	}
 	res, err := importer.Card(data, *id)
@@ -87,8 +88,10 @@ func isCatalog(data []byte) bool {
 	return json.Unmarshal(data, &probe) == nil && probe.Entries != nil && probe.Name == nil
 }
 
-// importCatalog imports every A2A card a catalog lists (data: the catalog
-// already read, for a file).
+// importCatalog imports every A2A card a catalog lists: data is the
+// catalog file, or nil for a URL, which is fetched (again, when it was
+// read as a card first) for the network it reaches, which bounds where
+// its entries may lead.
 func importCatalog(ctx context.Context, src string, data []byte, client *fetch.Client, id, appendTo string, maxEntries int, stdout, stderr io.Writer) error {
 	if id != "" {
 		return fmt.Errorf("-id names one agent; a catalog's agents take their ids from their entries: %w", errUsage)
@@ -100,7 +103,7 @@ func importCatalog(ctx context.Context, src string, data []byte, client *fetch.C
 		root = aicatalog.Doc{Source: src, Body: data}
 	} else {
 		var err error
-		if root, err = aicatalog.Read(ctx, src, &catClient, catalogMaxBytes); err != nil {
+		if root, err = aicatalog.Fetch(ctx, src, &catClient); err != nil {
 			return fmt.Errorf("%v: %w", err, errUsage)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	_ "embed"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -147,10 +146,6 @@ func entryOf(raw any) Entry {
 	return e
 }
 
-// urnRE is an entry identifier in the urn:air form:
-// urn:air:<publisher>:<namespace>:<name>.
-var urnRE = regexp.MustCompile(`^urn:air:[a-zA-Z0-9.-]+(:[a-zA-Z0-9._-]+)+$`)
-
 // check holds the decoded catalog doc to ARD's schema and to the spec's
 // rules beyond it.
 func check(doc map[string]any, c *Catalog) []Problem {
@@ -230,6 +225,3 @@ func pointer(path []string) string {
 	}
 	return b.String()
 }
-
-// IsURN reports whether id is in the urn:air form ARD's schema asks for.
-func IsURN(id string) bool { return urnRE.MatchString(id) }

@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -225,50 +223,22 @@ func (w *walk) fetchCatalog(ctx context.Context, v *Visit, from *fetch.Network, 
 // Origin is a URL's scheme and host, in lower case.
 func Origin(u *url.URL) string { return strings.ToLower(u.Scheme + "://" + u.Host) }
 
-// Read reads the catalog target names: a URL (an origin means its
-// /.well-known/ai-catalog.json) fetched with client, or a regular file of
-// at most maxBytes.
-func Read(ctx context.Context, target string, client *fetch.Client, maxBytes int64) (Doc, error) {
-	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") {
-		u, err := url.Parse(target)
-		if err != nil || u.Host == "" {
-			return Doc{}, &fetch.Error{URL: "URL", Err: errors.New("not an absolute URL")}
-		}
-		if u.Path == "" || u.Path == "/" {
-			u.Path = "/.well-known/ai-catalog.json"
-		}
-		body, _, network, err := client.GetWithin(ctx, u.String(), nil)
-		if err != nil {
-			return Doc{}, err
-		}
-		return Doc{Source: u.String(), Body: body, URL: u, Network: network}, nil
+// Fetch fetches the catalog at rawURL (an origin means its
+// /.well-known/ai-catalog.json) with client, noting the network it
+// reached, which bounds where its entries may lead (Walk).
+func Fetch(ctx context.Context, rawURL string, client *fetch.Client) (Doc, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return Doc{}, &fetch.Error{URL: "URL", Err: errors.New("not an absolute URL")}
 	}
-	// Stat before opening: opening a named pipe would wait for a writer.
-	if st, err := os.Stat(target); err != nil {
-		return Doc{}, err
-	} else if !st.Mode().IsRegular() {
-		return Doc{}, fmt.Errorf("%s is not a regular file", target)
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/.well-known/ai-catalog.json"
 	}
-	f, err := os.Open(target)
+	body, _, network, err := client.GetWithin(ctx, u.String(), nil)
 	if err != nil {
 		return Doc{}, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return Doc{}, err
-	}
-	if !st.Mode().IsRegular() {
-		return Doc{}, fmt.Errorf("%s is not a regular file", target)
-	}
-	body, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
-	if err != nil {
-		return Doc{}, err
-	}
-	if int64(len(body)) > maxBytes {
-		return Doc{}, fmt.Errorf("%s: over the %d-byte limit", target, maxBytes)
-	}
-	return Doc{Source: target, Body: body}, nil
+	return Doc{Source: u.String(), Body: body, URL: u, Network: network}, nil
 }
 
 // IsCatalogName reports whether a target names an AI Catalog by its file

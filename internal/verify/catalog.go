@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
@@ -94,9 +95,12 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 // /.well-known/ai-catalog.json) or a file, within the catalog size limit.
 func ReadCatalog(ctx context.Context, target string, opts Options) (aicatalog.Doc, error) {
 	catOpts := catalogOptions(opts)
-	doc, err := aicatalog.Read(ctx, target, catOpts.Fetch, catOpts.Fetch.MaxBytes)
-	if err != nil && !IsUsage(err) {
-		err = usagef("%v", err)
+	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") {
+		return aicatalog.Fetch(ctx, target, catOpts.Fetch)
 	}
-	return doc, err
+	body, err := readLocal(target, catOpts)
+	if err != nil {
+		return aicatalog.Doc{}, usagef("%v", err)
+	}
+	return aicatalog.Doc{Source: target, Body: body}, nil
 }
