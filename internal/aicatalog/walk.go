@@ -92,6 +92,9 @@ func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) (v
 		opts.Parallel = DefaultParallel
 	}
 	w := &walk{opts: opts, card: card, sem: make(chan struct{}, opts.Parallel), seen: map[string]bool{}}
+	if root.URL != nil {
+		w.seen[root.URL.String()] = true // a catalog that lists itself is read once
+	}
 	w.catalog(ctx, &root, 0, 1)
 	w.wg.Wait()
 	slices.SortStableFunc(w.visits, func(a, b *Visit) int { return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.Index, b.Index)) })
