@@ -131,12 +131,69 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 	if err := CheckURL(u); err != nil {
 		return nil, nil, nil, &Error{rawURL, err}
 	}
-	timeout, maxBytes, maxRedirects := c.Timeout, c.MaxBytes, c.MaxRedirects
+	hc, policy, redirected := c.client(u, from)
+	defer hc.CloseIdleConnections()
+	if from != nil {
+		// A literal address the document named is refused before any
+		// connection.
+		if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
+			if err := policy.check(ip); err != nil {
+				return nil, nil, nil, &Error{rawURL, err}
+			}
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, nil, nil, &Error{rawURL, err}
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("Accept", "application/json, application/a2a-agent-card+json;q=0.9, */*;q=0.1")
+	resp, err := hc.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		if errors.Is(err, errRefused) && *redirected != nil {
+			err = fmt.Errorf("redirect to %s: %w", (*redirected).Redacted(), err)
+		}
+		return nil, nil, nil, &Error{rawURL, err}
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, nil, nil, &Error{rawURL, fmt.Errorf("HTTP %s", resp.Status)}
+	}
+	maxBytes := c.maxBytes()
+	if resp.ContentLength > maxBytes {
+		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body of %d bytes is over the %d-byte limit", resp.ContentLength, maxBytes)}
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
+	if err != nil {
+		return nil, nil, nil, &Error{rawURL, err}
+	}
+	if int64(len(body)) > maxBytes {
+		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body is over the %d-byte limit", maxBytes)}
+	}
+	return body, resp.Request.URL, &Network{policy.reached()}, nil
+}
+
+// maxBytes is the body size limit in force.
+func (c *Client) maxBytes() int64 {
+	if c.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return c.MaxBytes
+}
+
+// client is the HTTP client of one fetch of u: a timeout on each request,
+// connections and redirects held to the address policy (from, when set,
+// is the network of the document that named u), at most MaxRedirects
+// redirects and never from https to http. The last redirect followed is
+// kept in *redirected, for errors.
+func (c *Client) client(u *url.URL, from *Network) (*http.Client, *addressPolicy, **url.URL) {
+	timeout, maxRedirects := c.Timeout, c.MaxRedirects
 	if timeout <= 0 {
 		timeout = DefaultTimeout
-	}
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
 	}
 	if maxRedirects <= 0 {
 		maxRedirects = DefaultMaxRedirects
@@ -144,11 +201,6 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 	policy := &addressPolicy{}
 	if from != nil {
 		policy.setOrigin(from.class)
-		if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
-			if err := policy.check(ip); err != nil {
-				return nil, nil, nil, &Error{rawURL, err}
-			}
-		}
 	} else if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
 		policy.setOrigin(classify(ip))
 	} else if IsLoopback(u.Hostname()) {
@@ -160,7 +212,7 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 	if c.RootCAs != nil {
 		tr.TLSClientConfig = &tls.Config{RootCAs: c.RootCAs, MinVersion: tls.VersionTLS12}
 	}
-	var redirected *url.URL // the last redirect followed
+	redirected := new(*url.URL)
 	hc := &http.Client{
 		Timeout:   timeout,
 		Transport: tr,
@@ -181,44 +233,78 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 					return fmt.Errorf("redirect to %s: %v", req.URL.Redacted(), err)
 				}
 			}
-			redirected = req.URL
+			*redirected = req.URL
 			return nil
 		},
 	}
-	defer hc.CloseIdleConnections()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, nil, nil, &Error{rawURL, err}
-	}
-	req.Header.Set("User-Agent", UserAgent)
-	req.Header.Set("Accept", "application/json, application/a2a-agent-card+json;q=0.9, */*;q=0.1")
-	resp, err := hc.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		if errors.Is(err, errRefused) && redirected != nil {
-			err = fmt.Errorf("redirect to %s: %w", redirected.Redacted(), err)
-		}
-		return nil, nil, nil, &Error{rawURL, err}
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, nil, nil, &Error{rawURL, fmt.Errorf("HTTP %s", resp.Status)}
-	}
-	if resp.ContentLength > maxBytes {
-		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body of %d bytes is over the %d-byte limit", resp.ContentLength, maxBytes)}
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
-	if err != nil {
-		return nil, nil, nil, &Error{rawURL, err}
-	}
-	if int64(len(body)) > maxBytes {
-		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body is over the %d-byte limit", maxBytes)}
-	}
-	return body, resp.Request.URL, &Network{policy.reached()}, nil
+	return hc, policy, redirected
 }
+
+// HTTPClient is an *http.Client for a protocol client that talks to
+// rawURL (an MCP server, say) with the hygiene of Get: rawURL must pass
+// CheckURL; every request has the timeout, connections and redirects
+// follow the same address policy and limits, every response body is cut
+// off with an error past MaxBytes, and the User-Agent is set.
+func (c *Client) HTTPClient(rawURL string) (*http.Client, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		return nil, &Error{"URL", errors.New("not an absolute URL")}
+	}
+	if err := CheckURL(u); err != nil {
+		return nil, &Error{u.Redacted(), err}
+	}
+	hc, _, _ := c.client(u, nil)
+	hc.Transport = &limitTransport{base: hc.Transport, max: c.maxBytes()}
+	return hc, nil
+}
+
+// limitTransport sets the User-Agent and limits response bodies.
+type limitTransport struct {
+	base http.RoundTripper
+	max  int64
+}
+
+func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("User-Agent", UserAgent)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.ContentLength > t.max {
+		resp.Body.Close()
+		return nil, fmt.Errorf("response of %d bytes is over the %d-byte limit", resp.ContentLength, t.max)
+	}
+	resp.Body = &limitedBody{rc: resp.Body, left: t.max}
+	return resp, nil
+}
+
+// limitedBody fails a read past its limit rather than cut the body short
+// in silence.
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, errOverLimit
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, errOverLimit
+	}
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
+
+// errOverLimit is a response body over the size limit.
+var errOverLimit = errors.New("response body is over the size limit")
 
 // addrClass is the kind of network an address is on.
 type addrClass int

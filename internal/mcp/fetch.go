@@ -1,0 +1,352 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentcards/agentcards/internal/fetch"
+)
+
+// MaxPages is how many pages of one list Fetch reads before it gives up.
+const MaxPages = 100
+
+// FetchOptions is how Fetch talks to a server.
+type FetchOptions struct {
+	// Header is sent with every request (an Authorization header, say).
+	// It is never written into the snapshot.
+	Header http.Header
+	// Limits bounds every request as verify's fetches are bounded: a
+	// timeout, a response size limit and few redirects, https only (plain
+	// http only on loopback). The zero value uses fetch's defaults.
+	Limits fetch.Client
+	// Timeout bounds the whole fetch (default: 6 times the request
+	// timeout).
+	Timeout time.Duration
+}
+
+// Fetch connects to the MCP server at endpoint over Streamable HTTP with
+// the official Go SDK (server/discover on the newest revision, else
+// initialize), lists its tools page by page, and its resources and prompts
+// when it offers them. Tool schemas are kept as the server sent them: the
+// SDK decodes them into maps (losing large integers' digits), so the raw
+// tools/list results are read beside it.
+func Fetch(ctx context.Context, endpoint string, opts FetchOptions) (*Snapshot, error) {
+	hc, err := opts.Limits.HTTPClient(endpoint)
+	if err != nil {
+		return nil, err
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		per := opts.Limits.Timeout
+		if per <= 0 {
+			per = fetch.DefaultTimeout
+		}
+		timeout = 6 * per
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	rec := &recorder{base: hc.Transport, header: opts.Header, results: map[string]json.RawMessage{}, last: map[string]string{}}
+	hc.Transport = rec
+	defer hc.CloseIdleConnections()
+	client := sdk.NewClient(&sdk.Implementation{Name: "agentcards", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{
+		Endpoint:             endpoint,
+		HTTPClient:           hc,
+		DisableStandaloneSSE: true, // nothing to listen for; and each request has a timeout
+		MaxEventSize:         int(max(opts.Limits.MaxBytes, fetch.DefaultMaxBytes)),
+		MaxRetries:           -1,
+	}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", redact(endpoint), err)
+	}
+	defer cs.Close()
+	ir := cs.InitializeResult()
+	if ir == nil || ir.ServerInfo == nil {
+		return nil, fmt.Errorf("%s did not say who it is (no serverInfo)", redact(endpoint))
+	}
+	s := &Snapshot{
+		SnapshotFormat:  Format,
+		ProtocolVersion: ir.ProtocolVersion,
+		ServerInfo: Implementation{
+			Name: ir.ServerInfo.Name, Title: ir.ServerInfo.Title,
+			Version: ir.ServerInfo.Version, WebsiteURL: ir.ServerInfo.WebsiteURL,
+		},
+		Instructions: ir.Instructions,
+	}
+	if ir.Capabilities != nil {
+		if s.Capabilities, err = json.Marshal(ir.Capabilities); err != nil {
+			return nil, err
+		}
+	}
+	if ir.Capabilities == nil || ir.Capabilities.Tools == nil {
+		return nil, fmt.Errorf("%s offers no tools (its capabilities have no \"tools\")", redact(endpoint))
+	}
+	if s.Tools, err = listTools(ctx, cs, rec); err != nil {
+		return nil, err
+	}
+	if ir.Capabilities.Resources != nil {
+		err := pages(func(cursor string) (string, error) {
+			res, err := cs.ListResources(ctx, &sdk.ListResourcesParams{Cursor: cursor})
+			if err != nil {
+				return "", fmt.Errorf("resources/list: %w", err)
+			}
+			for _, r := range res.Resources {
+				if r != nil {
+					s.Resources = append(s.Resources, Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType})
+				}
+			}
+			return res.NextCursor, tooMany("resources", len(s.Resources))
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if ir.Capabilities.Prompts != nil {
+		err := pages(func(cursor string) (string, error) {
+			res, err := cs.ListPrompts(ctx, &sdk.ListPromptsParams{Cursor: cursor})
+			if err != nil {
+				return "", fmt.Errorf("prompts/list: %w", err)
+			}
+			for _, p := range res.Prompts {
+				if p == nil {
+					continue
+				}
+				pr := Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+				for _, a := range p.Arguments {
+					if a != nil {
+						pr.Arguments = append(pr.Arguments, PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
+					}
+				}
+				s.Prompts = append(s.Prompts, pr)
+			}
+			return res.NextCursor, tooMany("prompts", len(s.Prompts))
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if ps := s.check(); len(ps) > 0 {
+		return nil, fmt.Errorf("the server's answer cannot be kept as a snapshot:\n%w", ps)
+	}
+	return s, nil
+}
+
+// listTools reads every page of tools/list, each tool as the server sent
+// it.
+func listTools(ctx context.Context, cs *sdk.ClientSession, rec *recorder) ([]Tool, error) {
+	var tools []Tool
+	err := pages(func(cursor string) (string, error) {
+		res, err := cs.ListTools(ctx, &sdk.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return "", fmt.Errorf("tools/list: %w", err)
+		}
+		raw := rec.result("tools/list")
+		if raw == nil {
+			return "", errors.New("tools/list: the server's answer could not be read as JSON-RPC")
+		}
+		var page struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return "", fmt.Errorf("tools/list: %v", err)
+		}
+		for i, t := range page.Tools {
+			var tool Tool
+			if err := json.Unmarshal(t, &tool); err != nil {
+				return "", fmt.Errorf("tools/list: tool %d of the page: %v", i, err)
+			}
+			tools = append(tools, tool)
+		}
+		if page.NextCursor != res.NextCursor {
+			return "", errors.New("tools/list: the answer read beside the SDK is not the one it read")
+		}
+		return res.NextCursor, tooMany("tools", len(tools))
+	})
+	if tools == nil {
+		tools = []Tool{}
+	}
+	return tools, err
+}
+
+// pages calls list with each cursor it returns, from "", until it returns
+// "" (or an error), refusing a cursor seen before and more than MaxPages
+// pages.
+func pages(list func(cursor string) (next string, err error)) error {
+	seen := map[string]bool{}
+	cursor := ""
+	for n := 0; ; n++ {
+		if n == MaxPages {
+			return fmt.Errorf("more than %d pages: stopped", MaxPages)
+		}
+		next, err := list(cursor)
+		if err != nil || next == "" {
+			return err
+		}
+		if seen[next] {
+			return errors.New("the server gave a cursor it had given before (the list would never end): stopped")
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// tooMany refuses lists longer than a snapshot may hold.
+func tooMany(what string, n int) error {
+	if n > MaxItems {
+		return fmt.Errorf("more than %d %s: stopped", MaxItems, what)
+	}
+	return nil
+}
+
+// redact is a URL without its query (which may carry a key) for messages.
+func redact(endpoint string) string {
+	if i := strings.IndexAny(endpoint, "?#"); i >= 0 {
+		return endpoint[:i]
+	}
+	return endpoint
+}
+
+// recorder adds the caller's headers to every request and reads the
+// JSON-RPC responses beside the SDK, keeping each result's raw bytes.
+type recorder struct {
+	base   http.RoundTripper
+	header http.Header
+
+	mu      sync.Mutex
+	methods map[string]string          // request id -> method
+	results map[string]json.RawMessage // request id -> raw result
+	last    map[string]string          // method -> id of its latest request
+}
+
+// result is the raw result of the latest request for method, nil when
+// none was read.
+func (r *recorder) result(method string) json.RawMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	id, ok := r.last[method]
+	if !ok {
+		return nil
+	}
+	return r.results[id]
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, vs := range r.header {
+		req.Header.Del(k)
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	if req.Method == http.MethodPost && req.GetBody != nil {
+		if body, err := req.GetBody(); err == nil {
+			data, _ := io.ReadAll(io.LimitReader(body, 1<<20))
+			body.Close()
+			var msg struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(data, &msg) == nil && len(msg.ID) > 0 && msg.Method != "" {
+				r.mu.Lock()
+				if r.methods == nil {
+					r.methods = map[string]string{}
+				}
+				r.methods[string(msg.ID)] = msg.Method
+				r.last[msg.Method] = string(msg.ID)
+				r.mu.Unlock()
+			}
+		}
+	}
+	resp, err := r.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch ct {
+	case "application/json":
+		resp.Body = &tee{rc: resp.Body, r: r, whole: true}
+	case "text/event-stream":
+		resp.Body = &tee{rc: resp.Body, r: r}
+	}
+	return resp, nil
+}
+
+// keep records a JSON-RPC message's result, when it is a response.
+func (r *recorder) keep(msg []byte) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(msg, &m) != nil || len(m.ID) == 0 || len(m.Result) == 0 {
+		return
+	}
+	r.mu.Lock()
+	r.results[string(m.ID)] = m.Result
+	r.mu.Unlock()
+}
+
+// tee passes a response body through while reading its JSON-RPC messages:
+// a whole JSON body at its end, or each server-sent event as it completes
+// (the SDK may act on an event before the stream ends).
+type tee struct {
+	rc    io.ReadCloser
+	r     *recorder
+	whole bool
+	buf   bytes.Buffer
+}
+
+func (t *tee) Read(p []byte) (int, error) {
+	n, err := t.rc.Read(p)
+	t.buf.Write(p[:n])
+	if t.whole {
+		if err == io.EOF {
+			t.r.keep(t.buf.Bytes())
+			t.buf.Reset()
+		}
+		return n, err
+	}
+	for {
+		b := t.buf.Bytes()
+		i, sep := bytes.Index(b, []byte("\n\n")), 2
+		if j := bytes.Index(b, []byte("\r\n\r\n")); j >= 0 && (i < 0 || j < i) {
+			i, sep = j, 4
+		}
+		if i < 0 {
+			break
+		}
+		t.event(b[:i])
+		t.buf.Next(i + sep)
+	}
+	return n, err
+}
+
+// event reads one server-sent event's data lines.
+func (t *tee) event(ev []byte) {
+	var data []byte
+	for _, line := range bytes.Split(ev, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+			if len(data) > 0 {
+				data = append(data, '\n')
+			}
+			data = append(data, bytes.TrimPrefix(d, []byte(" "))...)
+		}
+	}
+	if len(data) > 0 {
+		t.r.keep(data)
+	}
+}
+
+func (t *tee) Close() error { return t.rc.Close() }
