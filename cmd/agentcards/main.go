@@ -7,6 +7,7 @@
 //	agentcards import [-id ID] [-append agents.toml] SOURCE
 //	agentcards serve  [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]...
 //	agentcards keys   list | next | promote KID | retire KID | drop KID
+//	agentcards mcp fetch [-o FILE] [-H 'Name: value']... [-header-env Name=VAR]... URL
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 package main
@@ -35,6 +36,7 @@ Usage:
   agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] TARGET...
   agentcards import [-id ID] [-append agents.toml] SOURCE
   agentcards serve  [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]...
+  agentcards mcp fetch [-o FILE] [-H 'Name: value']... [-header-env Name=VAR]... URL
 
 Run "agentcards <command> -h" for a command's flags. README.md has the rest.
 `
@@ -64,6 +66,8 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		err = runServe(args[1:], stdout, stderr, getenv)
 	case "keys":
 		err = runKeys(args[1:], stdout, stderr, getenv)
+	case "mcp":
+		err = runMCP(args[1:], stdout, stderr, getenv)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agentcards/agentcards/internal/mcp/mcptest"
 )
 
 var update = flag.Bool("update", false, "rewrite testscript golden sections")
@@ -39,8 +41,9 @@ func TestMain(m *testing.M) {
 //	         keys; their public JWKs are in $KEYS/public)
 //	EXAMPLE  the repository's example agents.toml, made absolute
 //
-// and extra commands: status, capture, serve, jsonedit and protected (see
-// cmdStatus, cmdCapture, cmdServe, cmdJSONEdit, cmdProtected).
+// and extra commands: status, capture, serve, jsonedit, protected and
+// mcpserver (see cmdStatus, cmdCapture, cmdServe, cmdJSONEdit,
+// cmdProtected, cmdMCPServer).
 func TestScripts(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -60,8 +63,42 @@ func TestScripts(t *testing.T) {
 			"serve":     cmdServe,
 			"jsonedit":  cmdJSONEdit,
 			"protected": cmdProtected,
+			"mcpserver": cmdMCPServer,
 		},
 	})
+}
+
+// cmdMCPServer implements
+//
+//	mcpserver [-token] [-stateless] VAR
+//
+// It starts an MCP server built with the official Go SDK on loopback
+// (package mcptest: five tools over three pages, a resource, a prompt) and
+// sets VAR to its URL. With -token, requests need "Authorization: Bearer
+// $MCP_TOKEN", which it sets too.
+func cmdMCPServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! mcpserver")
+	}
+	var o mcptest.Options
+	for len(args) > 1 {
+		switch args[0] {
+		case "-token":
+			o.RequireToken = true
+			ts.Setenv("MCP_TOKEN", mcptest.Token)
+		case "-stateless":
+			o.Stateless = true
+		default:
+			ts.Fatalf("usage: mcpserver [-token] [-stateless] VAR")
+		}
+		args = args[1:]
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: mcpserver [-token] [-stateless] VAR")
+	}
+	srv := mcptest.New(o)
+	ts.Defer(srv.Close)
+	ts.Setenv(args[0], srv.URL)
 }
 
 // cmdStatus implements

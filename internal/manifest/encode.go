@@ -224,3 +224,7 @@ func tomlValue(v any) string {
 	}
 	return tomlString(fmt.Sprint(v))
 }
+
+// Quote writes s as a TOML basic string, with characters a terminal would
+// act on escaped.
+func Quote(s string) string { return tomlString(s) }

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/mcp"
+	"github.com/agentcards/agentcards/internal/terminal"
+)
+
+const mcpUsage = `Usage: agentcards mcp fetch [-o FILE] [-H 'Name: value']... [-header-env Name=VAR]... URL
+
+fetch snapshots a live MCP server (Streamable HTTP): its serverInfo, capabilities,
+every page of tools/list, and resources/list and prompts/list when it offers them.
+The snapshot is what [[mcpServers]] tools = "..." in agents.toml points at; commit it.
+Headers (for auth) are sent with every request and never written to the file.
+
+Examples:
+  agentcards mcp fetch -o mcp/weather.json https://mcp.example.com/mcp
+  MCP_TOKEN=... agentcards mcp fetch -header-env Authorization=MCP_TOKEN -o mcp/weather.json https://mcp.example.com/mcp
+
+`
+
+func runMCP(args []string, stdout, stderr io.Writer, getenv env) error {
+	if len(args) == 0 || args[0] != "fetch" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprint(stdout, mcpUsage)
+			return nil
+		}
+		fmt.Fprint(stderr, mcpUsage)
+		return errUsage
+	}
+	fs := newFlags("mcp fetch", stderr)
+	out := fs.String("o", "", "write the snapshot to this `file` (default: standard output)")
+	var headers, headerEnv multiFlag
+	fs.Var(&headers, "H", "send this header with every request (`'Name: value'`; repeatable)")
+	fs.Var(&headerEnv, "header-env", "send header Name with the value of environment variable VAR (`Name=VAR`; repeatable), which keeps the value out of shell history")
+	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
+	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest response read, in bytes")
+	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, mcpUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageOrHelp(err)
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	endpoint := fs.Arg(0)
+	h, err := requestHeaders(headers, headerEnv, getenv)
+	if err != nil {
+		return fmt.Errorf("%v: %w", err, errUsage)
+	}
+	opts := mcp.FetchOptions{Header: h, Limits: fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}}
+	if *cacert != "" {
+		pool, err := fetch.LoadRootCAs(*cacert)
+		if err != nil {
+			return fmt.Errorf("%v: %w", err, errUsage)
+		}
+		opts.Limits.RootCAs = pool
+	}
+	s, err := mcp.Fetch(context.Background(), endpoint, opts)
+	if err != nil {
+		return err
+	}
+	data, err := s.Marshal()
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	if err := writeFileAtomic(*out, data); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %s: %s %s, %s, %s, %s (MCP %s)\n", terminal.Escape(*out),
+		terminal.Escape(s.ServerInfo.Name), terminal.Escape(s.ServerInfo.Version),
+		plural(len(s.Tools), "tool"), plural(len(s.Resources), "resource"), plural(len(s.Prompts), "prompt"),
+		terminal.Escape(s.ProtocolVersion))
+	fmt.Fprintf(stderr, "\nTo publish it, add to agents.toml (and edit the name and description):\n\n%s", suggestTable(*out, endpoint, s))
+	return nil
+}
+
+// requestHeaders gathers -H and -header-env into one header.
+func requestHeaders(flags, fromEnv []string, getenv env) (http.Header, error) {
+	h := http.Header{}
+	for i, f := range flags {
+		name, value, ok := strings.Cut(f, ":")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || !validHeaderName(name) {
+			// Not repeated: a mistyped header may be all credential.
+			return nil, fmt.Errorf("-H number %d is not a header: write it as 'Name: value'", i+1)
+		}
+		h.Add(name, value)
+	}
+	for _, f := range fromEnv {
+		name, variable, ok := strings.Cut(f, "=")
+		if !ok || !validHeaderName(name) || variable == "" {
+			return nil, fmt.Errorf("-header-env %q: write it as Name=VARIABLE", terminal.Escape(f))
+		}
+		value := getenv(variable)
+		if value == "" {
+			return nil, fmt.Errorf("-header-env %s: environment variable %s is empty or unset", terminal.Escape(name), terminal.Escape(variable))
+		}
+		h.Add(name, value)
+	}
+	return h, nil
+}
+
+// validHeaderName reports whether s is an HTTP field name (RFC 9110 token).
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeFileAtomic replaces path with data, never leaving it half-written.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(f.Name(), 0o644)); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// suggestTable is an [[mcpServers]] table for a snapshot just written.
+func suggestTable(out, endpoint string, s *mcp.Snapshot) string {
+	id := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
+	id = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return '-'
+	}, id)
+	id = strings.Trim(id, "-")
+	if id == "" {
+		id = "server"
+	}
+	name := "com.example/" + id
+	if u, err := url.Parse(endpoint); err == nil && u.Hostname() != "" && !fetch.IsLoopback(u.Hostname()) {
+		labels := strings.Split(strings.ToLower(u.Hostname()), ".")
+		slices.Reverse(labels)
+		name = strings.Join(labels, ".") + "/" + id
+	}
+	title := s.ServerInfo.Title
+	if title == "" {
+		title = s.ServerInfo.Name
+	}
+	version := s.ServerInfo.Version
+	if version == "" {
+		version = "1.0.0"
+	}
+	remote := withoutCredentials(endpoint)
+	var b strings.Builder
+	fmt.Fprintf(&b, "[[mcpServers]]\nid = %s\nname = %s\ntitle = %s\ndescription = %s\nversion = %s\ntools = %s\n\n[[mcpServers.remotes]]\ntype = \"streamable-http\"\nurl = %s\n",
+		manifest.Quote(id), manifest.Quote(name), manifest.Quote(title), manifest.Quote("What "+title+" does, in at most 100 characters"),
+		manifest.Quote(version), manifest.Quote(filepath.ToSlash(out)), manifest.Quote(remote))
+	if s.ProtocolVersion != "" {
+		fmt.Fprintf(&b, "supportedProtocolVersions = [%s]\n", manifest.Quote(s.ProtocolVersion))
+	}
+	return b.String()
+}
+
+// withoutCredentials drops a URL's query and user info, which may carry credentials.
+func withoutCredentials(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return ""
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
