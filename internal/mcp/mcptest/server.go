@@ -36,8 +36,8 @@ func ptr[T any](v T) *T { return &v }
 var Tools = []*sdk.Tool{
 	{
 		Name: "get_forecast", Title: "Get forecast",
-		Description: "Forecast for a city.\n\nGives **daily** highs and lows.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Lisbon"},"units":{"type":"string","enum":["","metric","imperial"],"default":"","description":"Units; empty for the server's choice"},"days":{"type":"integer","minimum":1,"maximum":9007199254740993,"default":3}},"required":["city"]}`),
+		Description:  "Forecast for a city.\n\nGives **daily** highs and lows.",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Lisbon"},"units":{"type":"string","enum":["","metric","imperial"],"default":"","description":"Units; empty for the server's choice"},"days":{"type":"integer","minimum":1,"maximum":9007199254740993,"default":3}},"required":["city"]}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"days":{"type":"array","items":{"type":"object","properties":{"high":{"type":"number"},"low":{"type":"number"}}}}},"required":["days"]}`),
 		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true), IdempotentHint: true},
 	},
