@@ -22,6 +22,10 @@ type Manifest struct {
 	Site     Site      `toml:"site"`
 	Provider *Provider `toml:"provider"`
 	Agents   []Agent   `toml:"agents"`
+	// MCPServers are the MCP servers the site publishes Server Cards and
+	// docs for. A server with an a2a table also becomes an agent: Load
+	// and a Source give its synthesized agent after the [[agents]].
+	MCPServers []MCPServer `toml:"mcpServers"`
 
 	// Dir is the folder holding the manifest; relative paths resolve from it.
 	Dir string `toml:"-"`
@@ -262,45 +266,59 @@ func (s *Source) all() (*Manifest, error) {
 
 // parseWhole decodes and validates a manifest in one piece: the way to read
 // one whose layout split does not follow.
-func parseWhole(name string, src []byte) (*Manifest, error) {
+func parseWhole(name, dir string, src []byte) (*Manifest, []synthAgent, error) {
 	c := &checker{file: name, src: src}
 	raw, ok := c.parse()
 	if !ok {
-		return nil, c.errs
+		return nil, nil, c.errs
 	}
-	m := &Manifest{}
+	m := &Manifest{Dir: dir}
 	c.decode("", 0, raw, reflect.ValueOf(m).Elem())
 	// Validate even after decoding errors, so that everything is reported
 	// at once; errorf keeps only the first problem of each key path.
 	c.validateHead(m)
-	ids := make([]string, len(m.Agents))
+	synth := c.synthesize(m)
+	ids := make([]string, len(m.Agents), len(m.Agents)+len(synth))
 	for i := range m.Agents {
 		c.validateAgent(fmt.Sprintf("agents[%d]", i), m, &m.Agents[i])
 		if slugRE.MatchString(m.Agents[i].ID) {
 			ids[i] = m.Agents[i].ID
 		}
 	}
-	for _, p := range checkIDs(m.Site.DefaultAgent, ids) {
+	for _, a := range synth {
+		ids = append(ids, a.agent.ID)
+	}
+	idPath := func(i int) string {
+		if i >= len(m.Agents) {
+			return fmt.Sprintf("mcpServers[%d].id", synth[i-len(m.Agents)].server)
+		}
+		return fmt.Sprintf("agents[%d].id", i)
+	}
+	for _, p := range checkIDs(m.Site.DefaultAgent, ids, len(m.MCPServers), idPath) {
 		switch p.index {
 		case -2:
 			c.errorf("agents", "%s", p.msg)
 		case -1:
 			c.errorf("site.defaultAgent", "%s", p.msg)
 		default:
-			c.errorf(fmt.Sprintf("agents[%d].id", p.index), "%s", p.msg)
+			c.errorf(idPath(p.index), "%s", p.msg)
 		}
 	}
 	if len(c.errs) > 0 {
 		sortDiagnostics(c.errs)
-		return nil, c.errs
+		return nil, nil, c.errs
 	}
-	return m, nil
+	return m, synth, nil
 }
 
-// DefaultAgentID is the id of the agent served at the site root.
+// DefaultAgentID is the id of the agent served at the site root; "" for
+// a site of MCP servers only.
 func (m *Manifest) DefaultAgentID() string {
 	if m.Site.DefaultAgent != "" {
 		return m.Site.DefaultAgent
+	}
+	if len(m.Agents) == 0 {
+		return ""
 	}
 	return m.Agents[0].ID
 }

@@ -33,7 +33,10 @@ type Source struct {
 	// spans locate each agent's table; nil when the source was read whole.
 	spans []span
 	// whole holds the agents of a source read whole (an irregular layout).
-	whole    []Agent
+	whole []Agent
+	// synth are the agents synthesized for MCP servers, which come after
+	// the [[agents]] tables.
+	synth    []synthAgent
 	headErrs Errors
 	headSrc  []byte
 	headLine func(int) int
@@ -49,20 +52,20 @@ func Open(path string) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := open(path, f)
+	s, err := open(path, filepath.Dir(path), f)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	s.c = f
-	s.Head.Dir = filepath.Dir(path)
 	return s, nil
 }
 
 // OpenBytes is Open for manifest source held in memory; name is used in
 // diagnostics only.
+// Relative paths in it (MCP snapshots) resolve from the working folder.
 func OpenBytes(name string, src []byte) (*Source, error) {
-	return open(name, bytes.NewReader(src))
+	return open(name, "", bytes.NewReader(src))
 }
 
 // readerAtSeeker is what open reads: an *os.File or a *bytes.Reader.
@@ -71,7 +74,7 @@ type readerAtSeeker interface {
 	io.ReadSeeker
 }
 
-func open(name string, r readerAtSeeker) (*Source, error) {
+func open(name, dir string, r readerAtSeeker) (*Source, error) {
 	s := &Source{name: name, r: r}
 	l, err := split(r)
 	if errors.Is(err, errIrregular) {
@@ -82,11 +85,11 @@ func open(name string, r readerAtSeeker) (*Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		m, err := parseWhole(name, src)
+		m, synth, err := parseWhole(name, dir, src)
 		if err != nil {
 			return nil, err
 		}
-		s.whole = m.Agents
+		s.whole, s.synth = m.Agents, synth
 		m.Agents = nil
 		s.Head = m
 		return s, nil
@@ -99,7 +102,7 @@ func open(name string, r readerAtSeeker) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Head = &Manifest{}
+	s.Head = &Manifest{Dir: dir}
 	s.headSrc, s.headLine = head, fileLine
 	c := &checker{file: name, src: head, fileLine: fileLine}
 	raw, ok := c.parse()
@@ -107,6 +110,7 @@ func open(name string, r readerAtSeeker) (*Source, error) {
 	if ok {
 		c.decode("", 0, raw, reflect.ValueOf(s.Head).Elem())
 		c.validateHead(s.Head)
+		s.synth = c.synthesize(s.Head)
 	}
 	s.headErrs = c.errs
 	return s, nil
@@ -179,18 +183,32 @@ func (c *checker) parse() (map[string]any, bool) {
 // against it would only add noise.
 func (s *Source) Problems() (problems Errors, fatal bool) { return s.headErrs, s.headBroken }
 
-// Len is how many agents the manifest holds.
-func (s *Source) Len() int {
+// Len is how many agents the manifest holds, synthesized ones included.
+func (s *Source) Len() int { return s.tables() + len(s.synth) }
+
+// tables is how many [[agents]] tables the manifest holds: agents from
+// tables() on are synthesized for MCP servers.
+func (s *Source) tables() int {
 	if s.spans == nil {
 		return len(s.whole)
 	}
 	return len(s.spans)
 }
 
+// synthRaw is the source of a synthesized agent: its encoding, which
+// identifies everything about it (the server's table and snapshot).
+func (s *Source) synthRaw(i int) ([]byte, error) {
+	b, err := json.Marshal(&s.synth[i-s.tables()].agent)
+	return append([]byte("mcp:"), b...), err
+}
+
 // Raw is the source of agent i: its [[agents]] table as written, which
 // identifies everything about it (a cache key). For a manifest read whole
 // it is a JSON encoding of the decoded agent.
 func (s *Source) Raw(i int) ([]byte, error) {
+	if i >= s.tables() {
+		return s.synthRaw(i)
+	}
 	if s.spans == nil {
 		// Free-form params keep their TOML types in the key: 1000000 and
 		// 1e6 print differently in a template.
@@ -215,6 +233,21 @@ func (s *Source) Raw(i int) ([]byte, error) {
 // Raws is Raw for agents lo..hi-1, read with one read of the file when
 // their tables lie next to each other, as they do in a split manifest.
 func (s *Source) Raws(lo, hi int) ([][]byte, error) {
+	if n := s.tables(); hi > n {
+		// The synthesized agents, after the tables.
+		head, err := s.Raws(min(lo, n), n)
+		if err != nil {
+			return nil, err
+		}
+		for i := max(lo, n); i < hi; i++ {
+			b, err := s.synthRaw(i)
+			if err != nil {
+				return nil, err
+			}
+			head = append(head, b)
+		}
+		return head, nil
+	}
 	out := make([][]byte, hi-lo)
 	if s.spans == nil || hi <= lo {
 		for i := lo; i < hi; i++ {
@@ -265,6 +298,10 @@ func typed(v any) any {
 // Agent decodes and checks agent i from raw, which Raw returned. The
 // problems name the manifest's own lines and the agent's key path.
 func (s *Source) Agent(i int, raw []byte) (*Agent, Errors) {
+	if i >= s.tables() {
+		a := s.synth[i-s.tables()].agent
+		return &a, nil
+	}
 	if s.spans == nil {
 		return &s.whole[i], nil
 	}
@@ -295,17 +332,26 @@ func (s *Source) Agent(i int, raw []byte) (*Agent, Errors) {
 // default agent that is missing or not named.
 func (s *Source) CheckIDs(ids []string) Errors {
 	var out Errors
-	for _, p := range checkIDs(s.Head.Site.DefaultAgent, ids) {
+	for _, p := range checkIDs(s.Head.Site.DefaultAgent, ids, len(s.Head.MCPServers), s.idPath) {
 		switch {
 		case p.index == -2:
 			out = append(out, Diagnostic{File: s.name, Path: "agents", Msg: p.msg})
 		case p.index == -1:
 			out = append(out, s.headDiagnostic("site.defaultAgent", p.msg))
 		default:
-			out = append(out, s.agentDiagnostic(p.index, "agents["+strconv.Itoa(p.index)+"].id", p.msg))
+			out = append(out, s.agentDiagnostic(p.index, s.idPath(p.index), p.msg))
 		}
 	}
 	return out
+}
+
+// idPath is the key path of agent i's id: agents[i].id, or the id of the
+// MCP server a synthesized agent comes from.
+func (s *Source) idPath(i int) string {
+	if n := s.tables(); i >= n {
+		return "mcpServers[" + strconv.Itoa(s.synth[i-n].server) + "].id"
+	}
+	return "agents[" + strconv.Itoa(i) + "].id"
 }
 
 // headDiagnostic places a diagnostic about the head.
@@ -317,6 +363,12 @@ func (s *Source) headDiagnostic(path, msg string) Diagnostic {
 
 // agentDiagnostic places a diagnostic about agent i.
 func (s *Source) agentDiagnostic(i int, path, msg string) Diagnostic {
+	if i >= s.tables() {
+		if s.spans == nil {
+			return Diagnostic{File: s.name, Path: path, Msg: msg}
+		}
+		return s.headDiagnostic(path, msg)
+	}
 	if s.spans == nil {
 		return Diagnostic{File: s.name, Path: path, Msg: msg}
 	}

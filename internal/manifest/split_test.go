@@ -16,7 +16,12 @@ func sameAsWhole(t *testing.T, src string) { sameAs(t, src, true) }
 // may read differently from the same error in the whole document).
 func sameAs(t *testing.T, src string, exact bool) {
 	t.Helper()
-	whole, werr := parseWhole("m.toml", []byte(src))
+	whole, synth, werr := parseWhole("m.toml", "", []byte(src))
+	if werr == nil {
+		for _, a := range synth {
+			whole.Agents = append(whole.Agents, a.agent)
+		}
+	}
 	split, serr := Parse("m.toml", []byte(src))
 	if (werr == nil) != (serr == nil) {
 		t.Fatalf("whole: %v\nsplit: %v\nsource:\n%s", werr, serr, src)

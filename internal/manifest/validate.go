@@ -23,12 +23,14 @@ var (
 // Bindings are the protocol bindings A2A v1.0 defines.
 var Bindings = []string{"JSONRPC", "GRPC", "HTTP+JSON"}
 
-// validateHead checks what is not an agent: [site] and [provider].
+// validateHead checks what is not an agent: [site], [provider] and the
+// [[mcpServers]] with their snapshots.
 func (c *checker) validateHead(m *Manifest) {
 	c.validateSite(m)
 	if m.Provider != nil {
 		c.validateProvider("provider", m.Provider, true)
 	}
+	c.validateMCPServers(m)
 }
 
 // idProblem is what is wrong with one agent's id across the manifest.
@@ -37,12 +39,17 @@ type idProblem struct {
 	msg   string // the diagnostic's message
 }
 
-// checkIDs finds what is wrong across agents: no agents, ids used twice,
-// and a default agent that is missing or not named. ids are every agent's
-// id in order ("" where it is missing, which validateAgent reports).
-func checkIDs(defaultAgent string, ids []string) []idProblem {
+// checkIDs finds what is wrong across agents: no agents (nor MCP
+// servers), ids used twice, and a default agent that is missing or not
+// named. ids are every agent's id in order, synthesized agents' last (""
+// where it is missing, which validateAgent reports); idPath names where
+// agent i's id is.
+func checkIDs(defaultAgent string, ids []string, mcpServers int, idPath func(int) string) []idProblem {
 	if len(ids) == 0 {
-		return []idProblem{{index: -2, msg: "no agents: add at least one [[agents]] table"}}
+		if mcpServers > 0 && defaultAgent == "" {
+			return nil
+		}
+		return []idProblem{{index: -2, msg: "no agents: add at least one [[agents]] table (or an [[mcpServers]] table)"}}
 	}
 	var out []idProblem
 	first := map[string]int{}
@@ -52,7 +59,11 @@ func checkIDs(defaultAgent string, ids []string) []idProblem {
 			continue
 		}
 		if j, dup := first[id]; dup {
-			out = append(out, idProblem{i, fmt.Sprintf("duplicate id %q (also agents[%d].id); ids must be unique", id, j)})
+			why := ""
+			if strings.HasPrefix(idPath(i), "mcpServers") {
+				why = " (an MCP server with an a2a table is an agent at /agents/<id>/ too)"
+			}
+			out = append(out, idProblem{i, fmt.Sprintf("duplicate id %q (also %s); ids must be unique%s", id, idPath(j), why)})
 			continue
 		}
 		first[id] = i
@@ -171,7 +182,7 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 		}
 	}
 	if len(a.SupportedInterfaces) == 0 {
-		c.errorf(p+".supportedInterfaces", "required: add at least one [[agents.supportedInterfaces]] with url, protocolBinding and protocolVersion")
+		c.errorf(p+".supportedInterfaces", "required: add at least one [[%s.supportedInterfaces]] with url, protocolBinding and protocolVersion", tableOf(p))
 	}
 	for i, in := range a.SupportedInterfaces {
 		c.validateInterface(fmt.Sprintf("%s.supportedInterfaces[%d]", p, i), in)
@@ -192,7 +203,7 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 	c.checkRequirements(p+".securityRequirements", a, a.SecurityRequirements)
 	c.checkLegacyExpressible(p+".securityRequirements", a, a.SecurityRequirements)
 	if len(a.Skills) == 0 {
-		c.errorf(p+".skills", "required: add at least one [[agents.skills]] with id, name, description and tags")
+		c.errorf(p+".skills", "required: add at least one [[%s.skills]] with id, name, description and tags", tableOf(p))
 	}
 	skillIDs := map[string]int{}
 	for i := range a.Skills {
@@ -220,6 +231,12 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 		c.checkLegacyExpressible(sp+".securityRequirements", a, s.SecurityRequirements)
 	}
 }
+
+// tableOf is the TOML table name of a key path: "agents[2]" -> "agents",
+// "mcpServers[0].a2a" -> "mcpServers.a2a".
+func tableOf(path string) string { return indexRE.ReplaceAllString(path, "") }
+
+var indexRE = regexp.MustCompile(`\[[0-9]+\]`)
 
 func (c *checker) required(path, v string) {
 	if v == "" {

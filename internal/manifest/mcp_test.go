@@ -1,0 +1,67 @@
+package manifest_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+)
+
+// TestMCPExample loads testdata/mcp/agents.toml: two servers, one of them
+// an agent too, after the [[agents]].
+func TestMCPExample(t *testing.T) {
+	m, err := manifest.Load(filepath.Join("..", "..", "testdata", "mcp", "agents.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.MCPServers) != 2 || m.MCPServers[0].Snapshot == nil || len(m.MCPServers[0].Snapshot.Tools) != 5 {
+		t.Fatalf("servers: %+v", m.MCPServers)
+	}
+	if len(m.Agents) != 2 || m.Agents[1].ID != "weather" {
+		t.Fatalf("agents: %d", len(m.Agents))
+	}
+	a := m.Agents[1]
+	if a.Name != "Weather" || len(a.Skills) != 5 || a.DocumentationURL != "https://agents.example.com/mcp/weather/" || a.IconURL != "https://weather.example.com/icon.png" {
+		t.Fatalf("synthesized agent: %+v", a)
+	}
+	byID := map[string]manifest.Skill{}
+	for _, s := range a.Skills {
+		byID[s.ID] = s
+	}
+	if s := byID["get_forecast"]; s.Name != "Get forecast" || strings.Join(s.Tags, ",") != "mcp,weather,forecast,read-only,idempotent,open-world" {
+		t.Errorf("get_forecast: %+v", s)
+	}
+	if s := byID["delete_alert"]; s.Name != "delete_alert" || strings.Join(s.Tags, ",") != "mcp,weather,forecast,destructive,closed-world" {
+		t.Errorf("delete_alert: %+v", s)
+	}
+	ext := a.Capabilities.Extensions[len(a.Capabilities.Extensions)-1]
+	if ext.URI != manifest.MCPToolsExtension {
+		t.Fatalf("extension %+v", ext)
+	}
+	tools := ext.Params["tools"].([]any)
+	first := tools[0].(map[string]any)
+	var schema map[string]any
+	if err := json.Unmarshal([]byte(first["inputSchema"].(string)), &schema); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(first["inputSchema"].(string), `"default":""`) && first["name"] == "get_forecast" {
+		t.Errorf("the empty default is lost: %s", first["inputSchema"])
+	}
+}
+
+// TestSkillID keeps tool names that are skill ids and mends the rest.
+func TestSkillID(t *testing.T) {
+	for in, want := range map[string]string{
+		"get_forecast":  "get_forecast",
+		"github.issues": "github.issues",
+		"a/b":           "a-b",
+		"_private":      "tool-_private",
+		"-x":            "tool--x",
+	} {
+		if got := manifest.SkillID(in); got != want {
+			t.Errorf("SkillID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
