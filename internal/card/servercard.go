@@ -1,0 +1,116 @@
+package card
+
+import (
+	"fmt"
+	"regexp"
+	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+)
+
+// ServerCard is an MCP Server Card (SEP-2127, the
+// io.modelcontextprotocol/server-card extension; schema in
+// modelcontextprotocol/experimental-ext-server-card). It describes a
+// server and where to reach it; it lists no tools.
+type ServerCard struct {
+	Schema      string            `json:"$schema"`
+	Name        string            `json:"name"`
+	Version     string            `json:"version"`
+	Description string            `json:"description"`
+	Title       string            `json:"title,omitempty"`
+	WebsiteURL  string            `json:"websiteUrl,omitempty"`
+	Repository  *ServerRepository `json:"repository,omitempty"`
+	Icons       []ServerIcon      `json:"icons,omitempty"`
+	Remotes     []ServerRemote    `json:"remotes,omitempty"`
+}
+
+// ServerRepository is where a server's source lives.
+type ServerRepository struct {
+	URL       string `json:"url"`
+	Source    string `json:"source"`
+	Subfolder string `json:"subfolder,omitempty"`
+	ID        string `json:"id,omitempty"`
+}
+
+// ServerIcon is an icon of the server.
+type ServerIcon struct {
+	Src      string   `json:"src"`
+	MIMEType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	Theme    string   `json:"theme,omitempty"`
+}
+
+// ServerRemote is an endpoint of the server.
+type ServerRemote struct {
+	Type                      string         `json:"type"`
+	URL                       string         `json:"url"`
+	Headers                   []ServerHeader `json:"headers,omitempty"`
+	SupportedProtocolVersions []string       `json:"supportedProtocolVersions,omitempty"`
+}
+
+// ServerHeader names a header clients send; the card never holds a value.
+type ServerHeader struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	IsRequired  bool   `json:"isRequired,omitempty"`
+	IsSecret    bool   `json:"isSecret,omitempty"`
+}
+
+// NewServerCard is the Server Card of an MCP server of the manifest.
+func NewServerCard(s *manifest.MCPServer) *ServerCard {
+	c := &ServerCard{
+		Schema: manifest.ServerCardSchema, Name: s.Name, Version: s.Version,
+		Description: s.Description, Title: s.Title, WebsiteURL: s.WebsiteURL,
+	}
+	if r := s.Repository; r != nil {
+		c.Repository = &ServerRepository{URL: r.URL, Source: r.Source, Subfolder: r.Subfolder, ID: r.ID}
+	}
+	for _, ic := range s.Icons {
+		c.Icons = append(c.Icons, ServerIcon{Src: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: ic.Theme})
+	}
+	for _, r := range s.Remotes {
+		out := ServerRemote{Type: r.Type, URL: r.URL, SupportedProtocolVersions: r.SupportedProtocolVersions}
+		for _, h := range r.Headers {
+			out.Headers = append(out.Headers, ServerHeader{Name: h.Name, Description: h.Description, IsRequired: h.IsRequired, IsSecret: h.IsSecret})
+		}
+		c.Remotes = append(c.Remotes, out)
+	}
+	return c
+}
+
+// serverCardNameRE is a Server Card name: reverse DNS, one slash.
+var serverCardNameRE = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+
+// CheckServerCard says what is wrong with a Server Card read with Decode:
+// the members SEP-2127 requires, and no header value (a credential) in a
+// remote. It checks what a reader relies on, not every rule of the schema.
+func CheckServerCard(c map[string]any) []string {
+	var out []string
+	str := func(k string) string { s, _ := c[k].(string); return s }
+	if s := str("$schema"); s != manifest.ServerCardSchema {
+		out = append(out, fmt.Sprintf("$schema is %q, not %s", s, manifest.ServerCardSchema))
+	}
+	if n := str("name"); !serverCardNameRE.MatchString(n) || utf8.RuneCountInString(n) < 3 || utf8.RuneCountInString(n) > 200 {
+		out = append(out, fmt.Sprintf("name %q is not reverse DNS with one slash", n))
+	}
+	if str("version") == "" {
+		out = append(out, "no version")
+	}
+	if d := utf8.RuneCountInString(str("description")); d < 1 || d > 100 {
+		out = append(out, fmt.Sprintf("description has %d characters, not 1 to 100", d))
+	}
+	remotes, _ := c["remotes"].([]any)
+	for i, r := range remotes {
+		rm, _ := r.(map[string]any)
+		if t, _ := rm["type"].(string); t != "streamable-http" && t != "sse" {
+			out = append(out, fmt.Sprintf("remotes[%d].type %q is not streamable-http or sse", i, t))
+		}
+		headers, _ := rm["headers"].([]any)
+		for j, h := range headers {
+			if hm, _ := h.(map[string]any); hm["value"] != nil {
+				out = append(out, fmt.Sprintf("remotes[%d].headers[%d] carries a value: a credential must never be published", i, j))
+			}
+		}
+	}
+	return out
+}
