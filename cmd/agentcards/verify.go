@@ -217,6 +217,9 @@ func printReport(w io.Writer, rep *verify.Report) {
 		w.Write(b)
 	}
 	printEntries(w, rep)
+	for _, sc := range rep.ServerCards {
+		fmt.Fprintf(w, "%s: MCP Server Card %q (%s): well-formed; Server Cards carry no signature, so nothing vouches for who wrote it\n", terminal.Escape(sc.Path), terminal.Escape(sc.Name), terminal.Escape(sc.Identifier))
+	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "problem: %s\n", terminal.Escape(p))
 	}
@@ -224,7 +227,11 @@ func printReport(w io.Writer, rep *verify.Report) {
 		fmt.Fprintf(w, "warning: %s\n", terminal.Escape(wn))
 	}
 	if rep.Verified {
-		fmt.Fprintf(w, "verified: %d card(s)\n", len(rep.Cards))
+		fmt.Fprintf(w, "verified: %d card(s)", len(rep.Cards))
+		if n := len(rep.ServerCards); n > 0 {
+			fmt.Fprintf(w, "; %d MCP Server Card(s) well-formed (unsigned)", n)
+		}
+		fmt.Fprintln(w)
 	} else {
 		fmt.Fprintln(w, "NOT VERIFIED")
 	}

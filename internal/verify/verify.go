@@ -102,7 +102,18 @@ type Report struct {
 	Entries  []Entry  `json:"entries,omitempty"`
 	Problems []string `json:"problems,omitempty"` // site-level problems: fail
 	Warnings []string `json:"warnings,omitempty"`
-	Verified bool     `json:"verified"`
+	// ServerCards are the MCP Server Cards a site's catalog lists.
+	ServerCards []ServerCard `json:"serverCards,omitempty"`
+	Verified    bool         `json:"verified"`
+}
+
+// ServerCard is an MCP Server Card of a site, as checked. Server Cards
+// carry no signature: the check says the file is there and well-formed,
+// never who wrote it.
+type ServerCard struct {
+	Path       string `json:"path"`
+	Identifier string `json:"identifier"`
+	Name       string `json:"name,omitempty"`
 }
 
 // UsageError is an error in what the caller asked for (exit code 2), as is
@@ -143,7 +154,7 @@ func Target(ctx context.Context, target string, opts Options, rep *Report) error
 // Finish sets rep.Verified: every card verified, no catalog entry failed
 // or left unchecked for a bound, and no site or catalog problem.
 func Finish(rep *Report) {
-	rep.Verified = len(rep.Cards) > 0 && len(rep.Problems) == 0
+	rep.Verified = len(rep.Cards)+len(rep.ServerCards) > 0 && len(rep.Problems) == 0
 	for _, c := range rep.Cards {
 		if !c.Verified {
 			rep.Verified = false
@@ -333,6 +344,28 @@ func maxBytes(opts Options) int64 {
 		return opts.Fetch.MaxBytes
 	}
 	return fetch.DefaultMaxBytes
+}
+
+// isServerCardPath reports whether a path of the site is where a build
+// writes Server Cards: mcp/<id>/server-card.json.
+func isServerCardPath(rel string) bool {
+	parts := strings.Split(rel, "/")
+	return len(parts) == 3 && parts[0] == "mcp" && parts[1] != "" && parts[1] != "." && parts[1] != ".." && parts[2] == "server-card.json"
+}
+
+// checkServerCard reads a Server Card file strictly and checks it; it
+// returns the card's name and its problems.
+func checkServerCard(path string, opts Options) (string, []string) {
+	data, err := readLocal(path, opts)
+	if err != nil {
+		return "", []string{err.Error()}
+	}
+	c, err := card.Decode(data, card.Strict)
+	if err != nil {
+		return "", []string{"not a Server Card: " + err.Error()}
+	}
+	name, _ := c["name"].(string)
+	return name, card.CheckServerCard(c)
 }
 
 // readLocal reads a local card or JWKS: a regular file no larger than the
@@ -937,6 +970,23 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 				rel := strings.TrimPrefix(e.URL, base+"/")
 				specProblems(dir, rel, sub.problems, rep)
 				checkEntries(rel, sub.cat.Entries, true)
+			case aicatalog.ServerCardType:
+				p, ok := local(what, i, e)
+				if !ok {
+					continue
+				}
+				rel := strings.TrimPrefix(e.URL, base+"/")
+				if !isServerCardPath(rel) {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not a Server Card of this site (mcp/<id>/server-card.json)", dir, what, i, e.Identifier, e.URL))
+					continue
+				}
+				name, problems := checkServerCard(p, opts)
+				for _, pr := range problems {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s: %s", dir, what, i, e.Identifier, rel, pr))
+				}
+				if len(problems) == 0 {
+					rep.ServerCards = append(rep.ServerCards, ServerCard{Path: p, Identifier: e.Identifier, Name: name})
+				}
 			default:
 				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): type %q is not one agentcards publishes, so nothing here vouches for it", dir, what, i, e.Identifier, e.Type))
 			}
