@@ -19,7 +19,7 @@ import (
 var files embed.FS
 
 // Pages are the page templates; each is parsed with layout.html.
-var Pages = []string{"index.html", "agent.html", "page.html", "404.html"}
+var Pages = []string{"index.html", "agent.html", "page.html", "404.html", "mcp.html"}
 
 // Assets are copied to the site root as they are.
 var Assets = []string{"style.css", "search.js"}

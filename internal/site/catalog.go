@@ -74,7 +74,7 @@ func Catalog(m *manifest.Manifest) ([]byte, error) {
 	for i := range m.Agents {
 		agents[i] = &m.Agents[i]
 	}
-	return catalogDocument(m, agents)
+	return catalogDocument(m, agents, true)
 }
 
 // catalogHostOf is the catalog's host: the site, identified by the
@@ -83,8 +83,9 @@ func catalogHostOf(m *manifest.Manifest) catalogHost {
 	return catalogHost{DisplayName: m.Site.Title, Identifier: m.Site.Publisher, DocumentationURL: m.Site.BaseURL + "/"}
 }
 
-// catalogDocument is an AI Catalog listing agents.
-func catalogDocument(m *manifest.Manifest, agents []*manifest.Agent) ([]byte, error) {
+// catalogDocument is an AI Catalog listing agents, and the MCP servers'
+// Server Cards when withMCP is set.
+func catalogDocument(m *manifest.Manifest, agents []*manifest.Agent, withMCP bool) ([]byte, error) {
 	doc := catalogDoc{SpecVersion: CatalogSpecVersion, Host: catalogHostOf(m), Entries: []catalogEntry{}}
 	for _, a := range agents {
 		doc.Entries = append(doc.Entries, catalogEntry{
@@ -100,12 +101,15 @@ func catalogDocument(m *manifest.Manifest, agents []*manifest.Agent) ([]byte, er
 			UpdatedAt:             a.UpdatedAt,
 		})
 	}
+	if withMCP {
+		doc.Entries = append(doc.Entries, mcpEntries(m)...)
+	}
 	return card.Marshal(doc)
 }
 
 // catalogIndex is the root AI Catalog of a site of several groups: one
 // nested catalog entry per group (catalog/<k>.json), each an AI Catalog of
-// at most size agents.
+// at most size agents, then the MCP servers' Server Cards.
 func catalogIndex(m *manifest.Manifest, size, groups, agents int) ([]byte, error) {
 	doc := catalogDoc{SpecVersion: CatalogSpecVersion, Host: catalogHostOf(m)}
 	for g := range groups {
@@ -118,6 +122,7 @@ func catalogIndex(m *manifest.Manifest, size, groups, agents int) ([]byte, error
 			URL:         u,
 		})
 	}
+	doc.Entries = append(doc.Entries, mcpEntries(m)...)
 	return card.Marshal(doc)
 }
 

@@ -2,6 +2,8 @@ package site
 
 import (
 	"mime"
+
+	"github.com/agentcards/agentcards/internal/manifest"
 	"path"
 	"strconv"
 	"strings"
@@ -17,10 +19,27 @@ const (
 	StaleWhileRevalidate = 60
 )
 
-// IsMachineReadable reports whether urlPath is a card, the JWKS or the
-// catalog: JSON that browsers on other origins fetch.
+// IsMachineReadable reports whether urlPath is a card, the JWKS, the
+// catalog or an MCP Server Card: JSON that browsers on other origins fetch.
 func IsMachineReadable(urlPath string) bool {
-	return (strings.Contains(urlPath, "/"+WellKnown+"/") || strings.HasPrefix(urlPath, "/"+CatalogFolder+"/")) && strings.HasSuffix(urlPath, ".json")
+	return (strings.Contains(urlPath, "/"+WellKnown+"/") || strings.HasPrefix(urlPath, "/"+CatalogFolder+"/")) && strings.HasSuffix(urlPath, ".json") ||
+		IsServerCard(urlPath)
+}
+
+// IsServerCard reports whether urlPath is an MCP Server Card of the site
+// (/mcp/<id>/server-card.json).
+func IsServerCard(urlPath string) bool {
+	rest, ok := strings.CutPrefix(urlPath, "/"+manifest.MCPFolder+"/")
+	id, file, ok2 := strings.Cut(rest, "/")
+	return ok && ok2 && id != "" && file == manifest.ServerCardFile
+}
+
+// ServerCardCORS are the CORS headers MCP's discovery document asks of a
+// Server Card host beyond Access-Control-Allow-Origin.
+var ServerCardCORS = [][2]string{
+	{"Access-Control-Allow-Methods", "GET"},
+	{"Access-Control-Allow-Headers", "Content-Type, If-None-Match"},
+	{"Access-Control-Expose-Headers", "ETag"},
 }
 
 // Headers are the response headers a file of the site should be served
@@ -32,6 +51,11 @@ func Headers(urlPath string) map[string]string {
 	}
 	if IsMachineReadable(urlPath) {
 		h["Access-Control-Allow-Origin"] = "*"
+	}
+	if IsServerCard(urlPath) {
+		for _, kv := range ServerCardCORS {
+			h[kv[0]] = kv[1]
+		}
 	}
 	return h
 }

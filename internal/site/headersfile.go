@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/manifest"
 )
 
 // HeadersFile is the name of the Netlify / Cloudflare Pages headers file
@@ -19,7 +21,7 @@ type headerRule struct {
 // headerRules are the rules the build emits. Patterns never overlap on a
 // header name (both hosts join repeated headers with a comma), so each
 // file gets exactly one Content-Type and one Cache-Control.
-func headerRules(pages []string) []headerRule {
+func headerRules(pages []string, mcp bool) []headerRule {
 	cards := func(pattern string) headerRule {
 		return headerRule{pattern, [][2]string{
 			{"Access-Control-Allow-Origin", "*"},
@@ -59,6 +61,11 @@ func headerRules(pages []string) []headerRule {
 		folder("/"+SitemapsFolder+"/*", "/"+SitemapsFolder+"/1.xml"),
 		file("/" + RobotsFile),
 	}
+	if mcp {
+		sc := cards("/" + manifest.MCPFolder + "/:id/" + manifest.ServerCardFile)
+		sc.Headers = append(sc.Headers, ServerCardCORS...)
+		rules = append(rules, sc, page("/"+manifest.MCPFolder+"/:id/"), page("/"+manifest.MCPFolder+"/:id/index.html"))
+	}
 	for _, p := range pages {
 		rules = append(rules, page("/"+p+"/"), page("/"+p+"/index.html"))
 	}
@@ -66,11 +73,11 @@ func headerRules(pages []string) []headerRule {
 }
 
 // renderHeaders writes the _headers file.
-func renderHeaders(pages []string) []byte {
+func renderHeaders(pages []string, mcp bool) []byte {
 	var b strings.Builder
 	b.WriteString("# Response headers for Netlify and Cloudflare Pages (written by agentcards build).\n")
 	b.WriteString("# Cards, the JWKS and the catalog are JSON that browsers on any origin may fetch.\n")
-	for _, r := range headerRules(pages) {
+	for _, r := range headerRules(pages, mcp) {
 		b.WriteString("\n" + r.Pattern + "\n")
 		for _, h := range r.Headers {
 			fmt.Fprintf(&b, "  %s: %s\n", h[0], h[1])

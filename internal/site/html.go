@@ -60,6 +60,16 @@ type pageData struct {
 	SearchShards int
 	Agent        *agentPage
 	Body         template.HTML
+	// MCP is an MCP server's page; MCPServers the front page's list.
+	MCP        *mcpView
+	MCPServers []indexMCP
+}
+
+// indexMCP is what the front page shows of an MCP server.
+type indexMCP struct {
+	ID, Title, Version, Description string
+	Tools                           int
+	Tags                            []string
 }
 
 // indexAgent is what the front page shows of an agent.
@@ -108,7 +118,7 @@ const CloudflareMaxRules = 100
 var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "caps-h", "sec-h", "skills-h", "sig-h"}
 
 // reservedTop are top-level names the build writes itself.
-var reservedTop = []string{"agents", "index", "404", "search", "style", "sitemap", "robots"}
+var reservedTop = []string{"agents", "index", "404", "search", "style", "sitemap", "robots", "mcp"}
 
 func validSlug(s string) bool {
 	if s == "" || len(s) > 64 {
@@ -163,6 +173,10 @@ func (b *builder) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, err
 	}
 	if p == 1 {
 		data.Intro = b.intro
+		for i := range m.MCPServers {
+			s := &m.MCPServers[i]
+			data.MCPServers = append(data.MCPServers, indexMCP{ID: s.ID, Title: serverTitle(s), Version: s.Version, Description: s.Description, Tools: len(s.Snapshot.Tools), Tags: s.Tags})
+		}
 	}
 	for _, a := range agents {
 		data.Agents = append(data.Agents, indexAgent{
@@ -373,15 +387,26 @@ func describeRequirements(reqs []manifest.Requirement, lead string) string {
 // searchShardData is one search shard: for each agent its id, name,
 // version, a short summary, and the distinct lower-case words of its name,
 // description, tags and skills, which is what the search matches.
-func searchShardData(agents []*manifest.Agent) ([]byte, error) {
+func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer) ([]byte, error) {
 	type entry struct {
 		ID      string `json:"i"`
 		Name    string `json:"n"`
 		Version string `json:"v"`
 		Summary string `json:"s"`
 		Words   string `json:"w"`
+		// Kind is "mcp" for an MCP server (its page is mcp/<id>/).
+		Kind string `json:"k,omitempty"`
 	}
-	out := make([]entry, 0, len(agents))
+	out := make([]entry, 0, len(agents)+len(servers))
+	for i := range servers {
+		s := &servers[i]
+		parts := []string{s.ID, s.Name, s.Title, s.Description, "mcp"}
+		parts = append(parts, s.Tags...)
+		for _, t := range s.Snapshot.Tools {
+			parts = append(parts, t.Name, t.Title, clip(t.Description, 300))
+		}
+		out = append(out, entry{ID: s.ID, Name: serverTitle(s), Version: s.Version, Summary: clip(s.Description, 160), Words: searchWords(parts), Kind: "mcp"})
+	}
 	for _, a := range agents {
 		parts := []string{a.ID, a.Name, a.Description}
 		parts = append(parts, skillTags(a)...)

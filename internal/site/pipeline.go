@@ -97,6 +97,7 @@ type builder struct {
 	mu    sync.Mutex // guards st, notes, projected
 
 	global  key
+	mcp     key // what the MCP servers add to the first group's listings
 	tpl     *templates.Set
 	info    siteInfo
 	intro   template.HTML
@@ -126,7 +127,8 @@ func (b *builder) run() (*Report, error) {
 	if b.n <= flatMax {
 		b.size = max(flatMax, groupSize) // one group
 	}
-	b.groups = (b.n + b.size - 1) / b.size
+	// A site of MCP servers only is one group of no agents.
+	b.groups = max(1, (b.n+b.size-1)/b.size)
 	b.indexed = b.n+1 > sitemapMaxURLs
 	b.projected = map[string][]string{}
 	if err := b.prepare(); err != nil {
@@ -223,7 +225,8 @@ func (b *builder) prepare() error {
 	// The scanner's digest too: a file kept from an earlier build was
 	// scanned only for the keys that build held.
 	b.global = hashParts([]byte(buildFormat), programKey(), head, jwks, signers, pagesKey[:], tpl.Digest(), b.opts.Secrets.Digest())
-	return nil
+	b.mcp, err = mcpKey(m)
+	return err
 }
 
 // buildFormat names the layout and rules of this build code; changing how
@@ -383,6 +386,9 @@ func (b *builder) group(g, workers int) groupResult {
 	}
 	var keys [][]byte
 	keys = append(keys, b.global[:], []byte(strconv.Itoa(b.n)))
+	if g == 0 {
+		keys = append(keys, b.mcp[:])
+	}
 	for j := range ms {
 		res.ids[j] = ms[j].id
 		if ms[j].bad {
@@ -795,8 +801,13 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 		todo = append(todo, piece{frontPage(1), func() ([]byte, error) { return b.frontPage(1, 1, nil) }})
 	}
 	todo = append(todo,
-		piece{b.catalogPiece(g), func() ([]byte, error) { return catalogDocument(b.m, agents) }},
-		piece{searchShard(g), func() ([]byte, error) { return searchShardData(agents) }})
+		piece{b.catalogPiece(g), func() ([]byte, error) { return catalogDocument(b.m, agents, b.groups <= 1) }},
+		piece{searchShard(g), func() ([]byte, error) {
+			if g == 0 {
+				return searchShardData(agents, b.m.MCPServers)
+			}
+			return searchShardData(agents, nil)
+		}})
 	if b.indexed {
 		todo = append(todo, piece{SitemapsFolder + "/" + strconv.Itoa(g+1) + ".xml", func() ([]byte, error) {
 			var urls []string
@@ -883,12 +894,19 @@ func (b *builder) misc(ids []string) error {
 	for _, a := range templates.Assets {
 		files[a] = b.tpl.Asset(a)
 	}
+	agents := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		agents[id] = true
+	}
+	if err := b.mcpFiles(files, agents); err != nil {
+		return err
+	}
 	var slugs []string
 	for _, p := range b.info.Pages {
 		slugs = append(slugs, p.Slug)
 	}
-	files[HeadersFile] = renderHeaders(slugs)
-	if n := len(headerRules(slugs)); n > CloudflareMaxRules {
+	files[HeadersFile] = renderHeaders(slugs, len(m.MCPServers) > 0)
+	if n := len(headerRules(slugs, len(m.MCPServers) > 0)); n > CloudflareMaxRules {
 		b.notes = append(b.notes, fmt.Sprintf("_headers has %d rules; Cloudflare Pages reads only the first %d (fewer extra pages in site/ keep it under)", n, CloudflareMaxRules))
 	}
 	files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
@@ -899,9 +917,16 @@ func (b *builder) misc(ids []string) error {
 		for _, p := range b.info.Pages {
 			urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 		}
+		for _, s := range m.MCPServers {
+			urls = append(urls, MCPURL(m, s.ID))
+		}
 		files[SitemapsFolder+"/site.xml"] = urlset(urls)
 	}
-	b.miscNames = map[string]bool{WellKnown + "/" + CardFile: true, WellKnown + "/" + LegacyFile: true}
+	b.miscNames = map[string]bool{}
+	if len(ids) > 0 {
+		b.miscNames[WellKnown+"/"+CardFile] = true
+		b.miscNames[WellKnown+"/"+LegacyFile] = true
+	}
 	for name := range files {
 		b.miscNames[name] = true
 	}
@@ -927,6 +952,9 @@ func (b *builder) rootCards(ids []string) error {
 	def := b.m.Site.DefaultAgent
 	if def == "" && len(ids) == 1 {
 		def = ids[0]
+	}
+	if def == "" && len(ids) == 0 {
+		return nil // MCP servers only: no agent card at the root
 	}
 	k := b.st.Agents[def].Key
 	if k == (key{}) {
@@ -970,6 +998,9 @@ func (b *builder) sitemap(ids []string) []byte {
 	for _, p := range b.info.Pages {
 		urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 	}
+	for _, s := range m.MCPServers {
+		urls = append(urls, MCPURL(m, s.ID))
+	}
 	return urlset(urls)
 }
 
@@ -995,7 +1026,11 @@ func (b *builder) prune(ids []string) error {
 		}
 		delete(b.st.Agents, id)
 	}
-	want := map[string]bool{WellKnown + "/" + CardFile: true, WellKnown + "/" + LegacyFile: true}
+	want := map[string]bool{}
+	if len(ids) > 0 {
+		want[WellKnown+"/"+CardFile] = true
+		want[WellKnown+"/"+LegacyFile] = true
+	}
 	for g := range b.groups {
 		for _, p := range b.groupPieces(g) {
 			want[p] = true

@@ -1,0 +1,345 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/markdown"
+	"github.com/agentcards/agentcards/internal/mcp"
+)
+
+// ServerCardMediaType is the AI Catalog type of an MCP Server Card entry.
+const ServerCardMediaType = "application/mcp-server-card+json"
+
+// MCPIdentifier is an MCP server's AI Catalog identifier:
+// urn:air:<publisher>:mcp:<id>.
+func MCPIdentifier(m *manifest.Manifest, id string) string {
+	return "urn:air:" + m.Site.Publisher + ":mcp:" + id
+}
+
+// ServerCardURL is the absolute URL of an MCP server's Server Card.
+func ServerCardURL(m *manifest.Manifest, id string) string {
+	return m.Site.BaseURL + "/" + manifest.MCPFolder + "/" + id + "/" + manifest.ServerCardFile
+}
+
+// MCPURL is the absolute URL of an MCP server's page.
+func MCPURL(m *manifest.Manifest, id string) string {
+	return m.Site.BaseURL + "/" + manifest.MCPPage(id)
+}
+
+// serverTitle is what an MCP server is called for people.
+func serverTitle(s *manifest.MCPServer) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	return s.Name
+}
+
+// mcpEntries are the AI Catalog entries of the manifest's MCP servers.
+func mcpEntries(m *manifest.Manifest) []catalogEntry {
+	var out []catalogEntry
+	for i := range m.MCPServers {
+		s := &m.MCPServers[i]
+		var tools []string
+		for _, t := range s.Snapshot.Tools {
+			if n := manifest.ToolTitle(t); !slices.Contains(tools, n) {
+				tools = append(tools, n)
+			}
+		}
+		out = append(out, catalogEntry{
+			Identifier:   MCPIdentifier(m, s.ID),
+			DisplayName:  serverTitle(s),
+			Type:         ServerCardMediaType,
+			URL:          ServerCardURL(m, s.ID),
+			Description:  s.Description,
+			Tags:         s.Tags,
+			Version:      s.Version,
+			Capabilities: tools,
+		})
+	}
+	return out
+}
+
+// mcpKey is the key of everything the MCP servers contribute to the first
+// group's listings (front page, flat catalog, first search shard).
+func mcpKey(m *manifest.Manifest) (key, error) {
+	b, err := json.Marshal(m.MCPServers)
+	if err != nil {
+		return key{}, err
+	}
+	return hashParts([]byte("mcp"), b), nil
+}
+
+// mcpFiles adds each MCP server's Server Card and page to files.
+func (b *builder) mcpFiles(files map[string][]byte, agents map[string]bool) error {
+	m := b.m
+	for i := range m.MCPServers {
+		s := &m.MCPServers[i]
+		dir := manifest.MCPFolder + "/" + s.ID + "/"
+		sc, err := card.Marshal(card.NewServerCard(s))
+		if err != nil {
+			return err
+		}
+		files[dir+manifest.ServerCardFile] = sc
+		page, err := b.mcpPage(s, s.A2A != nil && agents[s.ID])
+		if err != nil {
+			return err
+		}
+		files[dir+"index.html"] = page
+	}
+	return nil
+}
+
+// mcpView is what an MCP server's page shows.
+type mcpView struct {
+	ID, Name, Title, Version, Description string
+	WebsiteURL                            string
+	Repository                            *manifest.MCPRepo
+	Tags                                  []string
+	Remotes                               []remoteView
+	Instructions                          template.HTML
+	Tools                                 []toolView
+	Resources                             []mcp.Resource
+	Prompts                               []mcp.Prompt
+	Identifier, ProtocolVersion           string
+	Agent                                 bool
+}
+
+type remoteView struct {
+	URL, Transport string
+	Versions       []string
+	Headers        []manifest.RemoteHeader
+}
+
+type toolView struct {
+	Name, Title, Anchor     string
+	Description             template.HTML
+	Hints                   []string
+	Input, Output           []paramRow
+	InputOther, OutputOther string
+	HasOutput               bool
+}
+
+// paramRow is one parameter of a tool's schema, as the page's table
+// shows it; nested members are named parent.child (parent[].child inside
+// an array).
+type paramRow struct {
+	Name, Type, Description, Default string
+	Required                         bool
+	Enum                             []string
+}
+
+// mcpPage renders an MCP server's page.
+func (b *builder) mcpPage(s *manifest.MCPServer, agent bool) ([]byte, error) {
+	m := b.m
+	reserved := slices.Clone(templateIDs)
+	reserved = append(reserved, "connect-h", "tools-h", "resources-h", "prompts-h", "card-h")
+	// Each tool's anchor, unique on the page even where two names differ
+	// only in characters an id leaves out.
+	anchors := make([]string, len(s.Snapshot.Tools))
+	taken := map[string]bool{}
+	for i, t := range s.Snapshot.Tools {
+		a := toolAnchor(t.Name)
+		for n := 2; taken[a]; n++ {
+			a = toolAnchor(t.Name) + "-" + strconv.Itoa(n)
+		}
+		taken[a], anchors[i] = true, a
+		reserved = append(reserved, "tool-"+a)
+	}
+	ids := markdown.NewIDs(reserved...)
+	v := &mcpView{
+		ID: s.ID, Name: s.Name, Title: serverTitle(s), Version: s.Version, Description: s.Description,
+		WebsiteURL: s.WebsiteURL, Repository: s.Repository, Tags: s.Tags,
+		Resources: s.Snapshot.Resources, Prompts: s.Snapshot.Prompts,
+		Identifier: MCPIdentifier(m, s.ID), ProtocolVersion: s.Snapshot.ProtocolVersion, Agent: agent,
+	}
+	for _, r := range s.Remotes {
+		t := "Streamable HTTP"
+		if r.Type == "sse" {
+			t = "HTTP with SSE (deprecated transport)"
+		}
+		v.Remotes = append(v.Remotes, remoteView{URL: r.URL, Transport: t, Versions: r.SupportedProtocolVersions, Headers: r.Headers})
+	}
+	var err error
+	if v.Instructions, err = markdown.RenderWith(ids, s.Snapshot.Instructions); err != nil {
+		return nil, err
+	}
+	for i, t := range s.Snapshot.Tools {
+		tv := toolView{Name: t.Name, Title: manifest.ToolTitle(t), Anchor: anchors[i], Hints: manifest.ToolHints(t)}
+		if tv.Description, err = markdown.RenderWith(ids, t.Description); err != nil {
+			return nil, err
+		}
+		tv.Input, tv.InputOther = schemaRows(t.InputSchema)
+		if len(t.OutputSchema) > 0 {
+			tv.HasOutput = true
+			tv.Output, tv.OutputOther = schemaRows(t.OutputSchema)
+		}
+		v.Tools = append(v.Tools, tv)
+	}
+	data := b.base(v.Title+" (MCP server)", s.Description, "../../")
+	data.MCP = v
+	data.Canonical = MCPURL(m, s.ID)
+	ld := map[string]any{
+		"@context": "https://schema.org", "@type": "SoftwareApplication",
+		"name": v.Title, "description": s.Description, "softwareVersion": s.Version,
+		"applicationCategory": "MCP server", "url": MCPURL(m, s.ID),
+	}
+	if s.WebsiteURL != "" {
+		ld["sameAs"] = s.WebsiteURL
+	}
+	data.JSONLD = ld
+	return b.render("mcp.html", data)
+}
+
+// toolAnchor is a tool's element id suffix: its name with characters an
+// id fragment would need escaped made '-'.
+func toolAnchor(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return r
+		}
+		return '-'
+	}, name)
+}
+
+// maxParamDepth is how deeply nested members the parameter table names.
+const maxParamDepth = 3
+
+// schemaRows is a JSON Schema's properties as table rows. What a table
+// cannot show (a schema without properties that says more than "an
+// object") comes back as indented JSON instead.
+func schemaRows(raw json.RawMessage) (rows []paramRow, other string) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var schema map[string]any
+	if dec.Decode(&schema) != nil {
+		return nil, string(raw)
+	}
+	props, _ := schema["properties"].(map[string]any)
+	if len(props) == 0 {
+		rest := maps.Clone(schema)
+		delete(rest, "type")
+		delete(rest, "$schema")
+		delete(rest, "properties")
+		if len(rest) == 0 {
+			return nil, ""
+		}
+		return nil, indentJSON(schema)
+	}
+	addRows(&rows, "", schema, 0)
+	return rows, ""
+}
+
+// addRows appends the rows of an object schema's properties, under prefix.
+func addRows(rows *[]paramRow, prefix string, schema map[string]any, depth int) {
+	props, _ := schema["properties"].(map[string]any)
+	required := map[string]bool{}
+	if req, ok := schema["required"].([]any); ok {
+		for _, r := range req {
+			if s, ok := r.(string); ok {
+				required[s] = true
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		p, _ := props[name].(map[string]any)
+		row := paramRow{Name: prefix + name, Type: schemaType(p), Required: required[name]}
+		if d, ok := p["description"].(string); ok {
+			row.Description = d
+		}
+		if d, ok := p["default"]; ok {
+			row.Default = compactJSON(d)
+		}
+		if e, ok := p["enum"].([]any); ok {
+			for _, v := range e {
+				row.Enum = append(row.Enum, compactJSON(v))
+			}
+		}
+		*rows = append(*rows, row)
+		if depth+1 >= maxParamDepth {
+			continue
+		}
+		if _, ok := p["properties"].(map[string]any); ok {
+			addRows(rows, row.Name+".", p, depth+1)
+		} else if items, ok := p["items"].(map[string]any); ok {
+			if _, ok := items["properties"].(map[string]any); ok {
+				addRows(rows, row.Name+"[].", items, depth+1)
+			}
+		}
+	}
+}
+
+// schemaType says what type a property schema allows: "string",
+// "number | null", "array of string", "one of: …".
+func schemaType(p map[string]any) string {
+	switch t := p["type"].(type) {
+	case string:
+		if t == "array" {
+			if items, ok := p["items"].(map[string]any); ok {
+				if it := schemaType(items); it != "" && it != "any" {
+					return "array of " + it
+				}
+			}
+		}
+		return t
+	case []any:
+		var parts []string
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, " | ")
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if alts, ok := p[k].([]any); ok {
+			var parts []string
+			for _, a := range alts {
+				if am, ok := a.(map[string]any); ok {
+					parts = append(parts, schemaType(am))
+				}
+			}
+			return strings.Join(parts, " | ")
+		}
+	}
+	if ref, ok := p["$ref"].(string); ok {
+		return ref
+	}
+	if _, ok := p["enum"]; ok {
+		return "enum"
+	}
+	if _, ok := p["const"]; ok {
+		return "constant " + compactJSON(p["const"])
+	}
+	return "any"
+}
+
+// compactJSON writes a JSON value compactly ("" for the empty string).
+func compactJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return ""
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// indentJSON writes a JSON value indented, for a page.
+func indentJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if enc.Encode(v) != nil {
+		return ""
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
