@@ -11,6 +11,8 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/agentcards/agentcards/internal/keyring"
 )
 
 // chromium finds Debian's headless browser; without it the test is
@@ -52,32 +54,7 @@ func TestBrowser(t *testing.T) {
 	out := artifacts(t)
 	srv := startExample(t)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1200, 900),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-
-	// Listen starts the browser; then every step runs under one deadline.
-	dialogs := 0
-	if err := chromedp.Listen(bctx, func(ev any) {
-		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			dialogs++
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
+	bctx, dialogs := browser(t, exe)
 	ctx, cancelT := context.WithTimeout(bctx, 90*time.Second)
 	defer cancelT()
 	must := func(err error) {
@@ -154,7 +131,117 @@ func TestBrowser(t *testing.T) {
 	if banner != "" {
 		t.Errorf("page shows an error: %s", banner)
 	}
-	if dialogs > 0 {
-		t.Errorf("%d JavaScript dialogs opened", dialogs)
+	if *dialogs > 0 {
+		t.Errorf("%d JavaScript dialogs opened", *dialogs)
+	}
+}
+
+// browser starts headless Chromium for one test; the count of JavaScript
+// dialogs opened is kept in *dialogs.
+func browser(t *testing.T, exe string) (context.Context, *int) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelA)
+	bctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	// Listen starts the browser.
+	dialogs := new(int)
+	if err := chromedp.Listen(bctx, func(ev any) {
+		if _, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			*dialogs++
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return bctx, dialogs
+}
+
+// TestBrowserMCP drives headless Chromium over a site with MCP servers:
+// the front page lists them, the search finds a server by a tool's name
+// and opens its page, which shows the tools' parameter tables and fits a
+// phone's width.
+func TestBrowserMCP(t *testing.T) {
+	exe := chromium(t)
+	out := artifacts(t)
+	dir := t.TempDir()
+	copyFile(t, "../../testdata/mcp/agents.toml", filepath.Join(dir, "agents.toml"))
+	copyFile(t, "../../testdata/mcp/weather.json", filepath.Join(dir, "weather.json"))
+	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
+	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
+	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, filepath.Join(dir, "agents.toml"), privs)
+	bctx, dialogs := browser(t, exe)
+	ctx, cancelT := context.WithTimeout(bctx, 90*time.Second)
+	defer cancelT()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	shot := func(name string) {
+		t.Helper()
+		b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		must(err)
+		must(os.WriteFile(filepath.Join(out, name), b, 0o644))
+		if len(b) < 10_000 {
+			t.Errorf("%s is only %d bytes: a blank page?", name, len(b))
+		}
+	}
+	must(chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`form.search`))))
+	servers, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('section.mcp-list li.agent').length`))
+	must(err)
+	shot("mcp-index.png")
+
+	// A tool's name finds its server; the result opens the server's page.
+	must(chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), "get_forecast")))
+	_, err = chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll('#agents a[href$="mcp/weather/"]').length === 1`, chromedp.WithPollingTimeout(10*time.Second)))
+	must(err)
+	count, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("count")))
+	must(err)
+	must(chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#agents a[href$="mcp/weather/"]`)), chromedp.WaitVisible(chromedp.CSS(`article.mcp-page`))))
+	h1, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("h1")))
+	must(err)
+	// The first table is the input's: city, days, units.
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelector('#tool-get_forecast table').tBodies[0].rows.length`))
+	must(err)
+	shot("mcp.png")
+	must(chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`article.mcp-page`))))
+	overflow, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
+	must(err)
+	shot("mcp-phone.png")
+
+	if servers != 2 {
+		t.Errorf("the front page lists %d MCP servers, want 2", servers)
+	}
+	if !strings.Contains(count, "agents and MCP servers") {
+		t.Errorf("search count %q", count)
+	}
+	if h1 != "Weather" {
+		t.Errorf("MCP page h1 = %q", h1)
+	}
+	if rows != 3 {
+		t.Errorf("get_forecast's parameter table has %d rows, want 3", rows)
+	}
+	if overflow {
+		t.Error("the MCP page scrolls sideways on a phone")
+	}
+	if *dialogs > 0 {
+		t.Errorf("%d JavaScript dialogs opened", *dialogs)
 	}
 }

@@ -14,7 +14,7 @@
   var base = document.querySelector('script[src$="search.js"]').getAttribute('src').replace(/search\.js$/, '');
   var original = Array.prototype.slice.call(list.children);
   var pager = document.querySelector('nav.pager');
-  var entries = null, loading = null, shown = 200;
+  var entries = null, loading = null, shown = 200, mcp = false;
 
   function load() {
     if (loading) return loading;
@@ -28,7 +28,7 @@
     loading = Promise.all(parts).then(function (all) {
       entries = [];
       all.forEach(function (s) { entries = entries.concat(s); });
-      entries.forEach(function (e) { e.t = (e.n + ' ' + e.w).toLowerCase(); });
+      entries.forEach(function (e) { e.t = (e.n + ' ' + e.w).toLowerCase(); if (e.k === 'mcp') mcp = true; });
     });
     return loading;
   }
@@ -39,7 +39,8 @@
     li.setAttribute('data-id', e.i);
     var h = document.createElement('h2');
     var a = document.createElement('a');
-    a.href = base + 'agents/' + encodeURIComponent(e.i) + '/';
+    // An MCP server's page is mcp/<id>/, an agent's agents/<id>/.
+    a.href = base + (e.k === 'mcp' ? 'mcp/' : 'agents/') + encodeURIComponent(e.i) + '/';
     a.textContent = e.n;
     var v = document.createElement('span');
     v.className = 'version';
@@ -47,6 +48,13 @@
     h.appendChild(a);
     h.appendChild(document.createTextNode(' '));
     h.appendChild(v);
+    if (e.k === 'mcp') {
+      var b = document.createElement('span');
+      b.className = 'badge';
+      b.textContent = 'MCP server';
+      h.appendChild(document.createTextNode(' '));
+      h.appendChild(b);
+    }
     var p = document.createElement('p');
     p.textContent = e.s;
     li.appendChild(h);
@@ -69,7 +77,7 @@
       return terms.every(function (w) { return e.t.indexOf(w) !== -1; });
     });
     matches.slice(0, shown).forEach(function (e) { list.appendChild(item(e)); });
-    count.textContent = matches.length + ' of ' + entries.length + ' agents' +
+    count.textContent = matches.length + ' of ' + entries.length + (mcp ? ' agents and MCP servers' : ' agents') +
       (matches.length > shown ? ' (the first ' + shown + ' shown)' : '');
     none.hidden = matches.length !== 0;
   }
