@@ -137,6 +137,34 @@ func TestHeaders(t *testing.T) {
 	}
 }
 
+// TestServerCardServed: serve answers a Server Card as JSON with CORS, an
+// ETag and a 304 for it.
+func TestServerCardServed(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, "../../testdata/mcp/agents.toml", filepath.Join(dir, "agents.toml"))
+	copyFile(t, "../../testdata/mcp/weather.json", filepath.Join(dir, "weather.json"))
+	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
+	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
+	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := start(t, filepath.Join(dir, "agents.toml"), privs)
+	resp, body := get(t, srv.URL+"/mcp/weather/server-card.json")
+	h := resp.Header
+	if resp.StatusCode != 200 || h.Get("Content-Type") != "application/json" || h.Get("Access-Control-Allow-Origin") != "*" ||
+		h.Get("Access-Control-Expose-Headers") != "ETag" || h.Get("ETag") == "" || !strings.Contains(body, `"name": "com.example/weather"`) {
+		t.Fatalf("%d %v\n%s", resp.StatusCode, h, body)
+	}
+	if resp2, _ := get(t, srv.URL+"/mcp/weather/server-card.json", "If-None-Match", h.Get("ETag")); resp2.StatusCode != http.StatusNotModified {
+		t.Errorf("If-None-Match gave %d", resp2.StatusCode)
+	}
+	_, cat := get(t, srv.URL+"/.well-known/ai-catalog.json")
+	if !strings.Contains(cat, srv.URL+"/mcp/weather/server-card.json") {
+		t.Errorf("the catalog does not point at the preview's Server Card: %s", cat)
+	}
+}
+
 // TestRebuild: a change rebuilds; a broken manifest keeps the last good
 // site with the error on every page; fixing it recovers.
 func TestRebuild(t *testing.T) {

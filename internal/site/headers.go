@@ -31,7 +31,7 @@ func IsMachineReadable(urlPath string) bool {
 func IsServerCard(urlPath string) bool {
 	rest, ok := strings.CutPrefix(urlPath, "/"+manifest.MCPFolder+"/")
 	id, file, ok2 := strings.Cut(rest, "/")
-	return ok && ok2 && id != "" && file == manifest.ServerCardFile
+	return ok && ok2 && id != "" && id != "." && id != ".." && file == manifest.ServerCardFile
 }
 
 // ServerCardCORS are the CORS headers MCP's discovery document asks of a

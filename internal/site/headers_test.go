@@ -98,3 +98,43 @@ func TestMatchPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadersFileMCP: Server Cards get JSON, CORS (with the methods and
+// headers MCP's discovery document asks for) and the cards' caching, in
+// _headers as from serve; MCP pages are pages.
+func TestHeadersFileMCP(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	buildMCPExample(t, out, "ed25519")
+	tree := readTree(t, out)
+	rules, err := ParseHeaders(string(tree[HeadersFile]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/mcp/weather/server-card.json", "/mcp/notes/server-card.json"} {
+		h := HeadersFor(rules, p)
+		want := map[string]string{
+			"Content-Type": "application/json", "Access-Control-Allow-Origin": "*",
+			"Access-Control-Allow-Methods": "GET", "Access-Control-Allow-Headers": "Content-Type, If-None-Match",
+			"Access-Control-Expose-Headers": "ETag", "Cache-Control": CacheControl("/.well-known/x.json"),
+			"X-Content-Type-Options": "nosniff",
+		}
+		for k, v := range want {
+			if h[k] != v {
+				t.Errorf("%s: _headers gives %s %q, want %q", p, k, h[k], v)
+			}
+		}
+		for k, v := range Headers(p) {
+			if h[k] != v {
+				t.Errorf("%s: %s: _headers gives %q, serve sends %q", p, k, h[k], v)
+			}
+		}
+	}
+	for _, p := range []string{"/mcp/weather/", "/mcp/weather/index.html"} {
+		if h := HeadersFor(rules, p); h["Content-Type"] != "text/html; charset=utf-8" || h["Access-Control-Allow-Origin"] != "" {
+			t.Errorf("%s: %v", p, h)
+		}
+	}
+	if IsServerCard("/mcp/../server-card.json") || IsServerCard("/mcp//server-card.json") || IsServerCard("/mcp/a/b/server-card.json") || !IsServerCard("/mcp/a/server-card.json") {
+		t.Error("IsServerCard takes paths that are not a server's")
+	}
+}
