@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -156,10 +157,67 @@ func Parse(data []byte) (*Snapshot, error) {
 		line, col := position(data, int(dec.InputOffset()))
 		return nil, Problems{{Line: line, Col: col, Msg: "more after the snapshot's closing brace"}}
 	}
+	// encoding/json matches member names whatever their case: hold them
+	// to their exact spelling.
+	if ps := exactMembers(data); len(ps) > 0 {
+		return nil, ps
+	}
 	if ps := s.check(); len(ps) > 0 {
 		return nil, ps
 	}
 	return &s, nil
+}
+
+// members are the member names each object of a snapshot may have.
+var members = map[string][]string{
+	"":            {"snapshotFormat", "protocolVersion", "serverInfo", "instructions", "capabilities", "tools", "resources", "prompts"},
+	"serverInfo":  {"name", "title", "version", "websiteUrl"},
+	"tools":       {"name", "title", "description", "inputSchema", "outputSchema", "annotations"},
+	"annotations": {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"},
+	"resources":   {"uri", "name", "title", "description", "mimeType"},
+	"prompts":     {"name", "title", "description", "arguments"},
+	"arguments":   {"name", "title", "description", "required"},
+}
+
+// exactMembers reports member names of a decoded snapshot that differ
+// from the format's only in letter case.
+func exactMembers(data []byte) Problems {
+	var ps Problems
+	var walk func(path, kind string, raw json.RawMessage)
+	walk = func(path, kind string, raw json.RawMessage) {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			if !slices.Contains(members[kind], k) {
+				ps = append(ps, Problem{Path: join(path, k), Msg: fmt.Sprintf("unknown member %q: a snapshot holds only what `agentcards mcp fetch` writes", k)})
+				continue
+			}
+			switch k {
+			case "serverInfo":
+				walk(join(path, k), k, obj[k])
+			case "annotations":
+				walk(join(path, k), k, obj[k])
+			case "tools", "resources", "prompts", "arguments":
+				var list []json.RawMessage
+				json.Unmarshal(obj[k], &list)
+				for i, item := range list {
+					walk(join(path, k)+"["+strconv.Itoa(i)+"]", k, item)
+				}
+			}
+		}
+	}
+	walk("", "", data)
+	return ps
+}
+
+// join adds a member name to a JSON path.
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
 }
 
 // syntaxProblem places a decoding error.
