@@ -11,8 +11,6 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-
-	"github.com/agentcards/agentcards/internal/keyring"
 )
 
 // chromium finds Debian's headless browser; without it the test is
@@ -175,16 +173,7 @@ func browser(t *testing.T, exe string) (context.Context, *int) {
 func TestBrowserMCP(t *testing.T) {
 	exe := chromium(t)
 	out := artifacts(t)
-	dir := t.TempDir()
-	copyFile(t, "../../testdata/mcp/agents.toml", filepath.Join(dir, "agents.toml"))
-	copyFile(t, "../../testdata/mcp/weather.json", filepath.Join(dir, "weather.json"))
-	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
-	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
-	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := start(t, filepath.Join(dir, "agents.toml"), privs)
+	srv := startMCPExample(t)
 	bctx, dialogs := browser(t, exe)
 	ctx, cancelT := context.WithTimeout(bctx, 90*time.Second)
 	defer cancelT()

@@ -38,6 +38,22 @@ func startExample(t *testing.T) *Server {
 	for _, f := range []string{"index.md", "verify.md", "agents/travel-planner.md"} {
 		copyFile(t, filepath.Join("../../site", f), filepath.Join(dir, "site", f))
 	}
+	return startWithTestKey(t, dir)
+}
+
+// startMCPExample serves testdata/mcp (an agent and two MCP servers).
+func startMCPExample(t *testing.T) *Server {
+	t.Helper()
+	dir := t.TempDir()
+	copyFile(t, "../../testdata/mcp/agents.toml", filepath.Join(dir, "agents.toml"))
+	copyFile(t, "../../testdata/mcp/weather.json", filepath.Join(dir, "weather.json"))
+	return startWithTestKey(t, dir)
+}
+
+// startWithTestKey serves the agents.toml in dir, signed with the
+// published Ed25519 test key.
+func startWithTestKey(t *testing.T, dir string) *Server {
+	t.Helper()
 	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
 	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
 	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
@@ -140,16 +156,7 @@ func TestHeaders(t *testing.T) {
 // TestServerCardServed: serve answers a Server Card as JSON with CORS, an
 // ETag and a 304 for it.
 func TestServerCardServed(t *testing.T) {
-	dir := t.TempDir()
-	copyFile(t, "../../testdata/mcp/agents.toml", filepath.Join(dir, "agents.toml"))
-	copyFile(t, "../../testdata/mcp/weather.json", filepath.Join(dir, "weather.json"))
-	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
-	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
-	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := start(t, filepath.Join(dir, "agents.toml"), privs)
+	srv := startMCPExample(t)
 	resp, body := get(t, srv.URL+"/mcp/weather/server-card.json")
 	h := resp.Header
 	if resp.StatusCode != 200 || h.Get("Content-Type") != "application/json" || h.Get("Access-Control-Allow-Origin") != "*" ||

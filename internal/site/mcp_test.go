@@ -26,24 +26,7 @@ const (
 // servers, one with an a2a table) into dir with the named test keys.
 func buildMCPExample(t testing.TB, dir string, keys ...string) (*manifest.Manifest, *Report) {
 	t.Helper()
-	m, err := manifest.Load(mcpExample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	abs, err := filepath.Abs(testKeysDir + "/public")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Site.Keys = abs
-	ks, err := sign.LoadKeySet(m.KeysDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Build(Options{Manifest: m, OutDir: dir, Keys: ks, Signers: testSigners(t, m, ks, keys...)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, rep
+	return buildWithTestKeys(t, loadWithTestKeys(t, mcpExample), dir, keys...)
 }
 
 // serverCardValidator is the Server Card schema of

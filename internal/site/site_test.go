@@ -33,9 +33,13 @@ const (
 
 // loadExample reads the repository's agents.toml with the published test
 // keys as its key folder.
-func loadExample(t testing.TB) *manifest.Manifest {
+func loadExample(t testing.TB) *manifest.Manifest { return loadWithTestKeys(t, exampleToml) }
+
+// loadWithTestKeys reads a manifest with the published test keys as its
+// key folder.
+func loadWithTestKeys(t testing.TB, path string) *manifest.Manifest {
 	t.Helper()
-	m, err := manifest.Load(exampleToml)
+	m, err := manifest.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +81,12 @@ func testSigners(t testing.TB, m *manifest.Manifest, ks *sign.KeySet, names ...s
 // buildExample builds the example site into dir with the named test keys.
 func buildExample(t testing.TB, dir string, keys ...string) (*manifest.Manifest, *Report) {
 	t.Helper()
-	m := loadExample(t)
+	return buildWithTestKeys(t, loadExample(t), dir, keys...)
+}
+
+// buildWithTestKeys builds m into dir with the named test keys.
+func buildWithTestKeys(t testing.TB, m *manifest.Manifest, dir string, keys ...string) (*manifest.Manifest, *Report) {
+	t.Helper()
 	ks, err := sign.LoadKeySet(m.KeysDir())
 	if err != nil {
 		t.Fatal(err)
