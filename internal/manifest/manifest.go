@@ -286,7 +286,7 @@ func parseWhole(name, dir string, src []byte) (*Manifest, []synthAgent, error) {
 		}
 	}
 	for _, a := range synth {
-		ids = append(ids, a.agent.ID)
+		ids = append(ids, m.MCPServers[a.server].ID)
 	}
 	idPath := func(i int) string {
 		if i >= len(m.Agents) {

@@ -490,11 +490,10 @@ func SchemaText(raw json.RawMessage) (string, error) {
 	return strings.TrimSuffix(buf.String(), "\n"), nil
 }
 
-// synthAgent is the agent synthesized for MCP server number server.
-type synthAgent struct {
-	server int
-	agent  Agent
-}
+// synthAgent is an agent synthesized for MCP server number server. It is
+// made anew from the server when asked for, so that it follows the head
+// (serve publishes the site at its own address).
+type synthAgent struct{ server int }
 
 // synthesize makes the agents of the MCP servers with an a2a table and
 // checks each as an agent, its problems placed at the server's a2a table.
@@ -518,7 +517,7 @@ func (c *checker) synthesize(m *Manifest) []synthAgent {
 		n := len(c.errs)
 		c.validateAgent(p, m, &a)
 		if len(c.errs) == n {
-			out = append(out, synthAgent{i, a})
+			out = append(out, synthAgent{i})
 		}
 	}
 	return out

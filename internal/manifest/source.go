@@ -195,10 +195,19 @@ func (s *Source) tables() int {
 	return len(s.spans)
 }
 
+// synthAgent is agent i, one synthesized for an MCP server.
+func (s *Source) synthAgent(i int) (Agent, error) {
+	return s.Head.MCPAgent(&s.Head.MCPServers[s.synth[i-s.tables()].server])
+}
+
 // synthRaw is the source of a synthesized agent: its encoding, which
 // identifies everything about it (the server's table and snapshot).
 func (s *Source) synthRaw(i int) ([]byte, error) {
-	b, err := json.Marshal(&s.synth[i-s.tables()].agent)
+	a, err := s.synthAgent(i)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(&a)
 	return append([]byte("mcp:"), b...), err
 }
 
@@ -299,7 +308,10 @@ func typed(v any) any {
 // problems name the manifest's own lines and the agent's key path.
 func (s *Source) Agent(i int, raw []byte) (*Agent, Errors) {
 	if i >= s.tables() {
-		a := s.synth[i-s.tables()].agent
+		a, err := s.synthAgent(i)
+		if err != nil {
+			return nil, Errors{{File: s.name, Path: s.idPath(i), Msg: err.Error()}}
+		}
 		return &a, nil
 	}
 	if s.spans == nil {

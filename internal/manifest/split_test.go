@@ -19,7 +19,11 @@ func sameAs(t *testing.T, src string, exact bool) {
 	whole, synth, werr := parseWhole("m.toml", "", []byte(src))
 	if werr == nil {
 		for _, a := range synth {
-			whole.Agents = append(whole.Agents, a.agent)
+			agent, err := whole.MCPAgent(&whole.MCPServers[a.server])
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole.Agents = append(whole.Agents, agent)
 		}
 	}
 	split, serr := Parse("m.toml", []byte(src))

@@ -56,6 +56,9 @@ type Server struct {
 	current string // folder of the last good build
 	lastErr string // why the last rebuild failed ("" when it did not)
 	keysDir string // the keys folder of the last manifest loaded, watched
+	// snapshots are the MCP snapshots the last manifest loaded names,
+	// watched.
+	snapshots []string
 	builds  int
 	done    chan struct{}
 }
@@ -146,10 +149,17 @@ func (s *Server) build(dir string) error {
 		return err
 	}
 	defer src.Close()
+	m := src.Head
+	// Watch the snapshots even when one of them is what is wrong.
+	s.mu.Lock()
+	s.snapshots = s.snapshots[:0]
+	for _, srv := range m.MCPServers {
+		s.snapshots = append(s.snapshots, srv.SnapshotPath)
+	}
+	s.mu.Unlock()
 	if problems, _ := src.Problems(); len(problems) > 0 {
 		return src.Check()
 	}
-	m := src.Head
 	m.Site.BaseURL = s.URL
 	s.mu.Lock()
 	s.keysDir = m.KeysDir()
@@ -199,6 +209,9 @@ func (s *Server) fingerprint() string {
 	// the last load named.
 	s.mu.RLock()
 	keys := s.keysDir
+	for _, p := range s.snapshots {
+		add(p)
+	}
 	s.mu.RUnlock()
 	for _, root := range []string{filepath.Join(dir, site.PagesDir), filepath.Join(dir, site.TemplatesDir), keys} {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -212,6 +212,40 @@ func TestRebuild(t *testing.T) {
 	}
 }
 
+// TestRebuildOnSnapshot: serve watches the MCP snapshots the manifest
+// names, shows a broken one as an error, and recovers when it is fixed;
+// the synthesized card points at the preview, like every other card.
+func TestRebuildOnSnapshot(t *testing.T) {
+	srv := startMCPExample(t)
+	snapshot := filepath.Join(filepath.Dir(srv.cfg.Manifest), "weather.json")
+	good, _ := os.ReadFile(snapshot)
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if _, card := get(t, srv.URL+"/agents/weather/.well-known/agent-card.json"); !strings.Contains(card, `"serverCard": "`+srv.URL+`/mcp/weather/server-card.json"`) {
+		t.Errorf("the synthesized card does not point at the preview:\n%s", card)
+	}
+	os.WriteFile(snapshot, []byte(strings.Replace(string(good), "Check that the server answers.", "Check that the weather answers.", 1)), 0o644)
+	waitFor("the rebuild", func() bool { n, _ := srv.Status(); return n == 2 })
+	if _, page := get(t, srv.URL+"/mcp/weather/"); !strings.Contains(page, "Check that the weather answers.") {
+		t.Error("the changed snapshot is not served")
+	}
+	os.WriteFile(snapshot, []byte("{"), 0o644)
+	waitFor("the failure", func() bool { _, e := srv.Status(); return e != "" })
+	if _, e := srv.Status(); !strings.Contains(e, "weather.json") {
+		t.Errorf("error %q does not name the snapshot", e)
+	}
+	os.WriteFile(snapshot, good, 0o644)
+	waitFor("the recovery", func() bool { n, e := srv.Status(); return n == 3 && e == "" })
+}
+
 func TestForeignHostRefused(t *testing.T) {
 	srv := startExample(t)
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
