@@ -59,8 +59,8 @@ type Server struct {
 	// snapshots are the MCP snapshots the last manifest loaded names,
 	// watched.
 	snapshots []string
-	builds  int
-	done    chan struct{}
+	builds    int
+	done      chan struct{}
 }
 
 // Start listens, builds once, and serves until ctx is done. A first build
