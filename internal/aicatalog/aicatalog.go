@@ -8,6 +8,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"mime"
 	"net/url"
 	"slices"
 	"strings"
@@ -64,8 +65,8 @@ type Catalog struct {
 // Entry is one catalog entry.
 type Entry struct {
 	Identifier, DisplayName string
-	// Type is the entry's media type; TypeLower the same in lower case
-	// (media types ignore case).
+	// Type is the entry's media type; TypeLower the same without
+	// parameters or blanks, in lower case (MediaTypeOf), as clients match it.
 	Type, TypeLower string
 	URL             string
 	// Inline is set when the entry carries its document in data; HasURL
@@ -120,6 +121,23 @@ func Parse(data []byte) (c *Catalog, problems []Problem, err error) {
 	return c, check(doc, c), nil
 }
 
+// MediaTypeOf is an entry's type as Walk matches it (mediaType).
+func MediaTypeOf(t string) string { return mediaType(t) }
+
+// mediaType is an entry's type as a client matches it: the media type
+// without parameters or surrounding blanks, in lower case
+// ("application/a2a-agent-card+json; version=1.0" is an A2A card too).
+func mediaType(t string) string {
+	t = strings.ToLower(strings.TrimSpace(t))
+	if base, _, err := mime.ParseMediaType(t); err == nil {
+		return base
+	}
+	if base, _, ok := strings.Cut(t, ";"); ok {
+		return strings.TrimSpace(base)
+	}
+	return t
+}
+
 // entryOf reads one entry; members of the wrong type read as absent (the
 // schema check reports them).
 func entryOf(raw any) Entry {
@@ -133,7 +151,7 @@ func entryOf(raw any) Entry {
 		Description: str("description"),
 		Version:     str("version"),
 	}
-	e.TypeLower = strings.ToLower(e.Type)
+	e.TypeLower = mediaType(e.Type)
 	_, e.Inline = m["data"]
 	_, e.HasURL = m["url"]
 	if tags, ok := m["tags"].([]any); ok {

@@ -143,6 +143,11 @@ func (w *walk) catalog(ctx context.Context, doc *Doc, seq, depth int) {
 		w.entries++
 		if e.Inline {
 			v.Outcome, v.Problem = NotChecked, "carries its document inline (data), not at a url"
+			if e.TypeLower == AgentCardType {
+				// An agent card nobody can fetch from its origin, so no
+				// key of that origin can vouch for it.
+				v.Outcome, v.Problem = Failed, "carries its A2A card inline (data): no origin's key can vouch for a card not served from it"
+			}
 			continue
 		}
 		u, err := url.Parse(e.URL)

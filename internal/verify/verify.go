@@ -164,6 +164,9 @@ func Finish(rep *Report) {
 		if e.Outcome == EntryFailed || e.Outcome == EntrySkipped {
 			rep.Verified = false // a catalog is verified whole or not at all
 		}
+		if e.Outcome == EntryNotChecked && aicatalog.MediaTypeOf(e.Type) == aicatalog.AgentCardType {
+			rep.Verified = false // an A2A card left unchecked is never vouched for
+		}
 	}
 }
 
