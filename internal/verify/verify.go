@@ -800,7 +800,14 @@ func checkRootLegacy(dir, cardDir string, opts Options, rep *Report) {
 // of agents: one may be larger than a card.
 func catalogOptions(opts Options) Options {
 	copts := opts
-	copts.Fetch = &fetch.Client{MaxBytes: max(maxBytes(opts), catalogMaxBytes)}
+	// The caller's client (-cacert, -timeout, redirects) with the
+	// catalog's size limit.
+	var c fetch.Client
+	if opts.Fetch != nil {
+		c = *opts.Fetch
+	}
+	c.MaxBytes = max(maxBytes(opts), catalogMaxBytes)
+	copts.Fetch = &c
 	return copts
 }
 
