@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"mime"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 
@@ -206,6 +205,9 @@ func check(doc map[string]any, c *Catalog) []Problem {
 			}
 		}
 	}
+	if len(out) > maxProblems {
+		out = append(out[:maxProblems], Problem{Msg: fmt.Sprintf("and %d more problems, not listed", len(out)-maxProblems)})
+	}
 	return out
 }
 
@@ -215,6 +217,7 @@ func check(doc map[string]any, c *Catalog) []Problem {
 func leafProblems(ve *jsonschema.ValidationError) []Problem {
 	printer := message.NewPrinter(language.English)
 	var out []Problem
+	seen := map[Problem]bool{}
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
@@ -222,7 +225,8 @@ func leafProblems(ve *jsonschema.ValidationError) []Problem {
 				return // said plainly by check
 			}
 			p := Problem{Path: pointer(e.InstanceLocation), Msg: e.ErrorKind.LocalizedString(printer)}
-			if !slices.Contains(out, p) {
+			if !seen[p] {
+				seen[p] = true
 				out = append(out, p)
 			}
 		}
@@ -233,6 +237,9 @@ func leafProblems(ve *jsonschema.ValidationError) []Problem {
 	walk(ve)
 	return out
 }
+
+// maxProblems is how many schema problems of one catalog are listed.
+const maxProblems = 100
 
 // pointer is the JSON pointer of a path.
 func pointer(path []string) string {

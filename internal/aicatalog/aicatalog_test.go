@@ -96,3 +96,24 @@ func TestParseRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemsCapped: a catalog of thousands of bad entries gives at most
+// maxProblems schema problems and a line saying there are more (the list
+// was once de-duplicated in time growing with its square).
+func TestProblemsCapped(t *testing.T) {
+	raw := `{"specVersion":"1.0","entries":[{}` + strings.Repeat(`,{}`, 20000) + `]}`
+	_, problems, err := Parse([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) == 0 || len(problems) > maxProblems+1+3 {
+		t.Fatalf("%d problems", len(problems))
+	}
+	found := false
+	for _, p := range problems {
+		found = found || strings.Contains(p.Msg, "more problems, not listed")
+	}
+	if !found {
+		t.Error("no line says more problems were left out")
+	}
+}
