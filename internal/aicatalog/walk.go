@@ -43,6 +43,9 @@ type Visit struct {
 	// it came from after redirects.
 	Body  []byte
 	Final *url.URL
+	// From is the network of the catalog that lists the entry, which
+	// bounds every fetch the entry leads to (nil for a catalog file).
+	From *fetch.Network
 	// Value is the caller's, set by its card function.
 	Value any
 
@@ -134,7 +137,7 @@ func (w *walk) catalog(ctx context.Context, doc *Doc, seq, depth int) {
 		w.problems = append(w.problems, fmt.Sprintf("%s does not follow the AI Catalog spec: %s", doc.Source, p))
 	}
 	for i, e := range cat.Entries {
-		v := &Visit{Catalog: doc.Source, Index: i, Entry: e, seq: seq}
+		v := &Visit{Catalog: doc.Source, Index: i, Entry: e, From: doc.Network, seq: seq}
 		w.visits = append(w.visits, v)
 		if w.entries >= w.opts.MaxEntries {
 			v.Outcome, v.Problem = Skipped, fmt.Sprintf("past the first %d entries", w.opts.MaxEntries)

@@ -56,6 +56,9 @@ func TestWalk(t *testing.T) {
 		var handed atomic.Int32
 		visits, problems := Walk(ctx, root, WalkOptions{Cards: client, Catalogs: client, MaxEntries: tc.max}, func(v *Visit) {
 			handed.Add(1)
+			if v.From.String() != network.String() {
+				t.Errorf("card of %s: the network of its catalog is %v, want %v (the JWKS fetch is held to it)", v.URL, v.From, network)
+			}
 			if !strings.Contains(string(v.Body), v.URL.Path) {
 				t.Errorf("card of %s: %s", v.URL, v.Body)
 			}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/netip"
 	"net/url"
 	"os"
@@ -113,6 +114,14 @@ func (c *Client) Get(ctx context.Context, rawURL string) ([]byte, *url.URL, erro
 // loopback ...), which bounds where the URLs its document names may lead.
 type Network struct{ class addrClass }
 
+// String names the network ("" for nil: no rule).
+func (n *Network) String() string {
+	if n == nil {
+		return ""
+	}
+	return n.class.String()
+}
+
 // GetWithin fetches rawURL as Get does, from a document fetched from the
 // network from (nil: the caller's own choice): every connection, the first
 // one too, is held to the rule a redirect from that document would be (a
@@ -142,6 +151,19 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 			}
 		}
 	}
+	// The network a document was served from is the one of the connection
+	// that gave the final response (the last one got), whatever the
+	// network of the document that named it: a public catalog nested in a
+	// local one is still public, and so are the URLs it names.
+	var servedMu sync.Mutex
+	var served netip.Addr
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		if ap, err := netip.ParseAddrPort(info.Conn.RemoteAddr().String()); err == nil {
+			servedMu.Lock()
+			served = ap.Addr().Unmap()
+			servedMu.Unlock()
+		}
+	}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, nil, nil, &Error{rawURL, err}
@@ -174,7 +196,12 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 	if int64(len(body)) > maxBytes {
 		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body is over the %d-byte limit", maxBytes)}
 	}
-	return body, resp.Request.URL, &Network{policy.reached()}, nil
+	servedMu.Lock()
+	defer servedMu.Unlock()
+	if !served.IsValid() {
+		return nil, nil, nil, &Error{rawURL, errors.New("the address that answered is unknown")}
+	}
+	return body, resp.Request.URL, &Network{classify(served)}, nil
 }
 
 // maxBytes is the body size limit in force.
@@ -398,13 +425,6 @@ func (p *addressPolicy) setOrigin(c addrClass) {
 	if !p.known {
 		p.origin, p.known = c, true
 	}
-}
-
-// reached is the class of the origin, once a connection set it.
-func (p *addressPolicy) reached() addrClass {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.origin
 }
 
 // dialer returns a DialContext that checks every address it connects to.

@@ -456,3 +456,50 @@ func TestGetWithinHoldsTheFirstConnection(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkIsWhereTheDocumentCameFrom: a document's network is the one
+// of the address that served it, not the one of the document that named
+// it: a public catalog nested in a loopback or private one may still lead
+// only to public addresses.
+func TestNetworkIsWhereTheDocumentCameFrom(t *testing.T) {
+	roles(t)
+	public := serveOn(t, "127.0.0.2", nil)
+	private := serveOn(t, "127.0.0.3", nil)
+	loop := serveOn(t, "127.0.0.1", nil)
+	c := &Client{Timeout: 2 * time.Second}
+	ctx := context.Background()
+	_, _, fromLoop, err := c.GetWithin(ctx, loop.URL+"/catalog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, fromPrivate, err := c.GetWithin(ctx, private.URL+"/catalog", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []*Network{fromLoop, fromPrivate} {
+		_, _, nested, err := c.GetWithin(ctx, public.URL+"/nested", from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nested.class != classPublic {
+			t.Fatalf("a public catalog named from %v counts as %v", from.class, nested.class)
+		}
+		before := private.hits.Load() + loop.hits.Load()
+		for _, target := range []string{private.URL + "/admin", loop.URL + "/admin"} {
+			if _, _, _, err := c.GetWithin(ctx, target, nested); err == nil {
+				t.Errorf("a public catalog nested in a %v one reached %s", from.class, target)
+			}
+		}
+		if private.hits.Load()+loop.hits.Load() != before {
+			t.Error("a refused server was reached")
+		}
+	}
+	// A redirect from the private catalog to a public one: public.
+	_, _, redirected, err := c.GetWithin(ctx, private.URL+"/go?to="+public.URL+"/nested", fromPrivate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if redirected.class != classPublic {
+		t.Errorf("redirected to a public address, the document counts as %v", redirected.class)
+	}
+}

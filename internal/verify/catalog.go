@@ -60,7 +60,9 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 	catOpts := catalogOptions(opts)
 	var mu sync.Mutex // guards the fatal problems of JWKS
 	visits, problems := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries}, func(v *aicatalog.Visit) {
-		ks, err := trustedKeys(ctx, opts, aicatalog.Origin(v.URL)+"/.well-known/jwks.json", "")
+		// The JWKS is held to the network of the catalog that named the
+		// entry, as the card was.
+		ks, err := trustedKeys(ctx, opts, aicatalog.Origin(v.URL)+"/.well-known/jwks.json", "", v.From)
 		if err != nil {
 			v.Outcome, v.Problem = EntryFailed, err.Error()
 			return

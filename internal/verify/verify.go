@@ -50,14 +50,24 @@ type Options struct {
 	Keys *KeyCache
 }
 
-// KeyCache holds the trusted key sets one run has read, by source.
+// KeyCache holds the trusted key sets one run has read, by source (and
+// the network rule they were fetched under): each is read once, failures
+// too, and readings of different sources run at once.
 type KeyCache struct {
 	mu   sync.Mutex
-	sets map[string]*keySource
+	sets map[string]*keyReading
+}
+
+// keyReading is one reading of a key set: done is closed once ks or err
+// is set.
+type keyReading struct {
+	done chan struct{}
+	ks   *keySource
+	err  error
 }
 
 // NewKeyCache returns an empty KeyCache.
-func NewKeyCache() *KeyCache { return &KeyCache{sets: map[string]*keySource{}} }
+func NewKeyCache() *KeyCache { return &KeyCache{sets: map[string]*keyReading{}} }
 
 // Signature is the outcome for one signature.
 type Signature struct {
@@ -184,7 +194,7 @@ func verifyURL(ctx context.Context, target string, opts Options, rep *Report) er
 	}
 	// Keys come from the origin the user named, never from wherever a
 	// redirect led: a redirect to another site must not lend it trust.
-	ks, err := trustedKeys(ctx, opts, u.Scheme+"://"+u.Host+"/.well-known/jwks.json", "")
+	ks, err := trustedKeys(ctx, opts, u.Scheme+"://"+u.Host+"/.well-known/jwks.json", "", nil)
 	if err != nil {
 		return err
 	}
@@ -212,7 +222,9 @@ func urlError(err error) string {
 
 // trustedKeys loads opts.JWKS, or else originJWKS (a URL) or localJWKS (a
 // file).
-func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string) (*keySource, error) {
+// A JWKS fetched for a catalog entry is held to the network of the
+// catalog that named it (from; nil: the caller's own choice).
+func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string, from *fetch.Network) (*keySource, error) {
 	src := opts.JWKS
 	switch {
 	case src == "" && originJWKS != "":
@@ -223,27 +235,36 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 		return nil, usagef("no trusted keys: give -jwks URL|FILE (a card file that is not inside a built site under the working directory has no keys to trust)")
 	}
 	if c := opts.Keys; c != nil {
-		// One reading per source; concurrent callers wait for it.
+		// One reading per source and rule; concurrent callers wait for
+		// it, without holding up readings of other sources.
+		k := src + "\x00" + from.String()
 		c.mu.Lock()
-		defer c.mu.Unlock()
-		if ks, ok := c.sets[src]; ok {
-			return ks, nil
+		r, ok := c.sets[k]
+		if !ok {
+			r = &keyReading{done: make(chan struct{})}
+			c.sets[k] = r
 		}
-		ks, err := readTrustedKeys(ctx, opts, src)
-		if err == nil {
-			c.sets[src] = ks
+		c.mu.Unlock()
+		if !ok {
+			r.ks, r.err = readTrustedKeys(ctx, opts, src, from)
+			close(r.done)
 		}
-		return ks, err
+		select {
+		case <-r.done:
+			return r.ks, r.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
-	return readTrustedKeys(ctx, opts, src)
+	return readTrustedKeys(ctx, opts, src, from)
 }
 
 // readTrustedKeys reads and parses the trusted key set at src.
-func readTrustedKeys(ctx context.Context, opts Options, src string) (*keySource, error) {
+func readTrustedKeys(ctx context.Context, opts Options, src string, from *fetch.Network) (*keySource, error) {
 	var data []byte
 	ks := &keySource{from: src}
 	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
-		body, _, err := opts.Fetch.Get(ctx, src)
+		body, _, _, err := opts.Fetch.GetWithin(ctx, src, from)
 		if err != nil {
 			return nil, err
 		}
@@ -423,7 +444,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 			local = filepath.Join(root, ".well-known", "jwks.json")
 		}
 	}
-	ks, err := trustedKeys(ctx, opts, "", local)
+	ks, err := trustedKeys(ctx, opts, "", local, nil)
 	if err != nil {
 		return err
 	}
@@ -577,7 +598,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if _, err := os.Stat(jwksPath); err != nil && opts.JWKS == "" {
 		return usagef("%s is not a built site: no .well-known/jwks.json", dir)
 	}
-	ks, err := trustedKeys(ctx, opts, "", jwksPath)
+	ks, err := trustedKeys(ctx, opts, "", jwksPath, nil)
 	if err != nil {
 		return err
 	}
