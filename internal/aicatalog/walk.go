@@ -78,6 +78,10 @@ const (
 	DefaultParallel   = 4
 	// maxCatalogs is the most nested catalogs one walk reads.
 	maxCatalogs = 100
+	// maxWalkBytes is the most bytes of nested catalogs one walk reads.
+	maxWalkBytes = 32 << 20
+	// maxSkippedListed is how many entries past MaxEntries are listed.
+	maxSkippedListed = 100
 )
 
 // Walk checks the catalog root against the spec and walks its entries:
@@ -98,8 +102,12 @@ func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) (v
 	if root.URL != nil {
 		w.seen[root.URL.String()] = true // a catalog that lists itself is read once
 	}
-	w.catalog(ctx, &root, 0, 1)
+	cat, specProblems, err := Parse(root.Body)
+	w.catalog(ctx, &root, cat, specProblems, err, 0, 1)
 	w.wg.Wait()
+	if n := w.skipped - maxSkippedListed; n > 0 {
+		w.problems = append(w.problems, fmt.Sprintf("%d more entries past the first %d were skipped, not listed", n, opts.MaxEntries))
+	}
 	slices.SortStableFunc(w.visits, func(a, b *Visit) int { return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.Index, b.Index)) })
 	visits = make([]Visit, len(w.visits))
 	for i, v := range w.visits {
@@ -119,14 +127,16 @@ type walk struct {
 	visits   []*Visit
 	problems []string
 	entries  int
+	skipped  int // entries past MaxEntries
 	catalogs int
+	bytes    int64           // of the nested catalogs fetched
 	seen     map[string]bool // nested catalog URLs read
 }
 
-// catalog checks one catalog and takes its entries; nested catalogs are
-// read in turn, at depth+1.
-func (w *walk) catalog(ctx context.Context, doc *Doc, seq, depth int) {
-	cat, problems, err := Parse(doc.Body)
+// catalog takes the entries of one catalog (parsed, with its problems or
+// the error that stopped parsing); nested catalogs are read in turn, at
+// depth+1.
+func (w *walk) catalog(ctx context.Context, doc *Doc, cat *Catalog, problems []Problem, err error, seq, depth int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err != nil {
@@ -137,6 +147,14 @@ func (w *walk) catalog(ctx context.Context, doc *Doc, seq, depth int) {
 		w.problems = append(w.problems, fmt.Sprintf("%s does not follow the AI Catalog spec: %s", doc.Source, p))
 	}
 	for i, e := range cat.Entries {
+		if w.entries >= w.opts.MaxEntries {
+			// Past the bound, a few entries are listed as skipped and the
+			// rest counted: a catalog of a million entries is not a
+			// million visits held in memory.
+			if w.skipped++; w.skipped > maxSkippedListed {
+				continue
+			}
+		}
 		v := &Visit{Catalog: doc.Source, Index: i, Entry: e, From: doc.Network, seq: seq}
 		w.visits = append(w.visits, v)
 		if w.entries >= w.opts.MaxEntries {
@@ -224,11 +242,25 @@ func (w *walk) fetchCatalog(ctx context.Context, v *Visit, from *fetch.Network, 
 		w.fail(v, err)
 		return
 	}
+	w.mu.Lock()
+	w.bytes += int64(len(body))
+	over := w.bytes > maxWalkBytes
+	w.mu.Unlock()
+	if over {
+		w.mu.Lock()
+		v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested catalogs over %d bytes in all", maxWalkBytes)
+		w.mu.Unlock()
+		return
+	}
+	// Parsed while this holds a fetch slot, so that at most Parallel
+	// catalogs are decoded at once.
+	cat, problems, perr := Parse(body)
+	body = nil
 	// The walk goes on in this goroutine; it holds no fetch slot while
 	// its entries wait for theirs.
 	<-w.sem
 	defer func() { w.sem <- struct{}{} }()
-	w.catalog(ctx, &Doc{Source: v.URL.String(), Body: body, URL: v.URL, Network: network}, seq, depth)
+	w.catalog(ctx, &Doc{Source: v.URL.String(), URL: v.URL, Network: network}, cat, problems, perr, seq, depth)
 }
 
 // Origin is a URL's scheme and host, in lower case.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -87,5 +88,23 @@ func TestWalk(t *testing.T) {
 		if want := tc.cards + min(MaxDepth-1, tc.cards/3); tc.max == 1000 && int(fetches.Load()) != want {
 			t.Errorf("%d fetches, want %d", fetches.Load(), want)
 		}
+	}
+}
+
+// TestWalkCountsWhatItSkips: past MaxEntries a walk lists a few skipped
+// entries and counts the rest, so a huge catalog is not held as visits.
+func TestWalkCountsWhatItSkips(t *testing.T) {
+	var entries []string
+	for k := range 5000 {
+		entries = append(entries, fmt.Sprintf(`{"identifier": "urn:air:example.com:mcp:m%d", "displayName": "M", "type": "application/mcp-server-card+json", "url": "https://example.com/m%d"}`, k, k))
+	}
+	root := Doc{Source: "root.json", Body: []byte(`{"specVersion": "1.0", "entries": [` + strings.Join(entries, ",") + `]}`)}
+	visits, problems := Walk(context.Background(), root, WalkOptions{Cards: &fetch.Client{}, Catalogs: &fetch.Client{}, MaxEntries: 10}, func(*Visit) {})
+	if len(visits) != 10+maxSkippedListed {
+		t.Errorf("%d visits, want %d", len(visits), 10+maxSkippedListed)
+	}
+	want := fmt.Sprintf("%d more entries past the first 10 were skipped, not listed", 5000-10-maxSkippedListed)
+	if !slices.Contains(problems, want) {
+		t.Errorf("problems %v lack %q", problems, want)
 	}
 }

@@ -57,7 +57,7 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 	if err != nil {
 		return err
 	}
-	catOpts := catalogOptions(opts)
+	catOpts := fetchedCatalogOptions(opts)
 	var mu sync.Mutex // guards the fatal problems of JWKS
 	visits, problems := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries}, func(v *aicatalog.Visit) {
 		// The JWKS is held to the network of the catalog that named the
@@ -93,13 +93,26 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 	return nil
 }
 
+// fetchedCatalogMaxBytes is the size limit of a catalog fetched over the
+// network (a walk reads at most 32 MiB of nested catalogs in all): more
+// than a few thousand entries are not checked anyway (-max-entries).
+const fetchedCatalogMaxBytes = 4 << 20
+
+// fetchedCatalogOptions are the options of a catalog fetch: the caller's
+// client with the fetched catalog's size limit.
+func fetchedCatalogOptions(opts Options) Options {
+	copts := catalogOptions(opts)
+	copts.Fetch.MaxBytes = max(maxBytes(opts), fetchedCatalogMaxBytes)
+	return copts
+}
+
 // ReadCatalog reads the catalog target names: a URL (an origin means its
 // /.well-known/ai-catalog.json) or a file, within the catalog size limit.
 func ReadCatalog(ctx context.Context, target string, opts Options) (aicatalog.Doc, error) {
-	catOpts := catalogOptions(opts)
 	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") {
-		return aicatalog.Fetch(ctx, target, catOpts.Fetch)
+		return aicatalog.Fetch(ctx, target, fetchedCatalogOptions(opts).Fetch)
 	}
+	catOpts := catalogOptions(opts)
 	body, err := readLocal(target, catOpts)
 	if err != nil {
 		return aicatalog.Doc{}, usagef("%v", err)
