@@ -15,7 +15,12 @@ import (
 	"github.com/agentcards/agentcards/internal/importer"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/terminal"
+	"github.com/agentcards/agentcards/internal/verify"
 )
+
+// importMaxBytes is the largest local file import reads (a catalog may be
+// large; a card is far smaller).
+const importMaxBytes = 64 << 20
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import", stderr)
@@ -60,7 +65,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		if data, _, err = client.Get(ctx, src); err != nil {
 			return fmt.Errorf("%v: %w", err, errUsage)
 		}
-	} else if data, err = os.ReadFile(src); err != nil {
+	} else if data, err = verify.ReadLocalFile(src, importMaxBytes); err != nil {
 		return fmt.Errorf("%v: %w", err, errUsage)
 	}
 	if *asCatalog || aicatalog.IsCatalogName(src) || isCatalog(data) {

@@ -392,6 +392,13 @@ func checkServerCard(path string, opts Options) (string, []string) {
 	return name, card.CheckServerCard(c)
 }
 
+// ReadLocalFile reads a local file the way verify does: a regular file
+// only (never waiting on a named pipe or reading a device), within limit
+// bytes.
+func ReadLocalFile(path string, limit int64) ([]byte, error) {
+	return readLocal(path, Options{Fetch: &fetch.Client{MaxBytes: limit}})
+}
+
 // readLocal reads a local card or JWKS: a regular file no larger than the
 // fetch size limit (-max-bytes).
 func readLocal(path string, opts Options) ([]byte, error) {
