@@ -59,6 +59,8 @@ func TestSkillID(t *testing.T) {
 		"a/b":           "a-b",
 		"_private":      "tool-_private",
 		"-x":            "tool--x",
+		"Get Weather":   "Get-Weather",
+		"météo":         "m-t-o",
 	} {
 		if got := manifest.SkillID(in); got != want {
 			t.Errorf("SkillID(%q) = %q, want %q", in, got, want)

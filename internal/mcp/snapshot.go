@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/terminal"
 )
 
 // Format is the value of a snapshot's "snapshotFormat" member.
@@ -132,9 +134,24 @@ func (ps Problems) Error() string {
 	return strings.Join(s, "\n")
 }
 
-// toolNameRE is what MCP allows as a tool name (2025-11-25: 1-128 of
-// A-Z a-z 0-9 _ - .), widened by '/' and ':' which servers in the wild use.
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_./:-]{1,128}$`)
+// maxToolName is the longest tool name kept. MCP (2025-11-25) says names
+// SHOULD be 1-128 of A-Z a-z 0-9 _ - . ; servers in the wild use others
+// (spaces, '/', letters of other scripts), which the build maps to skill
+// ids and anchors, so any printable name is kept.
+const maxToolName = 128
+
+// toolName says what is wrong with a tool name, "" when nothing.
+func toolName(n string) string {
+	switch {
+	case utf8.RuneCountInString(n) > maxToolName:
+		return fmt.Sprintf("is longer than %d characters", maxToolName)
+	case strings.TrimSpace(n) != n:
+		return "begins or ends with a blank"
+	case strings.IndexFunc(n, terminal.Unsafe) >= 0 || strings.ContainsFunc(n, unicode.IsControl):
+		return "holds control or bidirectional characters"
+	}
+	return ""
+}
 
 // Parse reads a snapshot strictly: valid UTF-8, one JSON object of the
 // snapshot format with no unknown members, every tool named once with an
@@ -284,8 +301,8 @@ func (s *Snapshot) check() Problems {
 		switch {
 		case t.Name == "":
 			add(p+".name", "required")
-		case !toolNameRE.MatchString(t.Name):
-			add(p+".name", "%q: a tool name is 1-128 letters, digits, '_', '-', '.', '/' or ':'", t.Name)
+		case toolName(t.Name) != "":
+			add(p+".name", "%q %s: refused as a tool name", t.Name, toolName(t.Name))
 		default:
 			if j, dup := seen[t.Name]; dup {
 				add(p+".name", "tool %q is listed twice (also tools[%d])", t.Name, j)
