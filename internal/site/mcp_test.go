@@ -1,19 +1,25 @@
 package site
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"html/template"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/mcp"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -300,4 +306,106 @@ func TestMCPInteropJSSDK(t *testing.T) {
 	if !strings.Contains(r.SDKCanonical, `\"default\":\"\"`) {
 		t.Error(`the empty default did not reach the SDK's canonical form`)
 	}
+}
+
+// startReferenceServer runs the MCP reference server "everything" (the
+// official TypeScript SDK's) on loopback (testdata/interop/mcp-everything.mjs)
+// and returns its endpoint.
+func startReferenceServer(t *testing.T, node string) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(interopDir, "node_modules", "@modelcontextprotocol", "server-everything", "package.json")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("the MCP reference server is not installed: npm ci --prefix testdata/interop")
+		}
+		t.Skip("the MCP reference server is not installed: npm ci --prefix testdata/interop")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, node, "mcp-everything.mjs", "0")
+	cmd.Dir = interopDir
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() })
+	port := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if p, ok := strings.CutPrefix(sc.Text(), "listening "); ok {
+				port <- p
+			}
+		}
+	}()
+	select {
+	case p := <-port:
+		return "http://127.0.0.1:" + p + "/mcp"
+	case <-time.After(30 * time.Second):
+		t.Fatal("the MCP reference server did not start")
+	}
+	return ""
+}
+
+// TestMCPReferenceServer: mcp fetch snapshots the MCP reference server of
+// the TypeScript SDK (tools, resources and prompts this repository did not
+// write); the build publishes it, and the A2A card synthesized from its
+// tools verifies with @a2a-js/sdk and the strict verifier.
+func TestMCPReferenceServer(t *testing.T) {
+	node := requireNode(t)
+	endpoint := startReferenceServer(t, node)
+	snap, err := mcp.Fetch(context.Background(), endpoint, mcp.FetchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Tools) < 5 || len(snap.Resources) == 0 || len(snap.Prompts) == 0 {
+		t.Fatalf("snapshot of the reference server: %d tools, %d resources, %d prompts", len(snap.Tools), len(snap.Resources), len(snap.Prompts))
+	}
+	data, err := snap.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "everything.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	toml := `[site]
+baseUrl = "https://agents.example.com"
+
+[[mcpServers]]
+id = "everything"
+name = "io.github.modelcontextprotocol/everything"
+description = "The MCP reference server."
+version = "1.0.0"
+tools = "everything.json"
+[[mcpServers.a2a.supportedInterfaces]]
+url = "https://gateway.example.com/a2a/everything"
+protocolBinding = "JSONRPC"
+protocolVersion = "1.0"
+`
+	if err := os.WriteFile(filepath.Join(dir, "agents.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "public")
+	m, rep := buildWithTestKeys(t, loadWithTestKeys(t, filepath.Join(dir, "agents.toml")), out, "ed25519")
+	sc, err := os.ReadFile(filepath.Join(out, "mcp", "everything", "server-card.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateServerCard(t, "mcp/everything/server-card.json", sc)
+	page, _ := os.ReadFile(filepath.Join(out, "mcp", "everything", "index.html"))
+	for _, tool := range snap.Tools {
+		if !bytes.Contains(page, []byte(`<code class="id">`+template.HTMLEscapeString(tool.Name)+`</code>`)) {
+			t.Errorf("the page lacks tool %s", tool.Name)
+		}
+	}
+	ks, _ := sign.LoadKeySet(m.KeysDir())
+	res := runCheck(t, node, out, JWKSURL(m))
+	name := "agents/everything/.well-known/agent-card.json"
+	r, ok := res[name]
+	if !ok {
+		t.Fatalf("check.mjs did not check %s", name)
+	}
+	checkV1Result(t, name, r, out, testSigners(t, m, ks, "ed25519"), rep, JWKSURL(m))
 }
