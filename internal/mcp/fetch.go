@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -56,9 +57,67 @@ func Fetch(ctx context.Context, endpoint string, opts FetchOptions) (*Snapshot, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	rec := &recorder{base: hc.Transport, header: opts.Header, results: map[string]json.RawMessage{}, last: map[string]string{}}
+	origin, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, err
+	}
+	// The caller's headers (credentials) go to the endpoint's origin only:
+	// a redirect to another origin is refused, and no request elsewhere
+	// ever carries them.
+	checkRedirect := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !sameOrigin(req.URL, origin) {
+			return fmt.Errorf("redirect to another origin (%s) refused: the request may carry your headers", req.URL.Redacted())
+		}
+		return checkRedirect(req, via)
+	}
+	rec := &recorder{base: hc.Transport, origin: origin, header: opts.Header, results: map[string]json.RawMessage{}, last: map[string]string{}}
 	hc.Transport = rec
 	defer hc.CloseIdleConnections()
+	s, err := fetchSnapshot(ctx, hc, rec, endpoint, opts)
+	if err != nil {
+		return nil, redactHeaders(err, opts.Header)
+	}
+	return s, nil
+}
+
+// sameOrigin reports whether two URLs have the same scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
+}
+
+// redactedError is an error whose text had the caller's header values
+// taken out (a server may echo a credential in an error message).
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redactHeaders removes the values of h from err's text.
+func redactHeaders(err error, h http.Header) error {
+	msg := err.Error()
+	for _, vs := range h {
+		for _, v := range vs {
+			if len(v) >= 4 {
+				msg = strings.ReplaceAll(msg, v, "[header value]")
+			}
+			// A token alone, without its scheme, is the secret too.
+			if _, tok, ok := strings.Cut(v, " "); ok && len(tok) >= 4 {
+				msg = strings.ReplaceAll(msg, tok, "[header value]")
+			}
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg, err}
+}
+
+// fetchSnapshot is Fetch once the client is set up.
+func fetchSnapshot(ctx context.Context, hc *http.Client, rec *recorder, endpoint string, opts FetchOptions) (*Snapshot, error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "agentcards", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{
 		Endpoint:             endpoint,
@@ -162,14 +221,27 @@ func listTools(ctx context.Context, cs *sdk.ClientSession, rec *recorder) ([]Too
 		if err := json.Unmarshal(raw, &page); err != nil {
 			return "", fmt.Errorf("tools/list: %v", err)
 		}
+		// Each tool as the server sent it, of those the SDK took (it drops
+		// tools it finds invalid): the two readings must agree.
+		took := map[string]int{}
+		for _, t := range res.Tools {
+			if t != nil {
+				took[t.Name]++
+			}
+		}
+		n := 0
 		for i, t := range page.Tools {
 			var tool Tool
 			if err := json.Unmarshal(t, &tool); err != nil {
 				return "", fmt.Errorf("tools/list: tool %d of the page: %v", i, err)
 			}
-			tools = append(tools, tool)
+			if took[tool.Name] > 0 {
+				took[tool.Name]--
+				tools = append(tools, tool)
+				n++
+			}
 		}
-		if page.NextCursor != res.NextCursor {
+		if page.NextCursor != res.NextCursor || n != countTools(res.Tools) {
 			return "", errors.New("tools/list: the answer read beside the SDK is not the one it read")
 		}
 		return res.NextCursor, tooMany("tools", len(tools))
@@ -178,6 +250,17 @@ func listTools(ctx context.Context, cs *sdk.ClientSession, rec *recorder) ([]Too
 		tools = []Tool{}
 	}
 	return tools, err
+}
+
+// countTools counts the tools the SDK returned.
+func countTools(ts []*sdk.Tool) int {
+	n := 0
+	for _, t := range ts {
+		if t != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // pages calls list with each cursor it returns, from "", until it returns
@@ -222,6 +305,7 @@ func redact(endpoint string) string {
 // JSON-RPC responses beside the SDK, keeping each result's raw bytes.
 type recorder struct {
 	base   http.RoundTripper
+	origin *url.URL // the endpoint's: the only one the headers go to
 	header http.Header
 
 	mu      sync.Mutex
@@ -244,10 +328,12 @@ func (r *recorder) result(method string) json.RawMessage {
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	for k, vs := range r.header {
-		req.Header.Del(k)
-		for _, v := range vs {
-			req.Header.Add(k, v)
+	if sameOrigin(req.URL, r.origin) {
+		for k, vs := range r.header {
+			req.Header.Del(k)
+			for _, v := range vs {
+				req.Header.Add(k, v)
+			}
 		}
 	}
 	if req.Method == http.MethodPost && req.GetBody != nil {
@@ -293,7 +379,10 @@ func (r *recorder) keep(msg []byte) {
 		return
 	}
 	r.mu.Lock()
-	r.results[string(m.ID)] = m.Result
+	// The first answer to a request is the one the SDK acts on.
+	if _, ok := r.results[string(m.ID)]; !ok {
+		r.results[string(m.ID)] = m.Result
+	}
 	r.mu.Unlock()
 }
 
@@ -332,11 +421,15 @@ func (t *tee) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// event reads one server-sent event's data lines.
+// event reads one server-sent event's data lines; events of a type other
+// than "message" are not JSON-RPC messages (the SDK skips them too).
 func (t *tee) event(ev []byte) {
 	var data []byte
 	for _, line := range bytes.Split(ev, []byte("\n")) {
 		line = bytes.TrimSuffix(line, []byte("\r"))
+		if typ, ok := bytes.CutPrefix(line, []byte("event:")); ok && string(bytes.TrimSpace(typ)) != "message" {
+			return
+		}
 		if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
 			if len(data) > 0 {
 				data = append(data, '\n')

@@ -147,8 +147,8 @@ func toolName(n string) string {
 		return fmt.Sprintf("is longer than %d characters", maxToolName)
 	case strings.TrimSpace(n) != n:
 		return "begins or ends with a blank"
-	case strings.IndexFunc(n, terminal.Unsafe) >= 0 || strings.ContainsFunc(n, unicode.IsControl):
-		return "holds control or bidirectional characters"
+	case strings.ContainsFunc(n, hidden) || strings.ContainsFunc(n, unicode.IsControl):
+		return "holds control, bidirectional or invisible characters"
 	}
 	return ""
 }
@@ -412,5 +412,30 @@ func (s *Snapshot) Marshal() ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return escapeInvisible(buf.Bytes()), nil
+}
+
+// escapeInvisible writes, as \u escapes, the characters of JSON text that a
+// terminal would act on or a reader could not see (controls, bidi
+// controls, zero-width and other format characters): the same JSON, safe
+// to print and honest in a diff. Only strings can hold them; the text's
+// own newlines are not among them.
+func escapeInvisible(b []byte) []byte {
+	if !bytes.ContainsFunc(b, hidden) {
+		return b
+	}
+	var out bytes.Buffer
+	for _, r := range string(b) {
+		if hidden(r) {
+			fmt.Fprintf(&out, "\\u%04x", r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.Bytes()
+}
+
+// hidden reports whether r is a character escapeInvisible escapes.
+func hidden(r rune) bool {
+	return r != '\n' && (terminal.Unsafe(r) || unicode.Is(unicode.Cf, r))
 }

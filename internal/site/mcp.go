@@ -168,12 +168,12 @@ func (b *builder) mcpPage(s *manifest.MCPServer, agent bool) ([]byte, error) {
 		v.Remotes = append(v.Remotes, remoteView{URL: r.URL, Transport: t, Versions: r.SupportedProtocolVersions, Headers: r.Headers})
 	}
 	var err error
-	if v.Instructions, err = markdown.RenderWith(ids, s.Snapshot.Instructions); err != nil {
+	if v.Instructions, err = serverText(ids, s.Snapshot.Instructions); err != nil {
 		return nil, err
 	}
 	for i, t := range s.Snapshot.Tools {
 		tv := toolView{Name: t.Name, Title: manifest.ToolTitle(t), Anchor: anchors[i], Hints: manifest.ToolHints(t)}
-		if tv.Description, err = markdown.RenderWith(ids, t.Description); err != nil {
+		if tv.Description, err = serverText(ids, t.Description); err != nil {
 			return nil, err
 		}
 		tv.Input, tv.InputOther = schemaRows(t.InputSchema)
@@ -196,6 +196,21 @@ func (b *builder) mcpPage(s *manifest.MCPServer, agent bool) ([]byte, error) {
 	}
 	data.JSONLD = ld
 	return b.render("mcp.html", data)
+}
+
+// maxMarkdown is the longest text from an MCP server rendered as
+// Markdown. A Markdown renderer takes time growing faster than the text on
+// some inputs ("_a*" repeated), and the server wrote this text: longer
+// text is shown as it is.
+const maxMarkdown = 4 << 10
+
+// serverText renders text an MCP server wrote: Markdown, safe as an
+// agent's description, when short; else plain text, whitespace kept.
+func serverText(ids *markdown.IDs, text string) (template.HTML, error) {
+	if len(text) <= maxMarkdown {
+		return markdown.RenderWith(ids, text)
+	}
+	return template.HTML(`<p class="plain">` + template.HTMLEscapeString(text) + `</p>`), nil
 }
 
 // toolAnchor is a tool's element id suffix: its name with characters an

@@ -19,6 +19,7 @@ import (
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/markdown"
 	"github.com/agentcards/agentcards/internal/mcp"
 	"github.com/agentcards/agentcards/internal/sign"
 )
@@ -408,4 +409,22 @@ protocolVersion = "1.0"
 		t.Fatalf("check.mjs did not check %s", name)
 	}
 	checkV1Result(t, name, r, out, testSigners(t, m, ks, "ed25519"), rep, JWKSURL(m))
+}
+
+// TestMCPLongTextIsPlain: a tool description longer than maxMarkdown is
+// shown as plain text, escaped, not rendered as Markdown (whose time grows
+// faster than the text on some inputs); a short one is Markdown.
+func TestMCPLongTextIsPlain(t *testing.T) {
+	long := strings.Repeat("_a*", 2*maxMarkdown) + "<script>x</script>"
+	got, err := serverText(markdown.NewIDs(), long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), `<p class="plain">_a*_a*`) || strings.Contains(string(got), "<script>") || strings.Contains(string(got), "<em>") {
+		t.Errorf("long text: %.80s", got)
+	}
+	short, _ := serverText(markdown.NewIDs(), "**bold** <script>x</script>")
+	if !strings.Contains(string(short), "<strong>bold</strong>") || strings.Contains(string(short), "<script>") {
+		t.Errorf("short text: %s", short)
+	}
 }
