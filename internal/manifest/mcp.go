@@ -308,12 +308,10 @@ func (c *checker) readSnapshot(p, dir string, s *MCPServer) {
 		c.errorf(p, "the snapshot %s has %d problem(s) (above); fetch it again with `agentcards mcp fetch`", path, len(ps))
 		return
 	}
-	// What the snapshot says is published: no key material in it.
-	for i, t := range snap.Tools {
-		for _, f := range []struct{ name, v string }{{"name", t.Name}, {"title", t.Title}, {"description", t.Description}, {"inputSchema", string(t.InputSchema)}, {"outputSchema", string(t.OutputSchema)}} {
-			if found, ok := secret.InText(f.v); ok {
-				c.errs = append(c.errs, Diagnostic{File: path, Path: fmt.Sprintf("tools[%d].%s", i, f.name), Msg: fmt.Sprintf("contains %s; %s", found, publicWarning)})
-			}
+	// What the snapshot says is published: no key material in any of it.
+	for _, f := range snap.Texts() {
+		if found, ok := secret.InText(f.Text); ok {
+			c.errs = append(c.errs, Diagnostic{File: path, Path: f.Path, Msg: fmt.Sprintf("contains %s; %s", found, publicWarning)})
 		}
 	}
 	s.Snapshot = snap
@@ -505,6 +503,16 @@ func (c *checker) synthesize(m *Manifest) []synthAgent {
 			continue // nothing asked, or its problems are reported
 		}
 		p := "mcpServers[" + strconv.Itoa(i) + "].a2a"
+		reserved := false
+		for j, e := range s.A2A.Capabilities.Extensions {
+			if e.URI == MCPToolsExtension {
+				c.errorf(fmt.Sprintf("%s.capabilities.extensions[%d].uri", p, j), "the MCP tools extension is the build's to write, from the snapshot: remove this one")
+				reserved = true
+			}
+		}
+		if reserved {
+			continue
+		}
 		if len(s.Snapshot.Tools) == 0 {
 			c.errorf(p, "the snapshot %s lists no tools, and an A2A card needs at least one skill: remove the a2a table, or fetch the server again", s.SnapshotPath)
 			continue

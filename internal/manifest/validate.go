@@ -187,13 +187,19 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 	for i, in := range a.SupportedInterfaces {
 		c.validateInterface(fmt.Sprintf("%s.supportedInterfaces[%d]", p, i), in)
 	}
+	uris := map[string]int{}
 	for i, e := range a.Capabilities.Extensions {
 		ep := fmt.Sprintf("%s.capabilities.extensions[%d]", p, i)
 		if e.URI == "" {
 			c.errorf(ep+".uri", "required: the extension's URI")
 		} else if u, err := url.Parse(e.URI); err != nil || u.Scheme == "" {
 			c.errorf(ep+".uri", "%q is not an absolute URI", e.URI)
+		} else if j, dup := uris[e.URI]; dup {
+			// A client looks an extension up by its URI: two would mean
+			// whichever it meets first.
+			c.errorf(ep+".uri", "%q is declared twice (also extensions[%d]); declare an extension once", e.URI, j)
 		}
+		uris[e.URI] = i
 	}
 	c.checkModes(p+".defaultInputModes", a.DefaultInputModes)
 	c.checkModes(p+".defaultOutputModes", a.DefaultOutputModes)

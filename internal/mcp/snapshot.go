@@ -339,6 +339,41 @@ func (s *Snapshot) check() Problems {
 	return ps
 }
 
+// Text is one string a snapshot holds, and its JSON path.
+type Text struct{ Path, Text string }
+
+// Texts are every string of a snapshot that a build may publish: server
+// info, instructions, and every member of every tool, resource and prompt
+// (a schema as its JSON text).
+func (s *Snapshot) Texts() []Text {
+	out := []Text{
+		{"serverInfo.name", s.ServerInfo.Name}, {"serverInfo.title", s.ServerInfo.Title},
+		{"serverInfo.version", s.ServerInfo.Version}, {"serverInfo.websiteUrl", s.ServerInfo.WebsiteURL},
+		{"instructions", s.Instructions},
+	}
+	for i, t := range s.Tools {
+		p := "tools[" + strconv.Itoa(i) + "]."
+		out = append(out, Text{p + "name", t.Name}, Text{p + "title", t.Title}, Text{p + "description", t.Description},
+			Text{p + "inputSchema", string(t.InputSchema)}, Text{p + "outputSchema", string(t.OutputSchema)})
+		if t.Annotations != nil {
+			out = append(out, Text{p + "annotations.title", t.Annotations.Title})
+		}
+	}
+	for i, r := range s.Resources {
+		p := "resources[" + strconv.Itoa(i) + "]."
+		out = append(out, Text{p + "uri", r.URI}, Text{p + "name", r.Name}, Text{p + "title", r.Title}, Text{p + "description", r.Description}, Text{p + "mimeType", r.MIMEType})
+	}
+	for i, pr := range s.Prompts {
+		p := "prompts[" + strconv.Itoa(i) + "]."
+		out = append(out, Text{p + "name", pr.Name}, Text{p + "title", pr.Title}, Text{p + "description", pr.Description})
+		for j, a := range pr.Arguments {
+			ap := p + "arguments[" + strconv.Itoa(j) + "]."
+			out = append(out, Text{ap + "name", a.Name}, Text{ap + "title", a.Title}, Text{ap + "description", a.Description})
+		}
+	}
+	return out
+}
+
 // isObject reports whether raw JSON is an object.
 func isObject(raw json.RawMessage) bool {
 	b := bytes.TrimLeft(raw, " \t\r\n")
