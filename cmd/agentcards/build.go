@@ -137,7 +137,11 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	for _, s := range signers {
 		kids = append(kids, s.KID+" ("+s.Alg+")")
 	}
-	fmt.Fprintf(stdout, "built %s: %d agents, %d files, signed by %s\n", terminal.Escape(m.OutputDir()), rep.Agents, rep.Files, strings.Join(kids, ", "))
+	servers := ""
+	if n := len(m.MCPServers); n > 0 {
+		servers = fmt.Sprintf(" and %d MCP server(s)", n)
+	}
+	fmt.Fprintf(stdout, "built %s: %d agents%s, %d files, signed by %s\n", terminal.Escape(m.OutputDir()), rep.Agents, servers, rep.Files, strings.Join(kids, ", "))
 	return nil
 }
 

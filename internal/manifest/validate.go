@@ -46,8 +46,11 @@ type idProblem struct {
 // agent i's id is.
 func checkIDs(defaultAgent string, ids []string, mcpServers int, idPath func(int) string) []idProblem {
 	if len(ids) == 0 {
-		if mcpServers > 0 && defaultAgent == "" {
+		switch {
+		case mcpServers > 0 && defaultAgent == "":
 			return nil
+		case mcpServers > 0:
+			return []idProblem{{-1, fmt.Sprintf("no agent has id %q: the site has MCP servers only, and one is an agent only with an a2a table; remove defaultAgent, or give that server an a2a table", defaultAgent)}}
 		}
 		return []idProblem{{index: -2, msg: "no agents: add at least one [[agents]] table (or an [[mcpServers]] table)"}}
 	}

@@ -619,7 +619,14 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 		return usagef("%v", err)
 	}
 	if len(checked) == 0 {
-		rep.Problems = append(rep.Problems, dir+": no agent cards found")
+		// A site of MCP servers only has no agent card; its catalog and
+		// Server Cards are still checked.
+		checkCatalog(dir, map[string]bool{}, map[string]bool{}, <-cats, opts, rep)
+		if len(rep.ServerCards) == 0 {
+			rep.Problems = append(rep.Problems, dir+": no agent cards found")
+		} else {
+			rep.Warnings = append(rep.Warnings, dir+": no agent cards: only MCP Server Cards, which carry no signature, so nothing signed was verified")
+		}
 		return nil
 	}
 	rep.Problems = append(rep.Problems, ks.fatal...)
