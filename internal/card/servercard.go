@@ -2,10 +2,15 @@ package card
 
 import (
 	"fmt"
+	"maps"
+	"net/url"
 	"regexp"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/secret"
 )
 
 // ServerCard is an MCP Server Card (SEP-2127, the
@@ -102,15 +107,76 @@ func CheckServerCard(c map[string]any) []string {
 	remotes, _ := c["remotes"].([]any)
 	for i, r := range remotes {
 		rm, _ := r.(map[string]any)
+		p := fmt.Sprintf("remotes[%d]", i)
 		if t, _ := rm["type"].(string); t != "streamable-http" && t != "sse" {
-			out = append(out, fmt.Sprintf("remotes[%d].type %q is not streamable-http or sse", i, t))
+			out = append(out, fmt.Sprintf("%s.type %q is not streamable-http or sse", p, t))
+		}
+		if u, err := url.Parse(str2(rm, "url")); err != nil || u.User != nil {
+			out = append(out, p+".url carries user information (or does not parse): a credential must never be published")
+		} else if k := manifest.CredentialParam(u); k != "" {
+			out = append(out, fmt.Sprintf("%s.url carries the query parameter %q, a credential: a credential must never be published", p, k))
 		}
 		headers, _ := rm["headers"].([]any)
 		for j, h := range headers {
-			if hm, _ := h.(map[string]any); hm["value"] != nil {
-				out = append(out, fmt.Sprintf("remotes[%d].headers[%d] carries a value: a credential must never be published", i, j))
+			hm, _ := h.(map[string]any)
+			out = append(out, inputValues(fmt.Sprintf("%s.headers[%d]", p, j), hm)...)
+		}
+		vars, _ := rm["variables"].(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(vars)) {
+			vm, _ := vars[k].(map[string]any)
+			out = append(out, inputValues(p+".variables."+k, vm)...)
+		}
+	}
+	// Any text of the card: no key material or credential anywhere.
+	walkStrings("", c, func(path, s string) {
+		if found, ok := secret.InText(s); ok {
+			out = append(out, fmt.Sprintf("%s contains %s: a credential must never be published", orRoot(strings.TrimPrefix(path, ".")), found))
+		}
+	})
+	return out
+}
+
+// inputValues are the problems of a header or variable of a Server Card:
+// a value (a header's value is each client's own), and for a secret one
+// a default or choices, which would be a credential too. Member names
+// are compared ignoring case, as a Go reader would.
+func inputValues(path string, in map[string]any) []string {
+	var out []string
+	secretInput := in["isSecret"] == true
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		switch strings.ToLower(k) {
+		case "value":
+			out = append(out, fmt.Sprintf("%s carries a value: a credential must never be published", path))
+		case "default", "choices", "placeholder":
+			if secretInput {
+				out = append(out, fmt.Sprintf("%s is secret and carries a %s: a credential must never be published", path, k))
+			}
+		case "variables":
+			vars, _ := in[k].(map[string]any)
+			for _, v := range slices.Sorted(maps.Keys(vars)) {
+				vm, _ := vars[v].(map[string]any)
+				out = append(out, inputValues(path+".variables."+v, vm)...)
 			}
 		}
 	}
 	return out
+}
+
+// str2 is a string member of an object, "" when absent.
+func str2(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+
+// walkStrings calls f with every string in v and its path.
+func walkStrings(path string, v any, f func(path, s string)) {
+	switch x := v.(type) {
+	case string:
+		f(path, x)
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			walkStrings(path+"."+k, x[k], f)
+		}
+	case []any:
+		for i, e := range x {
+			walkStrings(fmt.Sprintf("%s[%d]", path, i), e, f)
+		}
+	}
 }

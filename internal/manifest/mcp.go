@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"net/url"
 	"path/filepath"
+	"slices"
 	"regexp"
 	"strconv"
 	"strings"
@@ -234,8 +237,11 @@ func (c *checker) validateRemote(p string, r Remote) {
 	}
 	if r.URL == "" {
 		c.errorf(p+".url", "required: the endpoint's absolute URL")
-	} else {
-		c.checkURL(p+".url", r.URL)
+	} else if c.checkURL(p+".url", r.URL) {
+		u, _ := url.Parse(r.URL)
+		if k := CredentialParam(u); k != "" {
+			c.errorf(p+".url", "the query parameter %q looks like a credential; %s (clients send their own: name it as a header instead)", k, publicWarning)
+		}
 	}
 	for k, v := range r.SupportedProtocolVersions {
 		if !protocolVersionRE.MatchString(v) {
@@ -260,6 +266,19 @@ func (c *checker) validateRemote(p string, r Remote) {
 			c.errorf(hp+".value", "a header's value is never published: the Server Card names the header (and says isSecret = true), each client sends its own value; remove value here")
 		}
 	}
+}
+
+// CredentialParam is the name of the first query parameter of u that
+// looks like a credential (api_key, token, secret ...), "" when none.
+func CredentialParam(u *url.URL) string {
+	q := u.Query()
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		n := normalizeKey(k)
+		if IsSecretKey(k) || strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret") || strings.Contains(n, "password") {
+			return k
+		}
+	}
+	return ""
 }
 
 // headerNameRE is an HTTP field name (RFC 9110 token).
