@@ -136,7 +136,10 @@ func printEntries(w io.Writer, rep *verify.Report) {
 		if e.URL != "" {
 			fmt.Fprintf(w, " %s", terminal.Escape(e.URL))
 		}
-		if e.OtherOrigin {
+		switch {
+		case e.OtherOrigin && e.Outcome == verify.EntryNested:
+			fmt.Fprint(w, " (another origin)")
+		case e.OtherOrigin:
 			fmt.Fprint(w, " (another origin: checked with its own JWKS)")
 		}
 		if e.Problem != "" {

@@ -32,7 +32,7 @@ type Visit struct {
 	Index   int
 	Entry   Entry
 	// URL is the entry's url, parsed; OtherOrigin says it is on another
-	// origin than its catalog.
+	// origin than the root catalog (the one the caller named).
 	URL         *url.URL
 	OtherOrigin bool
 	// Outcome is one of the Visit outcomes below, or what the caller's
@@ -98,7 +98,7 @@ func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) (v
 	if opts.Parallel <= 0 {
 		opts.Parallel = DefaultParallel
 	}
-	w := &walk{opts: opts, card: card, sem: make(chan struct{}, opts.Parallel), seen: map[string]bool{}}
+	w := &walk{opts: opts, card: card, sem: make(chan struct{}, opts.Parallel), seen: map[string]bool{}, root: root.URL}
 	if root.URL != nil {
 		w.seen[root.URL.String()] = true // a catalog that lists itself is read once
 	}
@@ -119,6 +119,7 @@ func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) (v
 // walk is the state of one Walk.
 type walk struct {
 	opts WalkOptions
+	root *url.URL // the root catalog's URL; nil for a file
 	card func(*Visit)
 	sem  chan struct{}
 	wg   sync.WaitGroup
@@ -181,7 +182,7 @@ func (w *walk) catalog(ctx context.Context, doc *Doc, cat *Catalog, problems []P
 			continue
 		}
 		v.URL = u
-		v.OtherOrigin = doc.URL != nil && Origin(u) != Origin(doc.URL)
+		v.OtherOrigin = w.root != nil && Origin(u) != Origin(w.root)
 		switch e.TypeLower {
 		case AgentCardType:
 			w.spawn(func() { w.fetchCard(ctx, v, doc.Network) })
