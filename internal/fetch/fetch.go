@@ -472,5 +472,5 @@ func (p *addressPolicy) check(a netip.Addr) error {
 	if p.origin == classPrivate {
 		allowed = "private or public addresses"
 	}
-	return fmt.Errorf("%w: %s is %s address, and redirects from %s origin may lead only to %s", errRefused, a, c, p.origin, allowed)
+	return fmt.Errorf("%w: %s is %s address, and redirects from %s origin, like the URLs its documents name, may lead only to %s", errRefused, a, c, p.origin, allowed)
 }

@@ -261,11 +261,11 @@ func TestRedirectsStayOffPrivateNetworks(t *testing.T) {
 	c := &Client{Timeout: 2 * time.Second}
 
 	for name, tc := range map[string]refusedCase{
-		"public to loopback":            {redirectVia(public, loop.URL+"/card"), "redirect to " + loop.URL + "/card: refused: 127.0.0.1 is a loopback address, and redirects from a public origin may lead only to public addresses", loop},
+		"public to loopback":            {redirectVia(public, loop.URL+"/card"), "redirect to " + loop.URL + "/card: refused: 127.0.0.1 is a loopback address, and redirects from a public origin, like the URLs its documents name, may lead only to public addresses", loop},
 		"public to localhost":           {redirectVia(public, "http://localhost:"+loopPort+"/card"), "127.0.0.1 is a loopback address", loop},
 		"public to private":             {redirectVia(public, private.URL+"/card"), "127.0.0.3 is a private address", private},
 		"public to mapped loopback":     {redirectVia(public, "http://[::ffff:127.0.0.1]:"+loopPort+"/card"), "is a loopback address", loop},
-		"private to loopback":           {redirectVia(private, loop.URL+"/card"), "127.0.0.1 is a loopback address, and redirects from a private origin may lead only to private or public addresses", loop},
+		"private to loopback":           {redirectVia(private, loop.URL+"/card"), "127.0.0.1 is a loopback address, and redirects from a private origin, like the URLs its documents name, may lead only to private or public addresses", loop},
 		"public via public to loopback": {redirectVia(public, redirectVia(public, loop.URL+"/card")), "127.0.0.1 is a loopback address", loop},
 	} {
 		t.Run(name, func(t *testing.T) { checkRefused(t, c, tc) })

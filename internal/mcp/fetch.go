@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,6 +78,13 @@ func Fetch(ctx context.Context, endpoint string, opts FetchOptions) (*Snapshot, 
 	s, err := fetchSnapshot(ctx, hc, rec, endpoint, opts)
 	if err != nil {
 		return nil, redactHeaders(err, opts.Header)
+	}
+	// A server may repeat a credential it was sent in what it lists; the
+	// snapshot is published, so it must not hold one.
+	for _, t := range s.Texts() {
+		if redacted := redactHeaders(errors.New(t.Text), opts.Header); redacted.Error() != t.Text {
+			return nil, fmt.Errorf("the server's answer repeats a value of your headers in %s: not written, since the snapshot is published", t.Path)
+		}
 	}
 	return s, nil
 }
@@ -222,11 +230,12 @@ func listTools(ctx context.Context, cs *sdk.ClientSession, rec *recorder) ([]Too
 			return "", fmt.Errorf("tools/list: %v", err)
 		}
 		// Each tool as the server sent it, of those the SDK took (it drops
-		// tools it finds invalid): the two readings must agree.
-		took := map[string]int{}
+		// tools it finds invalid): the two readings must agree, tool by
+		// tool, on everything the snapshot keeps.
+		took := map[string][]string{}
 		for _, t := range res.Tools {
 			if t != nil {
-				took[t.Name]++
+				took[t.Name] = append(took[t.Name], sdkToolKey(t))
 			}
 		}
 		n := 0
@@ -235,11 +244,16 @@ func listTools(ctx context.Context, cs *sdk.ClientSession, rec *recorder) ([]Too
 			if err := json.Unmarshal(t, &tool); err != nil {
 				return "", fmt.Errorf("tools/list: tool %d of the page: %v", i, err)
 			}
-			if took[tool.Name] > 0 {
-				took[tool.Name]--
-				tools = append(tools, tool)
-				n++
+			keys := took[tool.Name]
+			if len(keys) == 0 {
+				continue
 			}
+			if keys[0] != toolKey(tool) {
+				return "", fmt.Errorf("tools/list: tool %q read beside the SDK is not the one it read", tool.Name)
+			}
+			took[tool.Name] = keys[1:]
+			tools = append(tools, tool)
+			n++
 		}
 		if page.NextCursor != res.NextCursor || n != countTools(res.Tools) {
 			return "", errors.New("tools/list: the answer read beside the SDK is not the one it read")
@@ -250,6 +264,36 @@ func listTools(ctx context.Context, cs *sdk.ClientSession, rec *recorder) ([]Too
 		tools = []Tool{}
 	}
 	return tools, err
+}
+
+// toolKey is what identifies a tool as both readings see it: name, title,
+// description and schemas, the schemas decoded as the SDK decodes them.
+func toolKey(t Tool) string {
+	var in, out any
+	json.Unmarshal(t.InputSchema, &in)
+	if len(t.OutputSchema) > 0 {
+		json.Unmarshal(t.OutputSchema, &out)
+	}
+	b, _ := json.Marshal([]any{t.Name, t.Title, t.Description, in, out})
+	return string(b)
+}
+
+// sdkToolKey is toolKey of a tool as the SDK read it.
+func sdkToolKey(t *sdk.Tool) string {
+	norm := func(v any) any {
+		if v == nil {
+			return nil
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil
+		}
+		var out any
+		json.Unmarshal(b, &out)
+		return out
+	}
+	b, _ := json.Marshal([]any{t.Name, t.Title, t.Description, norm(t.InputSchema), norm(t.OutputSchema)})
+	return string(b)
 }
 
 // countTools counts the tools the SDK returned.
@@ -309,8 +353,7 @@ type recorder struct {
 	header http.Header
 
 	mu      sync.Mutex
-	methods map[string]string          // request id -> method
-	results map[string]json.RawMessage // request id -> raw result
+	results map[string]json.RawMessage // request id (rpcID) -> raw result
 	last    map[string]string          // method -> id of its latest request
 }
 
@@ -345,13 +388,11 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 				Method string          `json:"method"`
 			}
 			if json.Unmarshal(data, &msg) == nil && len(msg.ID) > 0 && msg.Method != "" {
-				r.mu.Lock()
-				if r.methods == nil {
-					r.methods = map[string]string{}
+				if id, ok := rpcID(msg.ID); ok {
+					r.mu.Lock()
+					r.last[msg.Method] = id
+					r.mu.Unlock()
 				}
-				r.methods[string(msg.ID)] = msg.Method
-				r.last[msg.Method] = string(msg.ID)
-				r.mu.Unlock()
 			}
 		}
 	}
@@ -378,22 +419,48 @@ func (r *recorder) keep(msg []byte) {
 	if json.Unmarshal(msg, &m) != nil || len(m.ID) == 0 || len(m.Result) == 0 {
 		return
 	}
+	id, ok := rpcID(m.ID)
+	if !ok {
+		return
+	}
 	r.mu.Lock()
 	// The first answer to a request is the one the SDK acts on.
-	if _, ok := r.results[string(m.ID)]; !ok {
-		r.results[string(m.ID)] = m.Result
+	if _, ok := r.results[id]; !ok {
+		r.results[id] = m.Result
 	}
 	r.mu.Unlock()
 }
 
+// rpcID is a JSON-RPC id as the SDK matches it (its MakeID): a string, or
+// a number made an integer.
+func rpcID(raw json.RawMessage) (string, bool) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch x := v.(type) {
+	case string:
+		return "s" + x, true
+	case float64:
+		return "n" + strconv.FormatInt(int64(x), 10), true
+	}
+	return "", false
+}
+
 // tee passes a response body through while reading its JSON-RPC messages:
 // a whole JSON body at its end, or each server-sent event as it completes
-// (the SDK may act on an event before the stream ends).
+// (the SDK may act on an event before the stream ends). Events are read
+// as the SDK reads them (its scanEventsLimited): line by line, a blank
+// line (after trimming "\r\n") ending an event, the last "event:" naming
+// it, "data:" lines trimmed and joined with newlines.
 type tee struct {
 	rc    io.ReadCloser
 	r     *recorder
 	whole bool
 	buf   bytes.Buffer
+	// The event being read.
+	name string
+	data *bytes.Buffer
 }
 
 func (t *tee) Read(p []byte) (int, error) {
@@ -407,39 +474,48 @@ func (t *tee) Read(p []byte) (int, error) {
 		return n, err
 	}
 	for {
-		b := t.buf.Bytes()
-		i, sep := bytes.Index(b, []byte("\n\n")), 2
-		if j := bytes.Index(b, []byte("\r\n\r\n")); j >= 0 && (i < 0 || j < i) {
-			i, sep = j, 4
-		}
+		i := bytes.IndexByte(t.buf.Bytes(), '\n')
 		if i < 0 {
 			break
 		}
-		t.event(b[:i])
-		t.buf.Next(i + sep)
+		t.line(t.buf.Next(i + 1))
+	}
+	if err == io.EOF {
+		t.line(t.buf.Next(t.buf.Len()))
+		t.end()
 	}
 	return n, err
 }
 
-// event reads one server-sent event's data lines; events of a type other
-// than "message" are not JSON-RPC messages (the SDK skips them too).
-func (t *tee) event(ev []byte) {
-	var data []byte
-	for _, line := range bytes.Split(ev, []byte("\n")) {
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if typ, ok := bytes.CutPrefix(line, []byte("event:")); ok && string(bytes.TrimSpace(typ)) != "message" {
-			return
-		}
-		if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-			if len(data) > 0 {
-				data = append(data, '\n')
-			}
-			data = append(data, bytes.TrimPrefix(d, []byte(" "))...)
-		}
+// line takes one line of an event stream.
+func (t *tee) line(b []byte) {
+	b = bytes.TrimRight(b, "\r\n")
+	if len(b) == 0 {
+		t.end()
+		return
 	}
-	if len(data) > 0 {
-		t.r.keep(data)
+	key, value, ok := bytes.Cut(b, []byte{':'})
+	switch {
+	case !ok:
+	case string(key) == "event":
+		t.name = strings.TrimSpace(string(value))
+	case string(key) == "data":
+		if t.data == nil {
+			t.data = new(bytes.Buffer)
+		} else {
+			t.data.WriteByte('\n')
+		}
+		t.data.Write(bytes.TrimSpace(value))
 	}
+}
+
+// end ends the event being read; events of a type other than "message"
+// are not JSON-RPC messages (the SDK skips them too).
+func (t *tee) end() {
+	if t.data != nil && (t.name == "" || t.name == "message") {
+		t.r.keep(t.data.Bytes())
+	}
+	t.name, t.data = "", nil
 }
 
 func (t *tee) Close() error { return t.rc.Close() }

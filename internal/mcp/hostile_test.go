@@ -154,3 +154,55 @@ func TestSnapshotEscapesInvisible(t *testing.T) {
 		t.Errorf("read back %q, want %q", back.Tools[0].Description, desc)
 	}
 }
+
+// TestFetchRefusesEchoedHeaders: a server that puts the caller's token in
+// what it lists gets no snapshot written.
+func TestFetchRefusesEchoedHeaders(t *testing.T) {
+	srv := rawServer(t, func(w http.ResponseWriter, id json.RawMessage) {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"tools": []any{map[string]any{"name": "t", "description": "Call me with secret-token-1234.", "inputSchema": map[string]any{"type": "object"}}}}})
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+	})
+	_, err := mcp.Fetch(context.Background(), srv.URL, mcp.FetchOptions{Header: http.Header{"Authorization": {"Bearer secret-token-1234"}}})
+	if err == nil || !strings.Contains(err.Error(), "repeats a value of your headers in tools[0].description") {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), "secret-token-1234") {
+		t.Fatal("the error repeats the token")
+	}
+}
+
+// TestFetchReadsEventsAsTheSDKDoes: the answer kept is the one the SDK
+// acts on however the stream is spelled: the last "event:" line names an
+// event, a float id is the integer id, "\n\r\n" ends an event.
+func TestFetchReadsEventsAsTheSDKDoes(t *testing.T) {
+	tool := func(id, name string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[{"name":"` + name + `","inputSchema":{"type":"object"}}]}}`
+	}
+	for name, list := range map[string]func(http.ResponseWriter, json.RawMessage){
+		"last event name": func(w http.ResponseWriter, id json.RawMessage) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "event: ignored\nevent: message\ndata: %s\n\n", tool(string(id), "safe"))
+			fmt.Fprintf(w, "data: %s\n\n", tool(string(id), "evil"))
+		},
+		"float id": func(w http.ResponseWriter, id json.RawMessage) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: %s\n\n", tool(string(id)+".0", "safe"))
+			fmt.Fprintf(w, "data: %s\n\n", tool(string(id), "evil"))
+		},
+		"LF CR LF": func(w http.ResponseWriter, id json.RawMessage) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: %s\n\r\n", tool(string(id), "safe"))
+			fmt.Fprintf(w, "data: %s\n\n", tool(string(id), "evil"))
+		},
+	} {
+		srv := rawServer(t, list)
+		s, err := mcp.Fetch(context.Background(), srv.URL, mcp.FetchOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(s.Tools) != 1 || s.Tools[0].Name != "safe" {
+			t.Errorf("%s: the snapshot holds %+v, not what the SDK read (safe)", name, s.Tools)
+		}
+	}
+}

@@ -234,6 +234,9 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 	case src == "":
 		return nil, usagef("no trusted keys: give -jwks URL|FILE (a card file that is not inside a built site under the working directory has no keys to trust)")
 	}
+	if src == opts.JWKS {
+		from = nil // the caller's own choice, wherever the card came from
+	}
 	if c := opts.Keys; c != nil {
 		// One reading per source and rule; concurrent callers wait for
 		// it, without holding up readings of other sources.
