@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"net/url"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/mcp"
@@ -268,17 +267,56 @@ func (c *checker) validateRemote(p string, r Remote) {
 	}
 }
 
-// CredentialParam is the name of the first query parameter of u that
-// looks like a credential (api_key, token, secret ...), "" when none.
+// CredentialParam is the name of the first parameter of u's query (or
+// fragment, where implicit OAuth flows put tokens) that names a
+// credential: a word of it (split at '_', '-', '.' and lower-to-upper
+// case changes) is key, token, secret, password, auth, sig, signature,
+// jwt or credential(s) ("api_key", "accessToken", "sig"; not "keyword"
+// or "tokenizer"). "" when none. Parameters split at '&' and ';'.
 func CredentialParam(u *url.URL) string {
-	q := u.Query()
-	for _, k := range slices.Sorted(maps.Keys(q)) {
-		n := normalizeKey(k)
-		if IsSecretKey(k) || strings.Contains(n, "key") || strings.Contains(n, "token") || strings.Contains(n, "secret") || strings.Contains(n, "password") {
-			return k
+	for _, part := range []string{u.RawQuery, u.Fragment} {
+		for _, kv := range strings.FieldsFunc(part, func(r rune) bool { return r == '&' || r == ';' }) {
+			k, _, _ := strings.Cut(kv, "=")
+			if name, err := url.QueryUnescape(k); err == nil {
+				k = name
+			}
+			if IsSecretKey(k) || credentialWord(k) {
+				return k
+			}
 		}
 	}
 	return ""
+}
+
+// credentialWords are the words that make a parameter name a credential's.
+var credentialWords = map[string]bool{
+	"key": true, "apikey": true, "token": true, "secret": true, "password": true, "passwd": true,
+	"auth": true, "sig": true, "signature": true, "jwt": true, "credential": true, "credentials": true,
+}
+
+// credentialWord reports whether a word of name is a credential word.
+func credentialWord(name string) bool {
+	var words []string
+	start := 0
+	rs := []rune(name)
+	for i, r := range rs {
+		split := r == '_' || r == '-' || r == '.'
+		upper := i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1])
+		if split || upper {
+			words = append(words, string(rs[start:i]))
+			start = i
+			if split {
+				start = i + 1
+			}
+		}
+	}
+	words = append(words, string(rs[start:]))
+	for _, w := range words {
+		if credentialWords[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
 }
 
 // headerNameRE is an HTTP field name (RFC 9110 token).

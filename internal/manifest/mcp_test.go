@@ -2,6 +2,7 @@ package manifest_test
 
 import (
 	"encoding/json"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,6 +65,35 @@ func TestSkillID(t *testing.T) {
 	} {
 		if got := manifest.SkillID(in); got != want {
 			t.Errorf("SkillID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCredentialParam finds credentials in query strings and fragments,
+// and leaves parameters that only contain such a word alone.
+func TestCredentialParam(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://h/mcp?api_key=x":                  "api_key",
+		"https://h/mcp?apiKey=x":                   "apiKey",
+		"https://h/mcp?key=x":                      "key",
+		"https://h/mcp?x=1;access_token=y":         "access_token",
+		"https://h/mcp#access_token=y":             "access_token",
+		"https://h/mcp?sig=abc":                    "sig",
+		"https://h/mcp?auth=abc":                   "auth",
+		"https://h/mcp?jwt=eyJ":                    "jwt",
+		"https://h/mcp?client%5Fsecret=x":          "client_secret",
+		"https://h/mcp?tokenizer=cl100k":           "",
+		"https://h/mcp?keyword=weather":            "",
+		"https://h/mcp?passwordless=true":          "",
+		"https://h/mcp?author=me&monkey=1":         "",
+		"https://h/mcp?version=2025-11-25&region=": "",
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := manifest.CredentialParam(u); got != want {
+			t.Errorf("CredentialParam(%s) = %q, want %q", raw, got, want)
 		}
 	}
 }
