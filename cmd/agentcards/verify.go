@@ -154,6 +154,8 @@ func entryWords(o string) string {
 	switch o {
 	case verify.EntryNested:
 		return "nested catalog"
+	case verify.EntryServerCard:
+		return "server card (unsigned)"
 	case verify.EntryNotChecked:
 		return "not checked"
 	case verify.EntryFailed:
@@ -231,7 +233,13 @@ func printReport(w io.Writer, rep *verify.Report) {
 	}
 	if rep.Verified {
 		fmt.Fprintf(w, "verified: %d card(s)", len(rep.Cards))
-		if n := len(rep.ServerCards); n > 0 {
+		n := len(rep.ServerCards)
+		for _, e := range rep.Entries {
+			if e.Outcome == verify.EntryServerCard {
+				n++
+			}
+		}
+		if n > 0 {
 			fmt.Fprintf(w, "; %d MCP Server Card(s) well-formed (unsigned)", n)
 		}
 		fmt.Fprintln(w)

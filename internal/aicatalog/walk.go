@@ -70,6 +70,10 @@ type WalkOptions struct {
 	MaxEntries int
 	// Parallel is how many fetches run at once (default DefaultParallel).
 	Parallel int
+	// ServerCard, when set, is handed each MCP Server Card entry's
+	// document as card is an A2A card's (else such entries are
+	// NotChecked).
+	ServerCard func(*Visit)
 }
 
 // Defaults for WalkOptions.
@@ -185,7 +189,13 @@ func (w *walk) catalog(ctx context.Context, doc *Doc, cat *Catalog, problems []P
 		v.OtherOrigin = w.root != nil && Origin(u) != Origin(w.root)
 		switch e.TypeLower {
 		case AgentCardType:
-			w.spawn(func() { w.fetchCard(ctx, v, doc.Network) })
+			w.spawn(func() { w.fetchCard(ctx, v, doc.Network, w.card) })
+		case ServerCardType:
+			if w.opts.ServerCard == nil {
+				v.Outcome, v.Problem = NotChecked, "not an A2A Agent Card or a nested catalog"
+				break
+			}
+			w.spawn(func() { w.fetchCard(ctx, v, doc.Network, w.opts.ServerCard) })
 		case MediaType:
 			v.Outcome = Nested
 			switch {
@@ -223,8 +233,8 @@ func (w *walk) fail(v *Visit, err error) {
 	v.Outcome, v.Problem = Failed, err.Error()
 }
 
-// fetchCard fetches the card of v and hands it to the caller.
-func (w *walk) fetchCard(ctx context.Context, v *Visit, from *fetch.Network) {
+// fetchCard fetches the card of v and hands it to check.
+func (w *walk) fetchCard(ctx context.Context, v *Visit, from *fetch.Network, check func(*Visit)) {
 	body, final, _, err := w.opts.Cards.GetWithin(ctx, v.URL.String(), from)
 	if err != nil {
 		w.fail(v, err)
@@ -233,7 +243,7 @@ func (w *walk) fetchCard(ctx context.Context, v *Visit, from *fetch.Network) {
 	// v is the caller's until it returns: nothing else touches a visit
 	// whose fetch is under way.
 	v.Body, v.Final = body, final
-	w.card(v)
+	check(v)
 }
 
 // fetchCatalog fetches the nested catalog of v and walks it.

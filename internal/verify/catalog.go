@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
+	"github.com/agentcards/agentcards/internal/card"
 )
 
 // Entry is the outcome for one entry of a catalog that Catalog walked.
@@ -31,6 +32,7 @@ type Entry struct {
 // Outcomes of an entry that is not a card that was checked.
 const (
 	EntryNested     = aicatalog.Nested     // a catalog, walked in turn
+	EntryServerCard = "server-card"        // an MCP Server Card, well-formed (unsigned)
 	EntryNotChecked = aicatalog.NotChecked // not an A2A card, or inline
 	EntryFailed     = aicatalog.Failed     // not fetched, or refused
 	EntrySkipped    = aicatalog.Skipped    // past a bound
@@ -59,7 +61,21 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 	}
 	catOpts := fetchedCatalogOptions(opts)
 	var mu sync.Mutex // guards the fatal problems of JWKS
-	visits, problems := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries}, func(v *aicatalog.Visit) {
+	// A Server Card carries no signature: it is read strictly and
+	// checked, and said to be well-formed, never verified.
+	serverCard := func(v *aicatalog.Visit) {
+		c, err := card.Decode(v.Body, card.Strict)
+		if err != nil {
+			v.Outcome, v.Problem = EntryFailed, "not a Server Card: "+err.Error()
+			return
+		}
+		if problems := card.CheckServerCard(c); len(problems) > 0 {
+			v.Outcome, v.Problem = EntryFailed, strings.Join(problems, "; ")
+			return
+		}
+		v.Outcome = EntryServerCard
+	}
+	visits, problems := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries, ServerCard: serverCard}, func(v *aicatalog.Visit) {
 		// The JWKS is held to the network of the catalog that named the
 		// entry, as the card was.
 		ks, err := trustedKeys(ctx, opts, aicatalog.Origin(v.URL)+"/.well-known/jwks.json", "", v.From)

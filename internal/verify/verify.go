@@ -164,7 +164,13 @@ func Target(ctx context.Context, target string, opts Options, rep *Report) error
 // Finish sets rep.Verified: every card verified, no catalog entry failed
 // or left unchecked for a bound, and no site or catalog problem.
 func Finish(rep *Report) {
-	rep.Verified = len(rep.Cards)+len(rep.ServerCards) > 0 && len(rep.Problems) == 0
+	wellFormed := len(rep.ServerCards)
+	for _, e := range rep.Entries {
+		if e.Outcome == EntryServerCard {
+			wellFormed++
+		}
+	}
+	rep.Verified = len(rep.Cards)+wellFormed > 0 && len(rep.Problems) == 0
 	for _, c := range rep.Cards {
 		if !c.Verified {
 			rep.Verified = false
