@@ -141,7 +141,11 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if n := len(m.MCPServers); n > 0 {
 		servers = fmt.Sprintf(" and %d MCP server(s)", n)
 	}
-	fmt.Fprintf(stdout, "built %s: %d agents%s, %d files, signed by %s\n", terminal.Escape(m.OutputDir()), rep.Agents, servers, rep.Files, strings.Join(kids, ", "))
+	signed := "signed by " + strings.Join(kids, ", ")
+	if rep.Agents == 0 {
+		signed = "no agent card to sign (JWKS: " + strings.Join(kids, ", ") + ")"
+	}
+	fmt.Fprintf(stdout, "built %s: %d agents%s, %d files, %s\n", terminal.Escape(m.OutputDir()), rep.Agents, servers, rep.Files, signed)
 	return nil
 }
 

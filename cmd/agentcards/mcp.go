@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -74,6 +75,9 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	s, err := mcp.Fetch(context.Background(), endpoint, opts)
 	if err != nil {
+		if strings.Contains(err.Error(), "Not Found") {
+			return fmt.Errorf("%w\n(is the URL the server's Streamable HTTP endpoint? it is often the path /mcp)", err)
+		}
 		return err
 	}
 	data, err := s.Marshal()
@@ -91,7 +95,7 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv env) error {
 		terminal.Escape(s.ServerInfo.Name), terminal.Escape(s.ServerInfo.Version),
 		plural(len(s.Tools), "tool"), plural(len(s.Resources), "resource"), plural(len(s.Prompts), "prompt"),
 		terminal.Escape(s.ProtocolVersion))
-	fmt.Fprintf(stderr, "\nTo publish it, add to agents.toml (and edit the name and description):\n\n%s", suggestTable(*out, endpoint, s))
+	fmt.Fprintf(stderr, "\nTo publish it, add to agents.toml (edit the name and description; tools is read relative to agents.toml's folder):\n\n%s", suggestTable(*out, endpoint, s, h))
 	return nil
 }
 
@@ -165,7 +169,7 @@ func plural(n int, what string) string {
 }
 
 // suggestTable is an [[mcpServers]] table for a snapshot just written.
-func suggestTable(out, endpoint string, s *mcp.Snapshot) string {
+func suggestTable(out, endpoint string, s *mcp.Snapshot, headers http.Header) string {
 	id := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
 	id = strings.Map(func(r rune) rune {
 		switch {
@@ -201,6 +205,10 @@ func suggestTable(out, endpoint string, s *mcp.Snapshot) string {
 		manifest.Quote(version), manifest.Quote(filepath.ToSlash(out)), manifest.Quote(remote))
 	if s.ProtocolVersion != "" {
 		fmt.Fprintf(&b, "supportedProtocolVersions = [%s]\n", manifest.Quote(s.ProtocolVersion))
+	}
+	// The headers the fetch needed, by name only: clients send their own.
+	for _, name := range slices.Sorted(maps.Keys(headers)) {
+		fmt.Fprintf(&b, "\n[[mcpServers.remotes.headers]]\nname = %s\nisRequired = true\nisSecret = true\n", manifest.Quote(name))
 	}
 	return b.String()
 }

@@ -96,6 +96,9 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	s.keysDir = filepath.Join(filepath.Dir(cfg.Manifest), "keys")
 	if m, err := manifest.Load(cfg.Manifest); err == nil {
 		s.keysDir = m.KeysDir()
+		for _, srv := range m.MCPServers {
+			s.snapshots = append(s.snapshots, srv.SnapshotPath)
+		}
 	}
 	// Take the fingerprint before building, so that a change made during
 	// the first build, or right after Start returns, is seen.
@@ -231,6 +234,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// page cannot reach it through DNS rebinding.
 	if host, _, err := net.SplitHostPort(r.Host); err != nil || !(host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]") {
 		http.Error(w, "agentcards serve answers requests for 127.0.0.1 or localhost only", http.StatusMisdirectedRequest)
+		return
+	}
+	if r.Method == http.MethodOptions && site.IsMachineReadable(path.Clean("/"+r.URL.Path)) {
+		// A browser's CORS preflight (If-None-Match is not a simple
+		// header): answered with the file's CORS headers.
+		for k, v := range site.Headers(path.Clean("/" + r.URL.Path)) {
+			if strings.HasPrefix(k, "Access-Control-") {
+				w.Header().Set(k, v)
+			}
+		}
+		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

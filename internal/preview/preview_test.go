@@ -166,6 +166,19 @@ func TestServerCardServed(t *testing.T) {
 	if resp2, _ := get(t, srv.URL+"/mcp/weather/server-card.json", "If-None-Match", h.Get("ETag")); resp2.StatusCode != http.StatusNotModified {
 		t.Errorf("If-None-Match gave %d", resp2.StatusCode)
 	}
+	// A browser's preflight for a conditional request.
+	req, _ := http.NewRequest(http.MethodOptions, srv.URL+"/mcp/weather/server-card.json", nil)
+	req.Header.Set("Origin", "https://elsewhere.example")
+	req.Header.Set("Access-Control-Request-Method", "GET")
+	req.Header.Set("Access-Control-Request-Headers", "if-none-match")
+	pre, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre.Body.Close()
+	if pre.StatusCode != http.StatusNoContent || pre.Header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(pre.Header.Get("Access-Control-Allow-Headers"), "If-None-Match") {
+		t.Errorf("preflight: %d %v", pre.StatusCode, pre.Header)
+	}
 	_, cat := get(t, srv.URL+"/.well-known/ai-catalog.json")
 	if !strings.Contains(cat, srv.URL+"/mcp/weather/server-card.json") {
 		t.Errorf("the catalog does not point at the preview's Server Card: %s", cat)

@@ -18,7 +18,8 @@ type Entry struct {
 	Identifier string `json:"identifier"`
 	Type       string `json:"type"`
 	URL        string `json:"url,omitempty"`
-	// OtherOrigin is set when URL is on another origin than the catalog:
+	// OtherOrigin is set when URL is on another origin than the root
+	// catalog (the one the walk began with):
 	// its card was verified against that origin's JWKS.
 	OtherOrigin bool `json:"otherOrigin,omitempty"`
 	// Outcome is a card's outcome (OutcomeVerified ...), or one of the
