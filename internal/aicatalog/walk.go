@@ -205,6 +205,8 @@ func (w *walk) catalog(ctx context.Context, doc *Doc, cat *Catalog, problems []P
 				v.Problem = "read already"
 			case w.catalogs >= maxCatalogs:
 				v.Outcome, v.Problem = Skipped, fmt.Sprintf("more than %d nested catalogs", maxCatalogs)
+			case w.bytes > maxWalkBytes:
+				v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested catalogs over %d bytes in all", maxWalkBytes)
 			default:
 				w.seen[u.String()] = true
 				w.catalogs++
