@@ -185,22 +185,25 @@ func TestServerCardServed(t *testing.T) {
 	}
 }
 
+// waitUntil polls ok until it holds, failing the test after 10 seconds.
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // TestRebuild: a change rebuilds; a broken manifest keeps the last good
 // site with the error on every page; fixing it recovers.
 func TestRebuild(t *testing.T) {
 	srv := startExample(t)
 	manifestPath := srv.cfg.Manifest
 	good, _ := os.ReadFile(manifestPath)
-	waitFor := func(what string, ok func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !ok() {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s", what)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	waitFor := func(what string, ok func() bool) { t.Helper(); waitUntil(t, what, ok) }
 	// A change: the title.
 	os.WriteFile(manifestPath, []byte(strings.Replace(string(good), `title = "Example Co. agents"`, `title = "Renamed agents"`, 1)), 0o644)
 	waitFor("the rebuild", func() bool { n, _ := srv.Status(); return n == 2 })
@@ -232,16 +235,7 @@ func TestRebuildOnSnapshot(t *testing.T) {
 	srv := startMCPExample(t)
 	snapshot := filepath.Join(filepath.Dir(srv.cfg.Manifest), "weather.json")
 	good, _ := os.ReadFile(snapshot)
-	waitFor := func(what string, ok func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !ok() {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s", what)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	waitFor := func(what string, ok func() bool) { t.Helper(); waitUntil(t, what, ok) }
 	if _, card := get(t, srv.URL+"/agents/weather/.well-known/agent-card.json"); !strings.Contains(card, `"serverCard": "`+srv.URL+`/mcp/weather/server-card.json"`) {
 		t.Errorf("the synthesized card does not point at the preview:\n%s", card)
 	}
