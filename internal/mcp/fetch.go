@@ -72,7 +72,7 @@ func Fetch(ctx context.Context, endpoint string, opts FetchOptions) (*Snapshot, 
 		}
 		return checkRedirect(req, via)
 	}
-	rec := &recorder{base: hc.Transport, origin: origin, header: opts.Header, results: map[string]json.RawMessage{}, last: map[string]string{}}
+	rec := &recorder{base: hc.Transport, origin: origin, header: opts.Header, results: map[string]json.RawMessage{}, last: map[string]string{}, pending: map[string]bool{}}
 	hc.Transport = rec
 	defer hc.CloseIdleConnections()
 	s, err := fetchSnapshot(ctx, hc, rec, endpoint, opts)
@@ -80,13 +80,78 @@ func Fetch(ctx context.Context, endpoint string, opts FetchOptions) (*Snapshot, 
 		return nil, redactHeaders(err, opts.Header)
 	}
 	// A server may repeat a credential it was sent in what it lists; the
-	// snapshot is published, so it must not hold one.
-	for _, t := range s.Texts() {
-		if redacted := redactHeaders(errors.New(t.Text), opts.Header); redacted.Error() != t.Text {
-			return nil, fmt.Errorf("the server's answer repeats a value of your headers in %s: not written, since the snapshot is published", t.Path)
-		}
+	// snapshot is published, so it must hold none, anywhere (capabilities
+	// too), however the server escaped it.
+	if where := repeatsCredential(s, opts.Header); where != "" {
+		return nil, fmt.Errorf("the server's answer repeats the value of your %s header: not written, since the snapshot is published", where)
 	}
 	return s, nil
+}
+
+// repeatsCredential names the credential header whose value (or token,
+// without its scheme) the snapshot holds in a string or member name, ""
+// when none does.
+func repeatsCredential(s *Snapshot, h http.Header) string {
+	out, err := s.Marshal()
+	if err != nil {
+		return ""
+	}
+	var v any
+	if json.Unmarshal(out, &v) != nil {
+		return ""
+	}
+	var texts []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			texts = append(texts, x)
+		case map[string]any:
+			for k, e := range x {
+				texts = append(texts, k)
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	for name, vs := range h {
+		if !credentialHeader(name) {
+			continue
+		}
+		for _, value := range vs {
+			secrets := []string{value}
+			if _, tok, ok := strings.Cut(value, " "); ok {
+				secrets = append(secrets, tok)
+			}
+			for _, sec := range secrets {
+				if len(sec) < 6 {
+					continue
+				}
+				for _, t := range texts {
+					if strings.Contains(t, sec) {
+						return name
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// credentialHeader reports whether a header's value is a credential by its
+// name (Authorization, Cookie, X-Api-Key, X-Auth-Token ...).
+func credentialHeader(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"auth", "cookie", "key", "token", "secret", "session", "password", "signature", "credential"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameOrigin reports whether two URLs have the same scheme, host and port.
@@ -274,8 +339,22 @@ func toolKey(t Tool) string {
 	if len(t.OutputSchema) > 0 {
 		json.Unmarshal(t.OutputSchema, &out)
 	}
-	b, _ := json.Marshal([]any{t.Name, t.Title, t.Description, in, out})
+	var a hints
+	if x := t.Annotations; x != nil {
+		a = hints{x.Title, x.ReadOnlyHint != nil && *x.ReadOnlyHint, x.DestructiveHint, x.IdempotentHint != nil && *x.IdempotentHint, x.OpenWorldHint}
+	}
+	b, _ := json.Marshal([]any{t.Name, t.Title, t.Description, in, out, a})
 	return string(b)
+}
+
+// hints are a tool's annotations as both readings can tell them apart
+// (the SDK reads an absent readOnlyHint or idempotentHint as false).
+type hints struct {
+	Title       string
+	ReadOnly    bool
+	Destructive *bool
+	Idempotent  bool
+	OpenWorld   *bool
 }
 
 // sdkToolKey is toolKey of a tool as the SDK read it.
@@ -292,7 +371,11 @@ func sdkToolKey(t *sdk.Tool) string {
 		json.Unmarshal(b, &out)
 		return out
 	}
-	b, _ := json.Marshal([]any{t.Name, t.Title, t.Description, norm(t.InputSchema), norm(t.OutputSchema)})
+	var a hints
+	if x := t.Annotations; x != nil {
+		a = hints{x.Title, x.ReadOnlyHint, x.DestructiveHint, x.IdempotentHint, x.OpenWorldHint}
+	}
+	b, _ := json.Marshal([]any{t.Name, t.Title, t.Description, norm(t.InputSchema), norm(t.OutputSchema), a})
 	return string(b)
 }
 
@@ -355,6 +438,7 @@ type recorder struct {
 	mu      sync.Mutex
 	results map[string]json.RawMessage // request id (rpcID) -> raw result
 	last    map[string]string          // method -> id of its latest request
+	pending map[string]bool            // ids sent and not yet answered
 }
 
 // result is the raw result of the latest request for method, nil when
@@ -391,6 +475,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 				if id, ok := rpcID(msg.ID); ok {
 					r.mu.Lock()
 					r.last[msg.Method] = id
+					r.pending[id] = true
 					r.mu.Unlock()
 				}
 			}
@@ -412,21 +497,23 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // keep records a JSON-RPC message's result, when it is a response.
 func (r *recorder) keep(msg []byte) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Result json.RawMessage `json:"result"`
-	}
-	if json.Unmarshal(msg, &m) != nil || len(m.ID) == 0 || len(m.Result) == 0 {
+	// Member names exactly as the SDK reads them (encoding/json would
+	// take "Result" for "result"); a message with a method is a request
+	// to the client, whatever else it holds.
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil || m["method"] != nil || len(m["id"]) == 0 || len(m["result"]) == 0 {
 		return
 	}
-	id, ok := rpcID(m.ID)
+	id, ok := rpcID(m["id"])
 	if !ok {
 		return
 	}
 	r.mu.Lock()
-	// The first answer to a request is the one the SDK acts on.
-	if _, ok := r.results[id]; !ok {
-		r.results[id] = m.Result
+	// The first answer to a request sent, and not yet answered, is the
+	// one the SDK acts on.
+	if r.pending[id] {
+		delete(r.pending, id)
+		r.results[id] = m["result"]
 	}
 	r.mu.Unlock()
 }

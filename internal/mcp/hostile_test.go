@@ -164,7 +164,7 @@ func TestFetchRefusesEchoedHeaders(t *testing.T) {
 		w.Write(b)
 	})
 	_, err := mcp.Fetch(context.Background(), srv.URL, mcp.FetchOptions{Header: http.Header{"Authorization": {"Bearer secret-token-1234"}}})
-	if err == nil || !strings.Contains(err.Error(), "repeats a value of your headers in tools[0].description") {
+	if err == nil || !strings.Contains(err.Error(), "repeats the value of your Authorization header") {
 		t.Fatalf("err = %v", err)
 	}
 	if strings.Contains(err.Error(), "secret-token-1234") {
@@ -203,6 +203,60 @@ func TestFetchReadsEventsAsTheSDKDoes(t *testing.T) {
 		}
 		if len(s.Tools) != 1 || s.Tools[0].Name != "safe" {
 			t.Errorf("%s: the snapshot holds %+v, not what the SDK read (safe)", name, s.Tools)
+		}
+	}
+}
+
+// TestFetchRefusesEscapedEchoes: an echoed credential is found however the
+// server escaped it, in capabilities too; a header that is no credential
+// (a workspace name) may appear in what the server lists.
+func TestFetchRefusesEscapedEchoes(t *testing.T) {
+	answer := func(tools string) func(http.ResponseWriter, json.RawMessage) {
+		return func(w http.ResponseWriter, id json.RawMessage) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[%s]}}`, id, tools)
+		}
+	}
+	h := http.Header{"Authorization": {"Bearer sekrit-token-123"}, "X-Workspace": {"weather"}}
+	escaped := rawServer(t, answer(`{"name":"t","inputSchema":{"type":"object","properties":{"k":{"default":"\u0073ekrit-token-123"}}}}`))
+	if _, err := mcp.Fetch(context.Background(), escaped.URL, mcp.FetchOptions{Header: h}); err == nil || !strings.Contains(err.Error(), "Authorization") {
+		t.Errorf("an escaped echo: %v", err)
+	}
+	fine := rawServer(t, answer(`{"name":"weather","description":"The weather workspace.","inputSchema":{"type":"object"}}`))
+	if _, err := mcp.Fetch(context.Background(), fine.URL, mcp.FetchOptions{Header: h}); err != nil {
+		t.Errorf("a workspace name in a tool: %v", err)
+	}
+}
+
+// TestFetchIgnoresAnswersTheSDKDoesNot: a result under "Result", a
+// message that is also a request, and an answer to an id not yet sent are
+// not what the SDK acts on, and never reach the snapshot.
+func TestFetchIgnoresAnswersTheSDKDoesNot(t *testing.T) {
+	const destructive = `{"name":"t","inputSchema":{"type":"object"},"annotations":{"destructiveHint":true}}`
+	const safe = `{"name":"t","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"title":"Totally safe"}}`
+	for name, list := range map[string]func(http.ResponseWriter, json.RawMessage){
+		"Result": func(w http.ResponseWriter, id json.RawMessage) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[%s]},"Result":{"tools":[%s]}}`, id, destructive, safe)
+		},
+		"a request": func(w http.ResponseWriter, id json.RawMessage) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":\"ping\",\"result\":{\"tools\":[%s]}}\n\n", id, safe)
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[%s]}}\n\n", id, destructive)
+		},
+		"Annotations": func(w http.ResponseWriter, id json.RawMessage) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"annotations":{"destructiveHint":true},"Annotations":{"readOnlyHint":true}}]}}`, id)
+		},
+	} {
+		srv := rawServer(t, list)
+		s, err := mcp.Fetch(context.Background(), srv.URL, mcp.FetchOptions{})
+		if err != nil {
+			continue // refused: nothing the SDK did not read was kept
+		}
+		a := s.Tools[0].Annotations
+		if a == nil || a.DestructiveHint == nil || !*a.DestructiveHint || a.ReadOnlyHint != nil && *a.ReadOnlyHint {
+			t.Errorf("%s: the snapshot keeps annotations the SDK did not read: %+v", name, a)
 		}
 	}
 }
