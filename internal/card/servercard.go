@@ -104,11 +104,13 @@ func CheckServerCard(c map[string]any) []string {
 	if d := utf8.RuneCountInString(str("description")); d < 1 || d > 100 {
 		out = append(out, fmt.Sprintf("description has %d characters, not 1 to 100", d))
 	}
-	remotes, _ := c["remotes"].([]any)
+	// Members are found ignoring letter case, as a Go reader finds them
+	// (Decode has refused two names that differ only in case).
+	remotes, _ := memberFold(c, "remotes").([]any)
 	for i, r := range remotes {
 		rm, _ := r.(map[string]any)
 		p := fmt.Sprintf("remotes[%d]", i)
-		if t, _ := rm["type"].(string); t != "streamable-http" && t != "sse" {
+		if t, _ := memberFold(rm, "type").(string); t != "streamable-http" && t != "sse" {
 			out = append(out, fmt.Sprintf("%s.type %q is not streamable-http or sse", p, t))
 		}
 		if u, err := url.Parse(str2(rm, "url")); err != nil || u.User != nil {
@@ -116,12 +118,12 @@ func CheckServerCard(c map[string]any) []string {
 		} else if k := manifest.CredentialParam(u); k != "" {
 			out = append(out, fmt.Sprintf("%s.url carries the query parameter %q, a credential: a credential must never be published", p, k))
 		}
-		headers, _ := rm["headers"].([]any)
+		headers, _ := memberFold(rm, "headers").([]any)
 		for j, h := range headers {
 			hm, _ := h.(map[string]any)
 			out = append(out, inputValues(fmt.Sprintf("%s.headers[%d]", p, j), hm)...)
 		}
-		vars, _ := rm["variables"].(map[string]any)
+		vars, _ := memberFold(rm, "variables").(map[string]any)
 		for _, k := range slices.Sorted(maps.Keys(vars)) {
 			vm, _ := vars[k].(map[string]any)
 			out = append(out, inputValues(p+".variables."+k, vm)...)
@@ -142,7 +144,7 @@ func CheckServerCard(c map[string]any) []string {
 // are compared ignoring case, as a Go reader would.
 func inputValues(path string, in map[string]any) []string {
 	var out []string
-	secretInput := in["isSecret"] == true
+	secretInput := memberFold(in, "isSecret") == true
 	for _, k := range slices.Sorted(maps.Keys(in)) {
 		switch strings.ToLower(k) {
 		case "value":
@@ -163,7 +165,20 @@ func inputValues(path string, in map[string]any) []string {
 }
 
 // str2 is a string member of an object, "" when absent.
-func str2(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+func str2(m map[string]any, k string) string { s, _ := memberFold(m, k).(string); return s }
+
+// memberFold is the member of m named k in any letter case, nil when none.
+func memberFold(m map[string]any, k string) any {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	for name, v := range m {
+		if strings.EqualFold(name, k) {
+			return v
+		}
+	}
+	return nil
+}
 
 // walkStrings calls f with every string in v and its path.
 func walkStrings(path string, v any, f func(path, s string)) {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -294,13 +295,20 @@ var credentialWords = map[string]bool{
 	"auth": true, "sig": true, "signature": true, "jwt": true, "credential": true, "credentials": true,
 }
 
-// credentialWord reports whether a word of name is a credential word.
+// credentialKeyPrefixes are what comes before "key" in the one-word
+// names of API keys (accesskey, hapikey, ...); other words ending in
+// "key" (monkey, hockey) are not keys.
+var credentialKeyPrefixes = []string{"access", "api", "app", "auth", "client", "consumer", "dev", "hapi", "license", "master", "private", "secret", "session", "signing", "subscription", "user"}
+
+// credentialWord reports whether a word of name is a credential word, or
+// ends in one ("clienttoken", "accesskey"). Words are split at '_', '-',
+// '.', '[', ']', digits and lower-to-upper case changes.
 func credentialWord(name string) bool {
 	var words []string
 	start := 0
 	rs := []rune(name)
 	for i, r := range rs {
-		split := r == '_' || r == '-' || r == '.'
+		split := r == '_' || r == '-' || r == '.' || r == '[' || r == ']' || unicode.IsDigit(r)
 		upper := i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1])
 		if split || upper {
 			words = append(words, string(rs[start:i]))
@@ -312,7 +320,16 @@ func credentialWord(name string) bool {
 	}
 	words = append(words, string(rs[start:]))
 	for _, w := range words {
-		if credentialWords[strings.ToLower(w)] {
+		w = strings.ToLower(w)
+		if credentialWords[w] {
+			return true
+		}
+		for _, end := range []string{"token", "secret", "password", "passwd", "signature"} {
+			if strings.HasSuffix(w, end) {
+				return true
+			}
+		}
+		if p, ok := strings.CutSuffix(w, "key"); ok && slices.Contains(credentialKeyPrefixes, p) {
 			return true
 		}
 	}
