@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/fetch"
@@ -35,6 +36,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
 	asCatalog := fs.Bool("catalog", false, "each TARGET is an AI Catalog (an origin means its /.well-known/ai-catalog.json): check it against the spec and verify every A2A card it lists (default for a URL or file named ai-catalog.json)")
 	maxEntries := fs.Int("max-entries", verify.DefaultMaxEntries, "with a catalog: check at most `N` entries in all, nested catalogs' included")
+	maxTime := fs.Duration("max-time", 10*time.Minute, "stop fetching after this long in all (what is not fetched by then fails)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] [-catalog] [-max-entries N] TARGET...\n\n"+
 			"TARGET is a card file, a built site folder, a URL (an origin means its /.well-known/agent-card.json),\n"+
@@ -63,7 +65,8 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	opts := verify.Options{JWKS: *jwks, All: *all, Strict: *strict, Fetch: client, Keys: verify.NewKeyCache()}
 	rep := &verify.Report{Cards: []verify.Card{}}
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), *maxTime)
+	defer cancel()
 	for _, t := range fs.Args() {
 		verifyOne := verify.Target
 		if *asCatalog || aicatalog.IsCatalogName(t) {
