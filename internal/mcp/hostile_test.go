@@ -78,14 +78,7 @@ func TestFetchKeepsWhatTheSDKRead(t *testing.T) {
 			sseTools(w, id, "", "safe")
 		},
 	} {
-		srv := rawServer(t, list)
-		s, err := mcp.Fetch(context.Background(), srv.URL, mcp.FetchOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if len(s.Tools) != 1 || s.Tools[0].Name != "safe" {
-			t.Errorf("%s: the snapshot holds %+v, not what the SDK read (safe)", name, s.Tools)
-		}
+		expectSafe(t, name, list)
 	}
 }
 
@@ -196,14 +189,7 @@ func TestFetchReadsEventsAsTheSDKDoes(t *testing.T) {
 			fmt.Fprintf(w, "data: %s\n\n", tool(string(id), "evil"))
 		},
 	} {
-		srv := rawServer(t, list)
-		s, err := mcp.Fetch(context.Background(), srv.URL, mcp.FetchOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if len(s.Tools) != 1 || s.Tools[0].Name != "safe" {
-			t.Errorf("%s: the snapshot holds %+v, not what the SDK read (safe)", name, s.Tools)
-		}
+		expectSafe(t, name, list)
 	}
 }
 
@@ -258,5 +244,19 @@ func TestFetchIgnoresAnswersTheSDKDoesNot(t *testing.T) {
 		if a == nil || a.DestructiveHint == nil || !*a.DestructiveHint || a.ReadOnlyHint != nil && *a.ReadOnlyHint {
 			t.Errorf("%s: the snapshot keeps annotations the SDK did not read: %+v", name, a)
 		}
+	}
+}
+
+// expectSafe fetches from a raw server answering tools/list with list and
+// fails unless the snapshot holds the one tool the SDK read, "safe".
+func expectSafe(t *testing.T, name string, list func(http.ResponseWriter, json.RawMessage)) {
+	t.Helper()
+	srv := rawServer(t, list)
+	s, err := mcp.Fetch(context.Background(), srv.URL, mcp.FetchOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if len(s.Tools) != 1 || s.Tools[0].Name != "safe" {
+		t.Errorf("%s: the snapshot holds %+v, not what the SDK read (safe)", name, s.Tools)
 	}
 }
