@@ -152,20 +152,18 @@ func (w *walk) catalog(ctx context.Context, doc *Doc, cat *Catalog, problems []P
 		w.problems = append(w.problems, fmt.Sprintf("%s does not follow the AI Catalog spec: %s", doc.Source, p))
 	}
 	for i, e := range cat.Entries {
+		v := &Visit{Catalog: doc.Source, Index: i, Entry: e, From: doc.Network, seq: seq}
 		if w.entries >= w.opts.MaxEntries {
 			// Past the bound, a few entries are listed as skipped and the
 			// rest counted: a catalog of a million entries is not a
 			// million visits held in memory.
-			if w.skipped++; w.skipped > maxSkippedListed {
-				continue
+			if w.skipped++; w.skipped <= maxSkippedListed {
+				v.Outcome, v.Problem = Skipped, fmt.Sprintf("past the first %d entries", w.opts.MaxEntries)
+				w.visits = append(w.visits, v)
 			}
-		}
-		v := &Visit{Catalog: doc.Source, Index: i, Entry: e, From: doc.Network, seq: seq}
-		w.visits = append(w.visits, v)
-		if w.entries >= w.opts.MaxEntries {
-			v.Outcome, v.Problem = Skipped, fmt.Sprintf("past the first %d entries", w.opts.MaxEntries)
 			continue
 		}
+		w.visits = append(w.visits, v)
 		w.entries++
 		if e.Inline {
 			v.Outcome, v.Problem = NotChecked, "carries its document inline (data), not at a url"
@@ -258,11 +256,11 @@ func (w *walk) fetchCatalog(ctx context.Context, v *Visit, from *fetch.Network, 
 	w.mu.Lock()
 	w.bytes += int64(len(body))
 	over := w.bytes > maxWalkBytes
+	if over {
+		v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested catalogs over %d bytes in all", maxWalkBytes)
+	}
 	w.mu.Unlock()
 	if over {
-		w.mu.Lock()
-		v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested catalogs over %d bytes in all", maxWalkBytes)
-		w.mu.Unlock()
 		return
 	}
 	// Parsed while this holds a fetch slot, so that at most Parallel

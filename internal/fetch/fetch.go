@@ -132,14 +132,11 @@ func (c *Client) GetWithin(ctx context.Context, rawURL string, from *Network) ([
 }
 
 func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte, *url.URL, *Network, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || !u.IsAbs() || u.Host == "" {
-		return nil, nil, nil, &Error{"URL", errors.New("not an absolute URL")}
+	u, err := fetchable(rawURL)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	rawURL = u.Redacted() // errors never repeat a password
-	if err := CheckURL(u); err != nil {
-		return nil, nil, nil, &Error{rawURL, err}
-	}
 	hc, policy, redirected := c.client(u, from)
 	defer hc.CloseIdleConnections()
 	if from != nil {
@@ -202,6 +199,19 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 		return nil, nil, nil, &Error{rawURL, errors.New("the address that answered is unknown")}
 	}
 	return body, resp.Request.URL, &Network{classify(served)}, nil
+}
+
+// fetchable parses rawURL and checks it may be fetched (CheckURL); the
+// error is an *Error that never repeats a password.
+func fetchable(rawURL string) (*url.URL, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		return nil, &Error{"URL", errors.New("not an absolute URL")}
+	}
+	if err := CheckURL(u); err != nil {
+		return nil, &Error{u.Redacted(), err}
+	}
+	return u, nil
 }
 
 // maxBytes is the body size limit in force.
@@ -273,12 +283,9 @@ func (c *Client) client(u *url.URL, from *Network) (*http.Client, *addressPolicy
 // follow the same address policy and limits, every response body is cut
 // off with an error past MaxBytes, and the User-Agent is set.
 func (c *Client) HTTPClient(rawURL string) (*http.Client, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || !u.IsAbs() || u.Host == "" {
-		return nil, &Error{"URL", errors.New("not an absolute URL")}
-	}
-	if err := CheckURL(u); err != nil {
-		return nil, &Error{u.Redacted(), err}
+	u, err := fetchable(rawURL)
+	if err != nil {
+		return nil, err
 	}
 	hc, _, _ := c.client(u, nil)
 	hc.Transport = &limitTransport{base: hc.Transport, max: c.maxBytes()}
