@@ -236,13 +236,7 @@ func printReport(w io.Writer, rep *verify.Report) {
 	}
 	if rep.Verified {
 		fmt.Fprintf(w, "verified: %d card(s)", len(rep.Cards))
-		n := len(rep.ServerCards)
-		for _, e := range rep.Entries {
-			if e.Outcome == verify.EntryServerCard {
-				n++
-			}
-		}
-		if n > 0 {
+		if n := rep.WellFormedServerCards(); n > 0 {
 			fmt.Fprintf(w, "; %d MCP Server Card(s) well-formed (unsigned)", n)
 		}
 		fmt.Fprintln(w)

@@ -132,6 +132,13 @@ var (
 	versionRangeRE = regexp.MustCompile(`^[\^~<>=]|[*]|(^|\.)[xX](\.|$)|\s`)
 )
 
+// IsServerCardPath reports whether rel, a slash path inside the site, is
+// where a build writes Server Cards: mcp/<id>/server-card.json.
+func IsServerCardPath(rel string) bool {
+	parts := strings.Split(rel, "/")
+	return len(parts) == 3 && parts[0] == MCPFolder && parts[1] != "" && parts[1] != "." && parts[1] != ".." && parts[2] == ServerCardFile
+}
+
 // MCPPage is the path of an MCP server's docs page on the site.
 func MCPPage(id string) string { return MCPFolder + "/" + id + "/" }
 

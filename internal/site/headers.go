@@ -29,9 +29,8 @@ func IsMachineReadable(urlPath string) bool {
 // IsServerCard reports whether urlPath is an MCP Server Card of the site
 // (/mcp/<id>/server-card.json).
 func IsServerCard(urlPath string) bool {
-	rest, ok := strings.CutPrefix(urlPath, "/"+manifest.MCPFolder+"/")
-	id, file, ok2 := strings.Cut(rest, "/")
-	return ok && ok2 && id != "" && id != "." && id != ".." && file == manifest.ServerCardFile
+	rel, ok := strings.CutPrefix(urlPath, "/")
+	return ok && manifest.IsServerCardPath(rel)
 }
 
 // ServerCardCORS are the CORS headers MCP's discovery document asks of a

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
-	"github.com/agentcards/agentcards/internal/card"
 )
 
 // Entry is the outcome for one entry of a catalog that Catalog walked.
@@ -64,19 +63,14 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 	var mu sync.Mutex // guards the fatal problems of JWKS
 	// A Server Card carries no signature: it is read strictly and
 	// checked, and said to be well-formed, never verified.
-	serverCard := func(v *aicatalog.Visit) {
-		c, err := card.Decode(v.Body, card.Strict)
-		if err != nil {
-			v.Outcome, v.Problem = EntryFailed, "not a Server Card: "+err.Error()
-			return
-		}
-		if problems := card.CheckServerCard(c); len(problems) > 0 {
+	checkServerCard := func(v *aicatalog.Visit) {
+		if _, problems := serverCard(v.Body); len(problems) > 0 {
 			v.Outcome, v.Problem = EntryFailed, strings.Join(problems, "; ")
 			return
 		}
 		v.Outcome = EntryServerCard
 	}
-	visits, problems := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries, ServerCard: serverCard}, func(v *aicatalog.Visit) {
+	visits, problems := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries, ServerCard: checkServerCard}, func(v *aicatalog.Visit) {
 		// The JWKS is held to the network of the catalog that named the
 		// entry, as the card was.
 		ks, err := trustedKeys(ctx, opts, aicatalog.Origin(v.URL)+"/.well-known/jwks.json", "", v.From)

@@ -25,6 +25,7 @@ import (
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 )
@@ -161,16 +162,22 @@ func Target(ctx context.Context, target string, opts Options, rep *Report) error
 	return verifyFile(ctx, target, opts, rep)
 }
 
+// WellFormedServerCards counts the MCP Server Cards found well-formed: a
+// site's, and a catalog's entries.
+func (rep *Report) WellFormedServerCards() int {
+	n := len(rep.ServerCards)
+	for _, e := range rep.Entries {
+		if e.Outcome == EntryServerCard {
+			n++
+		}
+	}
+	return n
+}
+
 // Finish sets rep.Verified: every card verified, no catalog entry failed
 // or left unchecked for a bound, and no site or catalog problem.
 func Finish(rep *Report) {
-	wellFormed := len(rep.ServerCards)
-	for _, e := range rep.Entries {
-		if e.Outcome == EntryServerCard {
-			wellFormed++
-		}
-	}
-	rep.Verified = len(rep.Cards)+wellFormed > 0 && len(rep.Problems) == 0
+	rep.Verified = len(rep.Cards)+rep.WellFormedServerCards() > 0 && len(rep.Problems) == 0
 	for _, c := range rep.Cards {
 		if !c.Verified {
 			rep.Verified = false
@@ -379,25 +386,23 @@ func maxBytes(opts Options) int64 {
 	return fetch.DefaultMaxBytes
 }
 
-// isServerCardPath reports whether a path of the site is where a build
-// writes Server Cards: mcp/<id>/server-card.json.
-func isServerCardPath(rel string) bool {
-	parts := strings.Split(rel, "/")
-	return len(parts) == 3 && parts[0] == "mcp" && parts[1] != "" && parts[1] != "." && parts[1] != ".." && parts[2] == "server-card.json"
-}
-
-// checkServerCard reads a Server Card file strictly and checks it; it
-// returns the card's name and its problems.
+// checkServerCard reads a Server Card file and checks it (serverCard).
 func checkServerCard(path string, opts Options) (string, []string) {
 	data, err := readLocal(path, opts)
 	if err != nil {
 		return "", []string{err.Error()}
 	}
+	return serverCard(data)
+}
+
+// serverCard reads a Server Card strictly and checks it; it returns the
+// card's name and its problems.
+func serverCard(data []byte) (name string, problems []string) {
 	c, err := card.Decode(data, card.Strict)
 	if err != nil {
 		return "", []string{"not a Server Card: " + err.Error()}
 	}
-	name, _ := c["name"].(string)
+	name, _ = c["name"].(string)
 	return name, card.CheckServerCard(c)
 }
 
@@ -1030,7 +1035,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 					continue
 				}
 				rel := strings.TrimPrefix(e.URL, base+"/")
-				if !isServerCardPath(rel) {
+				if !manifest.IsServerCardPath(rel) {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not a Server Card of this site (mcp/<id>/server-card.json)", dir, what, i, e.Identifier, e.URL))
 					continue
 				}
