@@ -198,7 +198,7 @@ func suggestTable(out, endpoint string, s *mcp.Snapshot, headers http.Header) st
 	if version == "" {
 		version = "1.0.0"
 	}
-	remote := withoutCredentials(endpoint)
+	remote := mcp.Redact(endpoint)
 	var b strings.Builder
 	fmt.Fprintf(&b, "[[mcpServers]]\nid = %s\nname = %s\ntitle = %s\ndescription = %s\nversion = %s\ntools = %s\n\n[[mcpServers.remotes]]\ntype = \"streamable-http\"\nurl = %s\n",
 		manifest.Quote(id), manifest.Quote(name), manifest.Quote(title), manifest.Quote("What "+title+" does, in at most 100 characters"),
@@ -211,14 +211,4 @@ func suggestTable(out, endpoint string, s *mcp.Snapshot, headers http.Header) st
 		fmt.Fprintf(&b, "\n[[mcpServers.remotes.headers]]\nname = %s\nisRequired = true\nisSecret = true\n", manifest.Quote(name))
 	}
 	return b.String()
-}
-
-// withoutCredentials drops a URL's query and user info, which may carry credentials.
-func withoutCredentials(endpoint string) string {
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		return ""
-	}
-	u.User, u.RawQuery, u.Fragment = nil, "", ""
-	return u.String()
 }

@@ -123,14 +123,7 @@ func repeatsCredential(s *Snapshot, h http.Header) string {
 			continue
 		}
 		for _, value := range vs {
-			secrets := []string{value}
-			if _, tok, ok := strings.Cut(value, " "); ok {
-				secrets = append(secrets, tok)
-			}
-			for _, sec := range secrets {
-				if len(sec) < 6 {
-					continue
-				}
+			for _, sec := range secretsOf(value, 6) {
 				for _, t := range texts {
 					if strings.Contains(t, sec) {
 						return name
@@ -169,17 +162,27 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
+// secretsOf is what of a header value is secret: the value, and the
+// token alone without its scheme ("Bearer abc" -> "abc"), each when at
+// least min bytes long (shorter text would match by chance).
+func secretsOf(value string, min int) []string {
+	var out []string
+	if len(value) >= min {
+		out = append(out, value)
+	}
+	if _, tok, ok := strings.Cut(value, " "); ok && len(tok) >= min {
+		out = append(out, tok)
+	}
+	return out
+}
+
 // redactHeaders removes the values of h from err's text.
 func redactHeaders(err error, h http.Header) error {
 	msg := err.Error()
 	for _, vs := range h {
 		for _, v := range vs {
-			if len(v) >= 4 {
-				msg = strings.ReplaceAll(msg, v, "[header value]")
-			}
-			// A token alone, without its scheme, is the secret too.
-			if _, tok, ok := strings.Cut(v, " "); ok && len(tok) >= 4 {
-				msg = strings.ReplaceAll(msg, tok, "[header value]")
+			for _, sec := range secretsOf(v, 4) {
+				msg = strings.ReplaceAll(msg, sec, "[header value]")
 			}
 		}
 	}
@@ -200,12 +203,12 @@ func fetchSnapshot(ctx context.Context, hc *http.Client, rec *recorder, endpoint
 		MaxRetries:           -1,
 	}, nil)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", redact(endpoint), err)
+		return nil, fmt.Errorf("connecting to %s: %w", Redact(endpoint), err)
 	}
 	defer cs.Close()
 	ir := cs.InitializeResult()
 	if ir == nil || ir.ServerInfo == nil {
-		return nil, fmt.Errorf("%s did not say who it is (no serverInfo)", redact(endpoint))
+		return nil, fmt.Errorf("%s did not say who it is (no serverInfo)", Redact(endpoint))
 	}
 	s := &Snapshot{
 		SnapshotFormat:  Format,
@@ -222,7 +225,7 @@ func fetchSnapshot(ctx context.Context, hc *http.Client, rec *recorder, endpoint
 		}
 	}
 	if ir.Capabilities == nil || ir.Capabilities.Tools == nil {
-		return nil, fmt.Errorf("%s offers no tools (its capabilities have no \"tools\")", redact(endpoint))
+		return nil, fmt.Errorf("%s offers no tools (its capabilities have no \"tools\")", Redact(endpoint))
 	}
 	if s.Tools, err = listTools(ctx, cs, rec); err != nil {
 		return nil, err
@@ -420,12 +423,15 @@ func tooMany(what string, n int) error {
 	return nil
 }
 
-// redact is a URL without its query (which may carry a key) for messages.
-func redact(endpoint string) string {
-	if i := strings.IndexAny(endpoint, "?#"); i >= 0 {
-		return endpoint[:i]
+// Redact is an endpoint URL without what may carry a credential (user
+// info, query, fragment), for messages and for publishing.
+func Redact(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "(a URL that does not parse)"
 	}
-	return endpoint
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
 }
 
 // recorder adds the caller's headers to every request and reads the
