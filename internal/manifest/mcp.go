@@ -142,6 +142,14 @@ func IsServerCardPath(rel string) bool {
 // MCPPage is the path of an MCP server's docs page on the site.
 func MCPPage(id string) string { return MCPFolder + "/" + id + "/" }
 
+// MCPPageURL is the absolute URL of an MCP server's docs page.
+func (m *Manifest) MCPPageURL(id string) string { return m.Site.BaseURL + "/" + MCPPage(id) }
+
+// ServerCardURL is the absolute URL of an MCP server's Server Card.
+func (m *Manifest) ServerCardURL(id string) string {
+	return m.Site.BaseURL + "/" + MCPFolder + "/" + id + "/" + ServerCardFile
+}
+
 // validateMCPServers checks every [[mcpServers]] entry and reads its
 // snapshot; ids are checked for being unique among the servers.
 func (c *checker) validateMCPServers(m *Manifest) {
@@ -424,7 +432,7 @@ func (m *Manifest) MCPAgent(s *MCPServer) (Agent, error) {
 		a.Name = s.Name
 	}
 	if a.DocumentationURL == "" {
-		a.DocumentationURL = m.Site.BaseURL + "/" + MCPPage(s.ID)
+		a.DocumentationURL = m.MCPPageURL(s.ID)
 	}
 	if a.IconURL == "" {
 		for _, ic := range s.Icons {
@@ -465,7 +473,7 @@ func (m *Manifest) MCPAgent(s *MCPServer) (Agent, error) {
 		Description: "The MCP tools behind this agent's skills: each tool's name, its skill id, and its input (and output) JSON Schema as JSON text.",
 		Params: map[string]any{
 			"server":     s.Name,
-			"serverCard": m.Site.BaseURL + "/" + MCPFolder + "/" + s.ID + "/" + ServerCardFile,
+			"serverCard": m.ServerCardURL(s.ID),
 			"tools":      tools,
 		},
 	})

@@ -24,16 +24,6 @@ func MCPIdentifier(m *manifest.Manifest, id string) string {
 	return "urn:air:" + m.Site.Publisher + ":mcp:" + id
 }
 
-// ServerCardURL is the absolute URL of an MCP server's Server Card.
-func ServerCardURL(m *manifest.Manifest, id string) string {
-	return m.Site.BaseURL + "/" + manifest.MCPFolder + "/" + id + "/" + manifest.ServerCardFile
-}
-
-// MCPURL is the absolute URL of an MCP server's page.
-func MCPURL(m *manifest.Manifest, id string) string {
-	return m.Site.BaseURL + "/" + manifest.MCPPage(id)
-}
-
 // serverTitle is what an MCP server is called for people.
 func serverTitle(s *manifest.MCPServer) string {
 	if s.Title != "" {
@@ -57,7 +47,7 @@ func mcpEntries(m *manifest.Manifest) []catalogEntry {
 			Identifier:   MCPIdentifier(m, s.ID),
 			DisplayName:  serverTitle(s),
 			Type:         ServerCardMediaType,
-			URL:          ServerCardURL(m, s.ID),
+			URL:          m.ServerCardURL(s.ID),
 			Description:  s.Description,
 			Tags:         s.Tags,
 			Version:      s.Version,
@@ -185,11 +175,11 @@ func (b *builder) mcpPage(s *manifest.MCPServer, agent bool) ([]byte, error) {
 	}
 	data := b.base(v.Title+" (MCP server)", s.Description, "../../")
 	data.MCP = v
-	data.Canonical = MCPURL(m, s.ID)
+	data.Canonical = m.MCPPageURL(s.ID)
 	ld := map[string]any{
 		"@context": "https://schema.org", "@type": "SoftwareApplication",
 		"name": v.Title, "description": s.Description, "softwareVersion": s.Version,
-		"applicationCategory": "MCP server", "url": MCPURL(m, s.ID),
+		"applicationCategory": "MCP server", "url": m.MCPPageURL(s.ID),
 	}
 	if s.WebsiteURL != "" {
 		ld["sameAs"] = s.WebsiteURL

@@ -918,7 +918,7 @@ func (b *builder) misc(ids []string) error {
 			urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 		}
 		for _, s := range m.MCPServers {
-			urls = append(urls, MCPURL(m, s.ID))
+			urls = append(urls, m.MCPPageURL(s.ID))
 		}
 		files[SitemapsFolder+"/site.xml"] = urlset(urls)
 	}
@@ -999,7 +999,7 @@ func (b *builder) sitemap(ids []string) []byte {
 		urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 	}
 	for _, s := range m.MCPServers {
-		urls = append(urls, MCPURL(m, s.ID))
+		urls = append(urls, m.MCPPageURL(s.ID))
 	}
 	return urlset(urls)
 }
