@@ -100,7 +100,10 @@ func parentPath(p string) string {
 	return ""
 }
 
-var requirementType = reflect.TypeFor[Requirement]()
+var (
+	requirementType = reflect.TypeFor[Requirement]()
+	tiersType       = reflect.TypeFor[map[string]*Extended]()
+)
 
 // protoKey explains why "__proto__" cannot be a key: the A2A JS SDK builds
 // objects by assignment, where it sets the prototype instead, so the key
@@ -190,7 +193,10 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
 			return
 		}
-		c.caseTwins(path, tbl)
+		if dst.Type() != tiersType {
+			// Tier names name files, not members of a card.
+			c.caseTwins(path, tbl)
+		}
 		out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
 		for _, k := range slices.Sorted(maps.Keys(tbl)) {
 			kp := join(path, k)

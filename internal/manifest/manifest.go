@@ -45,6 +45,10 @@ type Site struct {
 	Output string `toml:"output"`
 	// Keys is the folder of committed public keys (default "keys").
 	Keys string `toml:"keys"`
+	// PrivateOutput is the folder the agents' extended cards are written
+	// to (default "private"): beside the public output, never inside it,
+	// and never published.
+	PrivateOutput string `toml:"privateOutput"`
 	// SDKProjectionSignatures says whether cards the A2A SDKs canonicalize
 	// differently (scope-less security requirements) also get a signature
 	// over the SDKs' projection (default true). README: "Scope-less
@@ -91,6 +95,10 @@ type Agent struct {
 	// UpdatedAt is when the agent last changed (RFC 3339), for the AI
 	// Catalog; never taken from the clock, so builds stay reproducible.
 	UpdatedAt string `toml:"updatedAt"`
+	// Extended is the overlay its authenticated extended cards are made
+	// from (ExtendedCards); nil when it has none. It never reaches the
+	// public cards, which only say that extended cards exist.
+	Extended *Extended `toml:"extended"`
 }
 
 // Interface is an A2A AgentInterface: one endpoint and how to talk to it.
@@ -325,6 +333,10 @@ func (m *Manifest) DefaultAgentID() string {
 
 // OutputDir is the output folder, resolved against the manifest's folder.
 func (m *Manifest) OutputDir() string { return m.resolve(m.Site.Output, "public") }
+
+// PrivateDir is the folder of extended cards, resolved against the
+// manifest's folder.
+func (m *Manifest) PrivateDir() string { return m.resolve(m.Site.PrivateOutput, "private") }
 
 // KeysDir is the public key folder, resolved against the manifest's folder.
 func (m *Manifest) KeysDir() string { return m.resolve(m.Site.Keys, "keys") }

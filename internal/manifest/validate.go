@@ -158,6 +158,11 @@ func (c *checker) validateProvider(p string, pr *Provider, complete bool) {
 }
 
 func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
+	if a.Extended != nil {
+		// The public cards advertise what the overlay gives.
+		a.Capabilities.ExtendedAgentCard = true
+		defer c.validateExtended(p, m, a)
+	}
 	switch {
 	case a.ID == "":
 		c.errorf(p+".id", "required: a URL slug such as \"travel-planner\" (it becomes /agents/<id>/)")
