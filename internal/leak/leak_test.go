@@ -1,0 +1,89 @@
+package leak
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestFind(t *testing.T) {
+	f := New([]string{
+		"https://docs.example.com/private",
+		"bulk-export",
+		"Tom & Jerry's <plan>",
+		"short", // under MinLen: never looked for
+		"Ünïcode naïve",
+	})
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"as written", `see https://docs.example.com/private for more`, []string{"https://docs.example.com/private"}},
+		{"a longer URL holds it", `href="https://docs.example.com/private/guide"`, []string{"https://docs.example.com/private"}},
+		{"not inside a longer word", `"https://docs.example.com/privateer"`, nil},
+		{"id as a word", `{"id":"bulk-export"}`, []string{"bulk-export"}},
+		{"id inside another id", `{"id":"bulk-exporter"}`, nil},
+		{"id after a letter", `xbulk-export`, nil},
+		{"HTML escaped", `<p>Tom &amp; Jerry&#39;s &lt;plan&gt;</p>`, []string{"Tom & Jerry's <plan>"}},
+		{"html/template escaped", `<p>Tom &amp; Jerry&#39;s &lt;plan&gt;</p>`, []string{"Tom & Jerry's <plan>"}},
+		{"JSON with HTML escapes", `{"d":"Tom \u0026 Jerry's \u003cplan\u003e"}`, []string{"Tom & Jerry's <plan>"}},
+		{"JSON without", `{"d":"Tom & Jerry's <plan>"}`, []string{"Tom & Jerry's <plan>"}},
+		{"short strings are not looked for", `short`, nil},
+		{"non-ASCII word boundary", `xÜnïcode naïve`, nil},
+		{"non-ASCII", `Ünïcode naïve.`, []string{"Ünïcode naïve"}},
+		{"each once, in order", `bulk-export https://docs.example.com/private bulk-export`, []string{"bulk-export", "https://docs.example.com/private"}},
+		{"at the very end", `bulk-export`, []string{"bulk-export"}},
+		{"nothing", `an ordinary page`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := f.Find([]byte(tc.data)); !slices.Equal(got, tc.want) {
+				t.Errorf("Find(%q) = %q, want %q", tc.data, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPieces(t *testing.T) {
+	got := Pieces("Hourly data for subscribers. Billed monthly!\n  Second line here?")
+	for _, want := range []string{
+		"Hourly data for subscribers. Billed monthly!\n  Second line here?",
+		"Hourly data for subscribers. Billed monthly!",
+		"Hourly data for subscribers.",
+		"Billed monthly!",
+		"Second line here?",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Pieces lacks %q: %q", want, got)
+		}
+	}
+}
+
+// TestFindManyStrings: the cost of a file does not grow with the number
+// of strings (one filtered pass), and every string is still found.
+func TestFindManyStrings(t *testing.T) {
+	var strs []string
+	for i := range 5000 {
+		strs = append(strs, "private-skill-"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+"-"+itoa(i))
+	}
+	f := New(strs)
+	page := strings.Repeat("ordinary public text, ", 1000) + strs[4321] + " end"
+	if got := f.Find([]byte(page)); !slices.Equal(got, []string{strs[4321]}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func BenchmarkFind(b *testing.B) {
+	var strs []string
+	for i := range 200 {
+		strs = append(strs, "private skill description number "+itoa(i))
+	}
+	f := New(strs)
+	page := []byte(strings.Repeat("<p>An ordinary public page about weather and forecasts.</p>\n", 2000))
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		f.Find(page)
+	}
+}
