@@ -113,3 +113,16 @@ func (s *Set) Page(name string) *template.Template { return s.pages[name] }
 
 // Asset returns a static asset's bytes.
 func (s *Set) Asset(name string) []byte { return s.assets[name] }
+
+// Embedded is the text of every embedded template and asset: what any
+// site built with them may show whatever its manifest says.
+func Embedded() []byte {
+	var out []byte
+	entries, _ := fs.ReadDir(files, ".")
+	for _, e := range entries {
+		b, _ := fs.ReadFile(files, e.Name())
+		out = append(out, b...)
+		out = append(out, 0)
+	}
+	return out
+}

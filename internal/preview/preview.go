@@ -175,7 +175,9 @@ func (s *Server) build(dir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = site.Build(site.Options{Source: src, OutDir: dir, Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets})
+	// Extended cards are built (so that their problems show) beside the
+	// preview, never next to the manifest and never served.
+	_, err = site.Build(site.Options{Source: src, OutDir: dir, PrivateDir: filepath.Join(s.tmp, "private"), Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets})
 	return err
 }
 

@@ -21,7 +21,7 @@ import (
 // notes in README, "Incremental builds").
 
 // stateFormat is the version of the state file's layout.
-const stateFormat = 3
+const stateFormat = 4
 
 // agentRecord is what a tree holds of one agent: the key of the inputs its
 // files were made from (zero: unknown, to be rewritten), and the fields its
@@ -33,6 +33,9 @@ type agentRecord struct {
 	// Folders are agents/<id> and its .well-known once the files were in
 	// them: a name added to either since changes them.
 	Folders [2]fileStat
+	// Extended says the agent has extended cards, which every build
+	// makes afresh in the private output.
+	Extended bool
 }
 
 // fileRecord is what a tree holds at one path outside agents/: the key of

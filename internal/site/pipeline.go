@@ -109,8 +109,17 @@ type builder struct {
 
 	files     atomic.Int64
 	miscNames map[string]bool // the files misc wrote
-	notes     []string
-	projected map[string][]string
+	// sources are the site/ Markdown files, by path from the manifest's
+	// folder, for the leak check.
+	sources map[string][]byte
+	// extended are the agents with extended cards (guarded by mu).
+	extended []*manifest.Agent
+	// private is the private output's files (extendedFiles), and
+	// extendedCount how many extended cards they hold.
+	private       map[string][]byte
+	extendedCount int
+	notes         []string
+	projected     map[string][]string
 }
 
 // groupResult is what one group of agents gave.
@@ -178,6 +187,13 @@ func (b *builder) run() (*Report, error) {
 		return nil, err
 	}
 	if err := b.prune(ids); err != nil {
+		return nil, err
+	}
+	if err := b.checkLeaks(); err != nil {
+		return nil, err
+	}
+	var err error
+	if b.private, err = b.extendedFiles(); err != nil {
 		return nil, err
 	}
 	rep := &Report{Agents: b.n, Files: int(b.files.Load()), Notes: b.notes, Projected: b.projected}
@@ -260,6 +276,7 @@ func programKey() []byte { return programKeyOnce() }
 func (b *builder) readPages() (key, error) {
 	b.docs = map[string]string{}
 	b.docKey = map[string]key{}
+	b.sources = map[string][]byte{}
 	dir := filepath.Join(b.m.Dir, PagesDir)
 	var shared [][]byte
 	entries, err := regular.ReadDir(dir)
@@ -276,6 +293,7 @@ func (b *builder) readPages() (key, error) {
 			return key{}, err
 		}
 		shared = append(shared, []byte(name), src)
+		b.sources[PagesDir+"/"+name] = src
 		html, err := markdown.RenderWith(markdown.NewIDs(templateIDs...), string(src))
 		if err != nil {
 			return key{}, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
@@ -306,6 +324,7 @@ func (b *builder) readPages() (key, error) {
 		}
 		b.docs[id] = string(src)
 		b.docKey[id] = hashParts(src)
+		b.sources[PagesDir+"/agents/"+e.Name()] = src
 	}
 	return hashParts(shared...), nil
 }
@@ -517,6 +536,9 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		b.mu.Unlock()
 		b.files.Add(int64(len(agentFileNames)))
 		b.noteProjected(mem.id, have.Projected)
+		if have.Extended {
+			b.noteExtended(mem, mu, res)
+		}
 		return nil
 	}
 	b.mu.Lock()
@@ -533,7 +555,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	copied := false
 	if live.Key == mem.key && b.live != "" && b.agentIntact(b.live, mem.id, live) {
 		rec.Stats, copied = b.copyAgent(mem.id)
-		rec.Projected = live.Projected
+		rec.Projected, rec.Extended = live.Projected, live.Extended
 	}
 	if !copied {
 		if mem.agent == nil && !b.decode(mem, mu, res) {
@@ -551,6 +573,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 			rec.Stats[i] = st
 		}
 		rec.Projected = strings.Join(out.projected, "\n")
+		rec.Extended = mem.agent.Extended != nil
 		if len(out.notes) > 0 {
 			b.mu.Lock()
 			b.notes = append(b.notes, out.notes...)
@@ -571,6 +594,9 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	b.st.Raws[mem.rawK] = mem.id
 	b.mu.Unlock()
 	b.noteProjected(mem.id, rec.Projected)
+	if rec.Extended {
+		b.noteExtended(mem, mu, res)
+	}
 	return nil
 }
 
@@ -710,6 +736,19 @@ type agentOutput struct {
 
 // buildAgent makes an agent's two signed cards and its page.
 func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
+	out, err := b.signedCards(a)
+	if err != nil {
+		return nil, err
+	}
+	if out.page, err = b.agentPage(a, len(out.projected) > 0 && b.m.Site.ProjectionSignatures()); err != nil {
+		return nil, fmt.Errorf("page: %w", err)
+	}
+	return out, nil
+}
+
+// signedCards makes an agent's card in both shapes, each signed by every
+// signer.
+func (b *builder) signedCards(a *manifest.Agent) (*agentOutput, error) {
 	m, signers := b.m, b.opts.Signers
 	out := &agentOutput{}
 	// Each card is encoded once: the signatures go in as its last member.
@@ -736,9 +775,6 @@ func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 	}
 	if out.legacyJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
 		return nil, err
-	}
-	if out.page, err = b.agentPage(a, len(out.projected) > 0 && project); err != nil {
-		return nil, fmt.Errorf("page: %w", err)
 	}
 	return out, nil
 }

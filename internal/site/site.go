@@ -35,6 +35,9 @@ type Options struct {
 	Manifest *manifest.Manifest
 	// OutDir is the output folder; it is replaced as a whole.
 	OutDir string
+	// PrivateDir is the folder of extended cards, replaced as a whole too
+	// (default: the manifest's site.privateOutput).
+	PrivateDir string
 	// Keys is the published key set; every signer's key must be in it.
 	Keys *sign.KeySet
 	// Signers sign every card, each adding one signature (two where a card
@@ -53,6 +56,10 @@ type Options struct {
 type Report struct {
 	Agents int
 	Files  int
+	// Extended is how many extended cards (each in two shapes) were
+	// written to PrivateDir.
+	Extended   int
+	PrivateDir string
 	// Notes are things the user should know, one line each.
 	Notes []string
 	// Projected lists, per agent id, the fields the A2A SDKs erase before
@@ -131,6 +138,7 @@ func Build(opts Options) (*Report, error) {
 	if err := checkOutDir(realOut, realManifest, realKeys, liveKnown); err != nil {
 		return nil, err
 	}
+
 	standby := standbyPath(out)
 	if st, err := os.Lstat(standby); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder: it is where builds keep the previous tree; remove it", standby)
@@ -157,9 +165,41 @@ func Build(opts Options) (*Report, error) {
 		(&buildState{Live: live, Standby: tree}).save(statePath(out))
 		return nil, err
 	}
-	if err := exchangeTrees(standby, out); err != nil {
+	privDir := opts.PrivateDir
+	if privDir == "" {
+		privDir = m.PrivateDir()
+	}
+	private, unlockPrivate, err := openPrivate(privDir, realOut, realManifest, realKeys, b.private != nil)
+	if err == nil {
+		defer unlockPrivate()
+		err = private.prepare(b.private, opts.Secrets)
+	}
+	if err != nil {
 		(&buildState{Live: live, Standby: tree}).save(statePath(out))
 		return nil, err
+	}
+	// The private output first: it can be put back if the public one
+	// cannot be exchanged, so that the two always come from one build.
+	if err := private.swap(); err != nil {
+		private.discard()
+		(&buildState{Live: live, Standby: tree}).save(statePath(out))
+		return nil, fmt.Errorf("private output: %w", err)
+	}
+	if err := exchangeTrees(standby, out); err != nil {
+		if uerr := private.undo(); uerr != nil {
+			err = fmt.Errorf("%v; and putting the previous private output back failed: %v (it is at %s)", err, uerr, private.next)
+		} else {
+			private.discard()
+		}
+		(&buildState{Live: live, Standby: tree}).save(statePath(out))
+		return nil, err
+	}
+	if err := private.finish(b.private == nil); err != nil {
+		rep.Notes = append(rep.Notes, "the previous private output could not be removed: "+err.Error())
+	}
+	rep.Extended = b.extendedCount
+	if b.private != nil {
+		rep.PrivateDir = private.dir
 	}
 	// The folders keep their identities: tree now describes out, and the
 	// previous live tree (known or not) is the standby.

@@ -1,0 +1,509 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentcards/agentcards/internal/leak"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/regular"
+	"github.com/agentcards/agentcards/internal/secret"
+	"github.com/agentcards/agentcards/templates"
+)
+
+// Files of the private output, the folder of extended cards
+// (site.privateOutput): agents/<id>/ holds each agent's extended cards.
+const (
+	// ExtendedCardFile is an agent's extended card (A2A v1.0), what its
+	// server returns from GetExtendedAgentCard.
+	ExtendedCardFile = "extended-agent-card.json"
+	// ExtendedLegacyFile is the same card in the v0.3.0 shape, for
+	// agent/getAuthenticatedExtendedCard.
+	ExtendedLegacyFile = "extended-agent.json"
+	// privateIgnore keeps the folder out of git wherever it is.
+	privateIgnore = ".gitignore"
+)
+
+// privateIgnoreText is the .gitignore of the private output.
+var privateIgnoreText = []byte("# Written by agentcards build: extended cards are for authenticated callers only.\n# Never commit or publish this folder; deploy it with the agent's server.\n*\n")
+
+// ExtendedFile is the path, relative to the private output, of agent
+// id's extended card for tier ("" for the card of [agents.extended]
+// itself), in the v1.0 shape or, when legacy is set, the v0.3.0 one.
+func ExtendedFile(id, tier string, legacy bool) string {
+	name := ExtendedCardFile
+	if legacy {
+		name = ExtendedLegacyFile
+	}
+	if tier != "" {
+		name = strings.TrimSuffix(name, ".json") + "." + tier + ".json"
+	}
+	return "agents/" + id + "/" + name
+}
+
+// noteExtended records an agent with extended cards, decoding it when the
+// build did not need to.
+func (b *builder) noteExtended(mem *member, mu *sync.Mutex, res *groupResult) bool {
+	if mem.agent == nil && !b.decode(mem, mu, res) {
+		return false
+	}
+	b.mu.Lock()
+	b.extended = append(b.extended, mem.agent)
+	b.mu.Unlock()
+	return true
+}
+
+// extendedFiles signs every extended card of the site: the private
+// output's files by path, with the .gitignore; nil when no agent has one.
+func (b *builder) extendedFiles() (map[string][]byte, error) {
+	if len(b.extended) == 0 {
+		return nil, nil
+	}
+	slices.SortFunc(b.extended, func(x, y *manifest.Agent) int { return strings.Compare(x.ID, y.ID) })
+	files := map[string][]byte{privateIgnore: privateIgnoreText}
+	for _, a := range b.extended {
+		for _, ec := range a.ExtendedCards() {
+			b.extendedCount++
+			cards, err := b.signedCards(ec.Agent)
+			if err != nil {
+				return nil, fmt.Errorf("agent %q: extended card %s: %w", a.ID, tierName(ec.Tier), err)
+			}
+			files[ExtendedFile(a.ID, ec.Tier, false)] = cards.cardJSON
+			files[ExtendedFile(a.ID, ec.Tier, true)] = cards.legacyJSON
+		}
+	}
+	return files, nil
+}
+
+func tierName(t string) string {
+	if t == "" {
+		return "[extended]"
+	}
+	return "tier " + t
+}
+
+// privateOnly is every string that only the extended cards hold: the
+// private text the public site must not show.
+func (b *builder) privateOnly() []string {
+	var out []string
+	for _, a := range b.extended {
+		public := map[string]bool{}
+		for _, s := range cardText(a) {
+			public[s] = true
+		}
+		for _, ec := range a.ExtendedCards() {
+			for _, s := range cardText(ec.Agent) {
+				if !public[s] && !strings.HasPrefix(s, b.m.Site.BaseURL+"/") && s != b.m.Site.BaseURL {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// cardText is the text of an agent a reader could recognise as its own:
+// names, ids, descriptions (and each of their lines and sentences),
+// examples and URLs. Tags, media types and versions are left out: they are
+// words any page may hold.
+func cardText(a *manifest.Agent) []string {
+	var out []string
+	add := func(s ...string) {
+		for _, x := range s {
+			if x != "" {
+				out = append(out, x)
+			}
+		}
+	}
+	text := func(s string) {
+		if s != "" {
+			out = append(out, leak.Pieces(s)...)
+		}
+	}
+	add(a.Name, a.DocumentationURL, a.IconURL)
+	text(a.Description)
+	if a.Provider != nil {
+		add(a.Provider.Organization, a.Provider.URL)
+	}
+	for _, in := range a.SupportedInterfaces {
+		add(in.URL, in.Tenant)
+	}
+	for _, e := range a.Capabilities.Extensions {
+		add(e.URI)
+		text(e.Description)
+		collectStrings(reflect.ValueOf(e.Params), func(s string) { text(s) })
+	}
+	for _, s := range a.SecuritySchemes {
+		text(s.Description)
+		add(s.OAuth2MetadataURL, s.OpenIDConnectURL)
+		if f := s.Flows; f != nil {
+			if c := f.AuthorizationCode; c != nil {
+				add(c.AuthorizationURL, c.TokenURL, c.RefreshURL)
+			}
+			if c := f.ClientCredentials; c != nil {
+				add(c.TokenURL, c.RefreshURL)
+			}
+			if c := f.DeviceCode; c != nil {
+				add(c.DeviceAuthorizationURL, c.TokenURL, c.RefreshURL)
+			}
+		}
+		for _, d := range s.Scopes() {
+			text(d)
+		}
+	}
+	for _, s := range a.Skills {
+		add(s.ID, s.Name)
+		text(s.Description)
+		for _, e := range s.Examples {
+			text(e)
+		}
+	}
+	return out
+}
+
+// collectStrings calls add with every string v holds, at any depth,
+// except in an agent's overlay.
+func collectStrings(v reflect.Value, add func(string)) {
+	switch v.Kind() {
+	case reflect.String:
+		add(v.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			collectStrings(v.Elem(), add)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).Type == reflect.TypeFor[*manifest.Extended]() || !v.Type().Field(i).IsExported() {
+				continue
+			}
+			collectStrings(v.Field(i), add)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			collectStrings(v.Index(i), add)
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			collectStrings(iter.Key(), add)
+			collectStrings(iter.Value(), add)
+		}
+	}
+}
+
+// PrivateLeakError is text only extended cards hold, found in what the
+// build would publish.
+type PrivateLeakError struct {
+	// Found maps each file (relative to the output folder, or a site/
+	// source) to the private strings it holds.
+	Found map[string][]string
+}
+
+func (e *PrivateLeakError) Error() string {
+	var b strings.Builder
+	files := slices.Sorted(maps.Keys(e.Found))
+	fmt.Fprintf(&b, "text that only extended cards hold would be published, so the build stopped and published nothing:")
+	for i, f := range files {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n  (and %d more files)", len(files)-10)
+			break
+		}
+		quoted := make([]string, len(e.Found[f]))
+		for j, s := range e.Found[f] {
+			quoted[j] = fmt.Sprintf("%q", s)
+		}
+		fmt.Fprintf(&b, "\n  %s: %s", f, strings.Join(quoted, ", "))
+	}
+	b.WriteString("\nremove it from where that file comes from (site/ Markdown, templates/, the public part of agents.toml), or, if it is not private, put it in the public part of the agent too")
+	return b.String()
+}
+
+// checkLeaks looks for private text (privateOnly) in every file of the
+// public tree and in the site/ Markdown it is made from. Text found that
+// some public part of the site holds too (another agent, the site's own
+// words) is not private after all; anything else fails the build.
+func (b *builder) checkLeaks() error {
+	if len(b.extended) == 0 {
+		return nil
+	}
+	finder := leak.New(b.privateOnly())
+	if finder.Len() == 0 {
+		return nil
+	}
+	found := map[string][]string{}
+	var mu sync.Mutex
+	note := func(file string, strs []string) {
+		if len(strs) > 0 {
+			mu.Lock()
+			found[file] = strs
+			mu.Unlock()
+		}
+	}
+	for name, src := range b.sources {
+		note(name, finder.Find(src))
+	}
+	var paths []string
+	err := filepath.WalkDir(b.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	next := make(chan string)
+	errs := make(chan error, 1)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for p := range next {
+				data, err := regular.ReadFile(p)
+				if err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+					continue
+				}
+				rel, _ := filepath.Rel(b.root, p)
+				note(filepath.ToSlash(rel), finder.Find(data))
+			}
+		})
+	}
+	for _, p := range paths {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	public, err := b.publicText()
+	if err != nil {
+		return err
+	}
+	for f, strs := range found {
+		strs = slices.DeleteFunc(strs, func(s string) bool { return bytes.Contains(public, []byte(s)) })
+		if len(strs) == 0 {
+			delete(found, f)
+		} else {
+			found[f] = strs
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return &PrivateLeakError{Found: found}
+}
+
+// publicText is every string of the public site's sources: each agent's
+// public part, the head of the manifest and the embedded templates.
+func (b *builder) publicText() ([]byte, error) {
+	var buf bytes.Buffer
+	add := func(s string) {
+		buf.WriteString(s)
+		buf.WriteByte(0)
+	}
+	head := *b.m
+	head.Agents = nil
+	collectStrings(reflect.ValueOf(head), add)
+	for i := range b.src.Len() {
+		raw, err := b.src.Raw(i)
+		if err != nil {
+			return nil, err
+		}
+		a, problems := b.src.Agent(i, raw)
+		if problems != nil {
+			return nil, problems
+		}
+		collectStrings(reflect.ValueOf(a), add)
+	}
+	buf.Write(templates.Embedded())
+	return buf.Bytes(), nil
+}
+
+// privateOutput is a private output folder about to be replaced.
+type privateOutput struct {
+	dir     string // the folder (a real path)
+	next    string // the new tree, written beside dir; "" when none
+	existed bool   // dir held a previous private output
+	swapped bool
+}
+
+// openPrivate finds the private output folder dir and takes the lock
+// beside it. When the site has extended cards (needed), dir must not
+// overlap the public output, hold the manifest or the keys folder, or
+// exist without being a private output a build wrote; when it has none,
+// a private output a build wrote there is to be removed, and anything
+// else there is none of the build's business. out, manifestDir and keysDir
+// are real paths (realPath).
+func openPrivate(dir, out, manifestDir, keysDir string, needed bool) (p *privateOutput, unlock func(), err error) {
+	real, err := realPath(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	p = &privateOutput{dir: real}
+	nothing := func() {}
+	st, err := os.Lstat(real)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, err
+	}
+	if !needed {
+		if !exists || within(out, real) || within(real, out) || !isPrivateOutput(real) {
+			return p, nothing, nil
+		}
+	}
+	if within(out, real) || within(real, out) {
+		return nil, nil, fmt.Errorf("private output folder %s and the output folder %s overlap: extended cards must never be inside what is published; set site.privateOutput to a folder beside the public one (default \"private\")", real, out)
+	}
+	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
+		if within(in.dir, real) {
+			return nil, nil, fmt.Errorf("private output folder %s holds %s, which a build would delete; choose a folder of its own (site.privateOutput)", real, in.what)
+		}
+	}
+	if exists && !st.IsDir() {
+		return nil, nil, fmt.Errorf("private output folder %s is not a folder; move it away or choose another (site.privateOutput)", real)
+	}
+	if exists && !isPrivateOutput(real) {
+		return nil, nil, fmt.Errorf("private output folder %s exists and is not one agentcards wrote (no .gitignore of ours, or other files in it); move it away or choose another folder (site.privateOutput): a build replaces the whole folder", real)
+	}
+	p.existed = exists
+	parent := filepath.Dir(real)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, nil, err
+	}
+	unlock = nothing
+	if parent != filepath.Dir(out) {
+		// The build holds the lock beside out already; flock locks of
+		// one process exclude each other too.
+		if unlock, err = lockDir(parent); err != nil {
+			return nil, nil, fmt.Errorf("locking %s: %v", parent, err)
+		}
+	}
+	removeStale(real)
+	return p, unlock, nil
+}
+
+// isPrivateOutput reports whether dir is a private output a build wrote:
+// our .gitignore and agents/, nothing else.
+func isPrivateOutput(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Name() != "agents" && e.Name() != privateIgnore {
+			return false
+		}
+	}
+	ignore, err := regular.ReadFile(filepath.Join(dir, privateIgnore))
+	return err == nil && bytes.Equal(ignore, privateIgnoreText)
+}
+
+// within reports whether path is dir or inside it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
+}
+
+// prepare writes files, the new private output, beside the folder; with
+// no files, the folder (if it is there) is to be removed.
+func (p *privateOutput) prepare(files map[string][]byte, secrets *secret.Scanner) error {
+	if files == nil && !p.existed {
+		return nil
+	}
+	next, err := os.MkdirTemp(filepath.Dir(p.dir), buildPrefix(p.dir))
+	if err != nil {
+		return err
+	}
+	p.next = next
+	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		path := filepath.Join(next, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			p.discard()
+			return err
+		}
+		if f, found := secrets.Scan(path, files[rel]); found {
+			p.discard()
+			return &LeakError{File: "private output " + rel, Found: f}
+		}
+		if err := os.WriteFile(path, files[rel], 0o600); err != nil {
+			p.discard()
+			return err
+		}
+	}
+	return nil
+}
+
+// swap puts the new private output in place.
+func (p *privateOutput) swap() error {
+	if p.next == "" {
+		return nil
+	}
+	if err := exchangeTrees(p.next, p.dir); err != nil {
+		return err
+	}
+	p.swapped = true
+	return nil
+}
+
+// undo puts the previous private output back after swap.
+func (p *privateOutput) undo() error {
+	if !p.swapped {
+		return nil
+	}
+	var err error
+	if p.existed {
+		err = exchange(p.next, p.dir)
+	} else {
+		err = os.Rename(p.dir, p.next)
+	}
+	if err == nil {
+		p.swapped = false
+	}
+	return err
+}
+
+// finish removes what is left beside the folder: the previous output, or
+// the new one that was never swapped in; and the folder itself when the
+// site has no extended cards any more.
+func (p *privateOutput) finish(empty bool) error {
+	if p.next == "" {
+		return nil
+	}
+	if err := os.RemoveAll(p.next); err != nil {
+		return err
+	}
+	if empty && p.swapped {
+		return os.Remove(p.dir)
+	}
+	return nil
+}
+
+// discard removes the new tree without swapping it in.
+func (p *privateOutput) discard() {
+	if p.next != "" && !p.swapped {
+		os.RemoveAll(p.next)
+	}
+}
