@@ -24,11 +24,12 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 const (
-	repoRoot     = "../.."
-	testKeysDir  = repoRoot + "/testdata/keys"
-	goldenSite   = repoRoot + "/testdata/golden/example-site"
-	exampleToml  = repoRoot + "/agents.toml"
-	v03SchemaRel = repoRoot + "/testdata/schema/a2a-v0.3.0.schema.json"
+	repoRoot      = "../.."
+	testKeysDir   = repoRoot + "/testdata/keys"
+	goldenSite    = repoRoot + "/testdata/golden/example-site"
+	goldenPrivate = repoRoot + "/testdata/golden/example-private"
+	exampleToml   = repoRoot + "/agents.toml"
+	v03SchemaRel  = repoRoot + "/testdata/schema/a2a-v0.3.0.schema.json"
 )
 
 // loadExample reads the repository's agents.toml with the published test
@@ -48,6 +49,8 @@ func loadWithTestKeys(t testing.TB, path string) *manifest.Manifest {
 		t.Fatal(err)
 	}
 	m.Site.Keys = abs
+	// Never beside the manifest, which may be the repository's own.
+	m.Site.PrivateOutput = filepath.Join(t.TempDir(), "private")
 	return m
 }
 
@@ -121,18 +124,33 @@ func readTree(t testing.TB, dir string) map[string][]byte {
 }
 
 // TestGoldenExampleSite builds agents.toml with the Ed25519 test key and
-// compares the whole tree with testdata/golden/example-site (-update
-// rewrites it).
+// compares the whole tree with testdata/golden/example-site, and the
+// private output with testdata/golden/example-private (-update rewrites
+// them).
 func TestGoldenExampleSite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
-	buildExample(t, out, "ed25519")
-	got := readTree(t, out)
+	m, rep := buildExample(t, out, "ed25519")
+	if rep.Extended != 2 || rep.PrivateDir == "" {
+		t.Fatalf("extended cards: %d in %q", rep.Extended, rep.PrivateDir)
+	}
+	compareGolden(t, readTree(t, out), goldenSite)
+	// The private output's .gitignore would hide the golden copy from git.
+	private := readTree(t, m.PrivateDir())
+	private["dot-gitignore"] = private[".gitignore"]
+	delete(private, ".gitignore")
+	compareGolden(t, private, goldenPrivate)
+}
+
+// compareGolden compares a tree with the golden one (or, with -update,
+// replaces the golden one).
+func compareGolden(t *testing.T, got map[string][]byte, golden string) {
+	t.Helper()
 	if *update {
-		if err := os.RemoveAll(goldenSite); err != nil {
+		if err := os.RemoveAll(golden); err != nil {
 			t.Fatal(err)
 		}
 		for name, b := range got {
-			p := filepath.Join(goldenSite, filepath.FromSlash(name))
+			p := filepath.Join(golden, filepath.FromSlash(name))
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +160,7 @@ func TestGoldenExampleSite(t *testing.T) {
 		}
 		return
 	}
-	want := readTree(t, goldenSite)
+	want := readTree(t, golden)
 	for _, name := range slices.Sorted(maps.Keys(want)) {
 		if _, ok := got[name]; !ok {
 			t.Errorf("%s: missing from the build", name)
@@ -152,7 +170,7 @@ func TestGoldenExampleSite(t *testing.T) {
 		w, ok := want[name]
 		switch {
 		case !ok:
-			t.Errorf("%s: not in the golden tree (run go test ./internal/site -run Golden -update)", name)
+			t.Errorf("%s: not in the golden tree %s (run go test ./internal/site -run Golden -update)", name, golden)
 		case !bytes.Equal(got[name], w):
 			t.Errorf("%s differs from the golden file (run with -update if the change is intended):\n%s", name, firstDiff(got[name], w))
 		}
