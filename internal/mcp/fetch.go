@@ -44,7 +44,10 @@ type FetchOptions struct {
 // SDK decodes them into maps (losing large integers' digits), so the raw
 // tools/list results are read beside it.
 func Fetch(ctx context.Context, endpoint string, opts FetchOptions) (*Snapshot, error) {
-	hc, err := opts.Limits.HTTPClient(endpoint)
+	// The caller's headers (credentials) go to the endpoint's origin only:
+	// a redirect to another origin is refused, and no request elsewhere
+	// ever carries them.
+	hc, err := opts.Limits.CredentialClient(endpoint, opts.Header)
 	if err != nil {
 		return nil, err
 	}
@@ -58,26 +61,12 @@ func Fetch(ctx context.Context, endpoint string, opts FetchOptions) (*Snapshot, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	origin, err := url.Parse(endpoint)
-	if err != nil {
-		return nil, err
-	}
-	// The caller's headers (credentials) go to the endpoint's origin only:
-	// a redirect to another origin is refused, and no request elsewhere
-	// ever carries them.
-	checkRedirect := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !sameOrigin(req.URL, origin) {
-			return fmt.Errorf("redirect to another origin (%s) refused: the request may carry your headers", req.URL.Redacted())
-		}
-		return checkRedirect(req, via)
-	}
-	rec := &recorder{base: hc.Transport, origin: origin, header: opts.Header, results: map[string]json.RawMessage{}, last: map[string]string{}, pending: map[string]bool{}}
+	rec := &recorder{base: hc.Transport, results: map[string]json.RawMessage{}, last: map[string]string{}, pending: map[string]bool{}}
 	hc.Transport = rec
 	defer hc.CloseIdleConnections()
 	s, err := fetchSnapshot(ctx, hc, rec, endpoint, opts)
 	if err != nil {
-		return nil, redactHeaders(err, opts.Header)
+		return nil, fetch.RedactHeaders(err, opts.Header)
 	}
 	// A server may repeat a credential it was sent in what it lists; the
 	// snapshot is published, so it must hold none, anywhere (capabilities
@@ -123,7 +112,7 @@ func repeatsCredential(s *Snapshot, h http.Header) string {
 			continue
 		}
 		for _, value := range vs {
-			for _, sec := range secretsOf(value, 6) {
+			for _, sec := range fetch.SecretsOf(value, 6) {
 				for _, t := range texts {
 					if strings.Contains(t, sec) {
 						return name
@@ -145,51 +134,6 @@ func credentialHeader(name string) bool {
 		}
 	}
 	return false
-}
-
-// sameOrigin reports whether two URLs have the same scheme, host and port.
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
-}
-
-// redactedError is an error whose text had the caller's header values
-// taken out (a server may echo a credential in an error message).
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
-// secretsOf is what of a header value is secret: the value, and the
-// token alone without its scheme ("Bearer abc" -> "abc"), each when at
-// least min bytes long (shorter text would match by chance).
-func secretsOf(value string, min int) []string {
-	var out []string
-	if len(value) >= min {
-		out = append(out, value)
-	}
-	if _, tok, ok := strings.Cut(value, " "); ok && len(tok) >= min {
-		out = append(out, tok)
-	}
-	return out
-}
-
-// redactHeaders removes the values of h from err's text.
-func redactHeaders(err error, h http.Header) error {
-	msg := err.Error()
-	for _, vs := range h {
-		for _, v := range vs {
-			for _, sec := range secretsOf(v, 4) {
-				msg = strings.ReplaceAll(msg, sec, "[header value]")
-			}
-		}
-	}
-	if msg == err.Error() {
-		return err
-	}
-	return &redactedError{msg, err}
 }
 
 // fetchSnapshot is Fetch once the client is set up.
@@ -434,12 +378,10 @@ func Redact(endpoint string) string {
 	return u.String()
 }
 
-// recorder adds the caller's headers to every request and reads the
-// JSON-RPC responses beside the SDK, keeping each result's raw bytes.
+// recorder reads the JSON-RPC responses beside the SDK, keeping each
+// result's raw bytes.
 type recorder struct {
-	base   http.RoundTripper
-	origin *url.URL // the endpoint's: the only one the headers go to
-	header http.Header
+	base http.RoundTripper
 
 	mu      sync.Mutex
 	results map[string]json.RawMessage // request id (rpcID) -> raw result
@@ -460,15 +402,6 @@ func (r *recorder) result(method string) json.RawMessage {
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	if sameOrigin(req.URL, r.origin) {
-		for k, vs := range r.header {
-			req.Header.Del(k)
-			for _, v := range vs {
-				req.Header.Add(k, v)
-			}
-		}
-	}
 	if req.Method == http.MethodPost && req.GetBody != nil {
 		if body, err := req.GetBody(); err == nil {
 			data, _ := io.ReadAll(io.LimitReader(body, 1<<20))
