@@ -25,7 +25,7 @@ type errNotVerified struct{}
 
 func (errNotVerified) Error() string { return "not verified" }
 
-func runVerify(args []string, stdout, stderr io.Writer) error {
+func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlags("verify", stderr)
 	jwks := fs.String("jwks", "", "trusted JWKS `URL|FILE` (default: the card's origin, or the built site under the working directory that the card file lies in)")
 	all := fs.Bool("all", false, "require every signature to verify, not just one")
@@ -37,15 +37,22 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	asCatalog := fs.Bool("catalog", false, "each TARGET is an AI Catalog (an origin means its /.well-known/ai-catalog.json): check it against the spec and verify every A2A card it lists (default for a URL or file named ai-catalog.json)")
 	maxEntries := fs.Int("max-entries", verify.DefaultMaxEntries, "with a catalog: check at most `N` entries in all, nested catalogs' included")
 	maxTime := fs.Duration("max-time", 10*time.Minute, "stop fetching after this long in all (what is not fetched by then fails)")
+	extended := fs.Bool("extended", false, "each TARGET is an agent's public card URL: verify it, then ask the agent's interface for its extended card (GetExtendedAgentCard) with the -H and -header-env headers, and verify that with the same keys")
+	var headers, headerEnv multiFlag
+	fs.Var(&headers, "H", "with -extended: send this header to the agent's interface (`'Name: value'`; repeatable)")
+	fs.Var(&headerEnv, "header-env", "with -extended: send header Name with the value of environment variable VAR (`Name=VAR`; repeatable), which keeps the value out of shell history")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE] [-all] [-strict] [-json] [-catalog] [-max-entries N] TARGET...\n\n"+
+		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] [-catalog] [-max-entries N] TARGET...\n"+
+			"       agentcards verify -extended [-H 'Name: value']... [-header-env Name=VAR]... URL...\n\n"+
 			"TARGET is a card file, a built site folder, a URL (an origin means its /.well-known/agent-card.json),\n"+
 			"or an AI Catalog (a URL or file named ai-catalog.json, or any TARGET with -catalog).\n"+
 			"Exit status: 0 verified, 1 not verified, 2 usage or fetch error.\n\n"+
 			"Examples:\n"+
 			"  agentcards verify public\n"+
 			"  agentcards verify https://agents.example.com\n"+
-			"  agentcards verify https://agents.example.com/.well-known/ai-catalog.json\n\n")
+			"  agentcards verify https://agents.example.com/.well-known/ai-catalog.json\n"+
+			"  agentcards verify -jwks public private/agents/ledger/extended-agent-card.json\n"+
+			"  A2A_AUTH='Bearer ...' agentcards verify -extended -header-env Authorization=A2A_AUTH https://agents.example.com/agents/ledger/.well-known/agent-card.json\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -54,6 +61,16 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return errUsage
+	}
+	header, err := requestHeaders(headers, headerEnv, getenv)
+	if err != nil {
+		return fmt.Errorf("%v: %w", err, errUsage)
+	}
+	if len(header) > 0 && !*extended {
+		return fmt.Errorf("-H and -header-env are sent only with -extended, to the agent's own interface: %w", errUsage)
+	}
+	if *extended && (*asCatalog || *jwks != "") {
+		return fmt.Errorf("-extended checks a live agent with the keys of its public card's origin; it does not take -catalog or -jwks: %w", errUsage)
 	}
 	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}
 	if *cacert != "" {
@@ -69,7 +86,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 	for _, t := range fs.Args() {
 		verifyOne := verify.Target
-		if *asCatalog || aicatalog.IsCatalogName(t) {
+		switch {
+		case *extended:
+			verifyOne = func(ctx context.Context, t string, opts verify.Options, rep *verify.Report) error {
+				progress := func(msg string) { fmt.Fprintln(stderr, terminal.Escape(msg)) }
+				return verify.Extended(ctx, t, opts, verify.ExtendedOptions{Header: header, Progress: progress}, rep)
+			}
+		case *asCatalog || aicatalog.IsCatalogName(t):
 			verifyOne = func(ctx context.Context, t string, opts verify.Options, rep *verify.Report) error {
 				return verify.Catalog(ctx, t, opts, verify.CatalogOptions{MaxEntries: *maxEntries}, rep)
 			}

@@ -32,7 +32,8 @@ import (
 
 // Options steer a verification.
 type Options struct {
-	// JWKS, when set, is the trusted key set: a URL or a file. Otherwise
+	// JWKS, when set, is the trusted key set: a URL, a file, or a built
+	// site folder (its .well-known/jwks.json). Otherwise
 	// keys come from the card's origin (/.well-known/jwks.json), or from
 	// the site folder the card lies in.
 	JWKS string
@@ -286,6 +287,11 @@ func readTrustedKeys(ctx context.Context, opts Options, src string, from *fetch.
 		}
 		data, ks.url = body, src
 	} else {
+		if st, err := os.Stat(src); err == nil && st.IsDir() {
+			// A built site folder: its JWKS.
+			src = filepath.Join(src, ".well-known", "jwks.json")
+			ks.from = src
+		}
 		b, err := readLocal(src, opts)
 		if err != nil {
 			return nil, usagef("trusted JWKS: %v", err)
@@ -469,7 +475,15 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 	if err != nil {
 		return err
 	}
-	rep.Cards = append(rep.Cards, checkCard(path, body, ks, opts))
+	c := checkCard(path, body, ks, opts)
+	if IsExtendedCardFile(filepath.Base(path)) {
+		site := ""
+		if st, err := os.Stat(opts.JWKS); err == nil && st.IsDir() {
+			site = opts.JWKS
+		}
+		checkExtendedFile(path, body, site, opts, &c, rep)
+	}
+	rep.Cards = append(rep.Cards, c)
 	rep.Problems = append(rep.Problems, ks.fatal...)
 	return nil
 }

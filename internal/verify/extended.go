@@ -1,0 +1,372 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/fetch"
+)
+
+// ExtendedOptions steer the check of an agent's live extended card.
+type ExtendedOptions struct {
+	// Header is sent with the request for the extended card, to the
+	// interface's origin only (an Authorization header, say).
+	Header http.Header
+	// Progress, when set, is told where the headers are about to go.
+	Progress func(msg string)
+}
+
+// Extended checks an agent's authenticated extended card as a client
+// gets it: it verifies the public card at target (a URL; an origin means
+// its /.well-known/agent-card.json), checks that the card advertises an
+// extended card, asks the first interface the card names that speaks
+// JSON-RPC or HTTP+JSON for it (GetExtendedAgentCard, GET
+// /extendedAgentCard, or v0.3's agent/getAuthenticatedExtendedCard and GET
+// /v1/card) with the caller's headers, and verifies the answer with the
+// keys trusted for the public card. Headers go only to an interface that
+// a verified card names.
+func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOptions, rep *Report) error {
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return usagef("-extended takes the URL of the agent's public card (or its origin)")
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/.well-known/agent-card.json"
+	}
+	body, _, err := opts.Fetch.Get(ctx, u.String())
+	if err != nil {
+		return err
+	}
+	ks, err := trustedKeys(ctx, opts, u.Scheme+"://"+u.Host+"/.well-known/jwks.json", "", nil)
+	if err != nil {
+		return err
+	}
+	rep.Problems = append(rep.Problems, ks.fatal...)
+	public := checkCard(u.String(), body, ks, opts)
+	rep.Cards = append(rep.Cards, public)
+	ext := Card{Source: "extended card of " + u.String(), JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
+	fail := func(format string, args ...any) error {
+		ext.Problems = append(ext.Problems, fmt.Sprintf(format, args...))
+		rep.Cards = append(rep.Cards, ext)
+		return nil
+	}
+	if !public.Verified {
+		return fail("not asked for: the public card did not verify, and your headers go only to an interface that a verified card names")
+	}
+	doc, err := card.Decode(body, card.Strict)
+	if err != nil {
+		return fail("not asked for: %v", err)
+	}
+	if !advertisesExtended(doc) {
+		return fail("not asked for: the public card does not advertise an extended card (capabilities.extendedAgentCard, or supportsAuthenticatedExtendedCard in v0.3)")
+	}
+	call, err := extendedCall(doc)
+	if err != nil {
+		return fail("%v", err)
+	}
+	ext.Source = "extended card from " + call.describe()
+	if eopts.Progress != nil {
+		names := make([]string, 0, len(eopts.Header))
+		for k := range eopts.Header {
+			names = append(names, k)
+		}
+		if len(names) == 0 {
+			eopts.Progress(fmt.Sprintf("asking %s, with no headers (give them with -H or -header-env)", call.describe()))
+		} else {
+			eopts.Progress(fmt.Sprintf("asking %s, sending %s", call.describe(), strings.Join(names, ", ")))
+		}
+	}
+	data, err := call.do(ctx, opts.Fetch, eopts.Header)
+	if err != nil {
+		return fail("%s", fetch.RedactText(err.Error(), eopts.Header))
+	}
+	ext = checkCard(ext.Source, data, ks, opts)
+	if extDoc, err := card.Decode(data, card.Strict); err == nil {
+		problems, warnings := compareExtended(extDoc, doc)
+		ext.Problems = append(ext.Problems, problems...)
+		if len(problems) > 0 {
+			ext.Verified, ext.Outcome = false, OutcomeNotVerified
+		}
+		rep.Warnings = append(rep.Warnings, warnings...)
+	}
+	rep.Cards = append(rep.Cards, ext)
+	return nil
+}
+
+// advertisesExtended reports whether a card says it has an extended card.
+func advertisesExtended(doc map[string]any) bool {
+	if caps, ok := doc["capabilities"].(map[string]any); ok {
+		if caps["extendedAgentCard"] == true || caps["supportsAuthenticatedExtendedCard"] == true {
+			return true
+		}
+	}
+	return doc["supportsAuthenticatedExtendedCard"] == true
+}
+
+// compareExtended checks an extended card against the public one it
+// replaces for a signed-in caller: the same protocol version, and (a
+// warning) the same name.
+func compareExtended(ext, public map[string]any) (problems, warnings []string) {
+	_, extV1 := ext["supportedInterfaces"]
+	_, pubV1 := public["supportedInterfaces"]
+	if extV1 != pubV1 {
+		problems = append(problems, "the extended card and the public card are of different A2A versions (v1.0 and v0.3): a client replaces one with the other")
+	}
+	en, _ := ext["name"].(string)
+	pn, _ := public["name"].(string)
+	if en != pn {
+		warnings = append(warnings, fmt.Sprintf("the extended card's name %q differs from the public card's %q: check that it is the same agent", en, pn))
+	}
+	return problems, warnings
+}
+
+// rpcCall is one way to ask an interface for the extended card.
+type rpcCall struct {
+	url     string
+	binding string // "JSONRPC" or "HTTP+JSON"
+	version string // "1.0" or "0.3"
+	tenant  string
+}
+
+func (c rpcCall) describe() string {
+	switch {
+	case c.binding == "JSONRPC" && c.version == "0.3":
+		return c.url + " (JSON-RPC agent/getAuthenticatedExtendedCard)"
+	case c.binding == "JSONRPC":
+		return c.url + " (JSON-RPC GetExtendedAgentCard)"
+	default:
+		return c.restURL() + " (HTTP+JSON)"
+	}
+}
+
+func (c rpcCall) restURL() string {
+	base := strings.TrimRight(c.url, "/")
+	if c.version == "0.3" {
+		return base + "/v1/card"
+	}
+	if c.tenant != "" {
+		return base + "/" + url.PathEscape(c.tenant) + "/extendedAgentCard"
+	}
+	return base + "/extendedAgentCard"
+}
+
+// extendedCall picks the first interface of a card that speaks JSON-RPC or
+// HTTP+JSON.
+func extendedCall(doc map[string]any) (rpcCall, error) {
+	if list, ok := doc["supportedInterfaces"].([]any); ok {
+		for _, it := range list {
+			in, _ := it.(map[string]any)
+			u, _ := in["url"].(string)
+			b, _ := in["protocolBinding"].(string)
+			v, _ := in["protocolVersion"].(string)
+			t, _ := in["tenant"].(string)
+			if u == "" || (b != "JSONRPC" && b != "HTTP+JSON") {
+				continue
+			}
+			version := "1.0"
+			if strings.HasPrefix(v, "0.") {
+				version = "0.3"
+			}
+			return rpcCall{url: u, binding: b, version: version, tenant: t}, nil
+		}
+		return rpcCall{}, errors.New("not asked for: the public card names no JSON-RPC or HTTP+JSON interface (gRPC is not supported here)")
+	}
+	// v0.3: url with preferredTransport, then additionalInterfaces.
+	if u, _ := doc["url"].(string); u != "" {
+		t, _ := doc["preferredTransport"].(string)
+		if t == "" {
+			t = "JSONRPC"
+		}
+		if t == "JSONRPC" || t == "HTTP+JSON" {
+			return rpcCall{url: u, binding: t, version: "0.3"}, nil
+		}
+	}
+	if list, ok := doc["additionalInterfaces"].([]any); ok {
+		for _, it := range list {
+			in, _ := it.(map[string]any)
+			u, _ := in["url"].(string)
+			t, _ := in["transport"].(string)
+			if u != "" && (t == "JSONRPC" || t == "HTTP+JSON") {
+				return rpcCall{url: u, binding: t, version: "0.3"}, nil
+			}
+		}
+	}
+	return rpcCall{}, errors.New("not asked for: the public card names no JSON-RPC or HTTP+JSON interface")
+}
+
+// do asks for the extended card and returns the card's JSON as the
+// server wrote it.
+func (c rpcCall) do(ctx context.Context, client *fetch.Client, h http.Header) ([]byte, error) {
+	target := c.url
+	if c.binding == "HTTP+JSON" {
+		target = c.restURL()
+	}
+	hc, err := client.CredentialClient(target, h)
+	if err != nil {
+		return nil, err
+	}
+	defer hc.CloseIdleConnections()
+	var req *http.Request
+	if c.binding == "JSONRPC" {
+		method, params := "GetExtendedAgentCard", map[string]any{}
+		if c.version == "0.3" {
+			method = "agent/getAuthenticatedExtendedCard"
+		} else if c.tenant != "" {
+			params["tenant"] = c.tenant
+		}
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+	} else {
+		req, err = http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+		if err != nil {
+			return nil, err
+		}
+	}
+	req.Header.Set("Accept", "application/json, application/a2a+json")
+	req.Header.Set("A2A-Version", c.version)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		why := ""
+		if a := resp.Header.Get("WWW-Authenticate"); a != "" {
+			why = "; it asks for: " + a
+		}
+		return nil, fmt.Errorf("the server refused the credentials (HTTP %d%s): give the header it needs with -H 'Name: value' or -header-env Name=VARIABLE", resp.StatusCode, why)
+	}
+	if c.binding == "HTTP+JSON" {
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, restError(data))
+		}
+		return data, nil
+	}
+	var env struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, fmt.Errorf("HTTP %d, and the answer is not JSON-RPC: %v", resp.StatusCode, err)
+	}
+	if env.Error != nil {
+		return nil, rpcError(env.Error.Code, env.Error.Message)
+	}
+	if string(env.ID) != "1" {
+		return nil, fmt.Errorf("the JSON-RPC answer has id %s, not the request's 1", env.ID)
+	}
+	if len(env.Result) == 0 || env.Result[0] != '{' {
+		return nil, errors.New("the JSON-RPC answer holds no card")
+	}
+	return env.Result, nil
+}
+
+// rpcError explains a JSON-RPC error to an extended card request.
+func rpcError(code int, msg string) error {
+	why := ""
+	switch code {
+	case -32007:
+		why = "the agent has no extended card configured (ExtendedAgentCardNotConfiguredError): deploy the built extended-agent-card.json with its server"
+	case -32004:
+		why = "the server does not support extended cards (UnsupportedOperationError), though its public card says it does"
+	case -32008:
+		why = "A2A v1.0 names this ExtensionSupportRequiredError; servers that use it for an unauthenticated call want the header given with -H or -header-env"
+	case -32009:
+		why = "the server does not speak this A2A version (VersionNotSupportedError)"
+	case -32601:
+		why = "the server does not know the method"
+	}
+	if why == "" {
+		return fmt.Errorf("JSON-RPC error %d: %q", code, msg)
+	}
+	return fmt.Errorf("JSON-RPC error %d (%q): %s", code, msg, why)
+}
+
+// restError is the message of an HTTP+JSON error body, or its start.
+func restError(data []byte) string {
+	var e struct {
+		Error struct {
+			Status  string `json:"status"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &e) == nil && e.Error.Message != "" {
+		return fmt.Sprintf("%s: %q", e.Error.Status, e.Error.Message)
+	}
+	if len(data) > 200 {
+		data = data[:200]
+	}
+	return fmt.Sprintf("%q", data)
+}
+
+// IsExtendedCardFile reports whether a file name is one a build writes
+// extended cards to (extended-agent-card[.tier].json, or
+// extended-agent[.tier].json for v0.3).
+func IsExtendedCardFile(name string) bool {
+	return strings.HasPrefix(name, "extended-agent-card.") || strings.HasPrefix(name, "extended-agent.")
+}
+
+// checkExtendedFile compares a built extended card file with the public
+// card of the same agent in the public site folder (-jwks SITE): the
+// agent is the folder the file lies in (agents/<id>/).
+func checkExtendedFile(path string, body []byte, site string, opts Options, c *Card, rep *Report) {
+	id := filepath.Base(filepath.Dir(path))
+	name := "agent-card.json"
+	if strings.HasPrefix(filepath.Base(path), "extended-agent.") {
+		name = "agent.json"
+	}
+	if site == "" {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: not compared with its public card: give -jwks the public site folder", path))
+		return
+	}
+	publicPath := filepath.Join(site, "agents", id, ".well-known", name)
+	pub, err := readLocal(publicPath, opts)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			c.Problems = append(c.Problems, fmt.Sprintf("the public site has no agent %q (%s): an extended card replaces a public card, so publish that first", id, publicPath))
+		} else {
+			c.Problems = append(c.Problems, err.Error())
+		}
+		c.Verified, c.Outcome = false, OutcomeNotVerified
+		return
+	}
+	pubDoc, err := card.Decode(pub, card.Strict)
+	if err != nil {
+		return // the site's own check reports it
+	}
+	extDoc, err := card.Decode(body, card.Strict)
+	if err != nil {
+		return
+	}
+	problems, warnings := compareExtended(extDoc, pubDoc)
+	if !advertisesExtended(pubDoc) {
+		problems = append(problems, fmt.Sprintf("the public card %s does not advertise an extended card, so no client will ask for this one", publicPath))
+	}
+	if len(problems) > 0 {
+		c.Problems = append(c.Problems, problems...)
+		c.Verified, c.Outcome = false, OutcomeNotVerified
+	}
+	rep.Warnings = append(rep.Warnings, warnings...)
+}
