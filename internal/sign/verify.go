@@ -90,6 +90,16 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		return nil, err
 	}
 	bufs[0] = strict
+	// A card an A2A SDK server sent through its own types writes a
+	// requirement without scopes as {} where agentcards signed
+	// {"list": []}: the same requirement, so a strict signature over the
+	// restored form covers the card as well.
+	var restored []byte
+	if alt, ok := card.WithScopeListsRestored(doc); ok {
+		if restored, err = appendCanonicalValue(nil, alt); err != nil {
+			return nil, err
+		}
+	}
 	projectedDoc, omitted := card.SDKProjectionValue(doc)
 	var projected []byte
 	var altered []string // members no projection signature covers
@@ -143,6 +153,9 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 			}
 		default:
 			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
+				r.Verified, r.Covers = true, Strict
+			} else if restored != nil && verifyOne(sig, restored, key, r.Alg) == nil {
+				r.Err = nil
 				r.Verified, r.Covers = true, Strict
 			} else if projected != nil && verifyOne(sig, projected, key, r.Alg) == nil {
 				r.Err = nil

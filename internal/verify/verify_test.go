@@ -171,6 +171,43 @@ func TestStrippedRequirementFails(t *testing.T) {
 	}
 }
 
+// TestScopeListWrittenAsEmptyObject: an A2A SDK server sends a
+// requirement without scopes as {} where agentcards signed {"list": []};
+// the strict signature still covers the card. Scopes added, or the
+// requirement removed, still fail.
+func TestScopeListWrittenAsEmptyObject(t *testing.T) {
+	site := copyGolden(t)
+	path := filepath.Join(site, "agents", "invoice-reader", ".well-known", "agent-card.json")
+	orig, _ := os.ReadFile(path)
+	if !strings.Contains(string(orig), `"apiKey": {`+"\n"+`          "list": []`) {
+		t.Fatalf("the golden card no longer has a scope-less requirement:\n%s", orig)
+	}
+	jwks := filepath.Join(site, ".well-known", "jwks.json")
+	for _, tc := range []struct {
+		name, to string
+		verified bool
+	}{
+		{"{} as the SDKs write it", `"apiKey": {}`, true},
+		{"a scope added", `"apiKey": {"list": ["admin"]}`, false},
+		{"another scheme named", `"other": {}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := strings.Replace(string(orig), `"apiKey": {`+"\n"+`          "list": []`+"\n"+`        }`, tc.to, 1)
+			if b == string(orig) {
+				t.Fatal("not rewritten")
+			}
+			os.WriteFile(path, []byte(b), 0o644)
+			rep := verifyTarget(t, path, Options{JWKS: jwks})
+			if rep.Verified != tc.verified {
+				t.Fatalf("verified %v, want %v: %+v", rep.Verified, tc.verified, rep.Cards[0])
+			}
+			if tc.verified && rep.Cards[0].Outcome != OutcomeVerified {
+				t.Errorf("outcome %s, want a signature over the whole card", rep.Cards[0].Outcome)
+			}
+		})
+	}
+}
+
 // TestPrivateKeyInJWKSFails: a site whose JWKS publishes a private key
 // fails, even though every card verifies.
 func TestPrivateKeyInJWKSFails(t *testing.T) {
