@@ -269,7 +269,10 @@ func (c rpcCall) do(ctx context.Context, client *fetch.Client, h http.Header) ([
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(data, &env); err != nil {
-		return nil, fmt.Errorf("HTTP %d, and the answer is not JSON-RPC: %v", resp.StatusCode, err)
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, restError(data))
+		}
+		return nil, fmt.Errorf("the answer is not JSON-RPC: %v", err)
 	}
 	if env.Error != nil {
 		return nil, rpcError(env.Error.Code, env.Error.Message)
