@@ -3,10 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentcards/agentcards/internal/manifest"
 )
 
 // workflow is the part of a GitHub Actions workflow these tests read.
@@ -21,6 +24,7 @@ type workflow struct {
 		Needs any `yaml:"needs"`
 		Steps []struct {
 			Name string            `yaml:"name"`
+			If   string            `yaml:"if"`
 			Uses string            `yaml:"uses"`
 			Run  string            `yaml:"run"`
 			With map[string]any    `yaml:"with"`
@@ -149,6 +153,72 @@ func TestCDNWorkflow(t *testing.T) {
 	}
 	if strings.Count(raw, "secrets.AGENTCARDS_SIGNING_KEY") != 1 {
 		t.Error("signing key referenced more than once")
+	}
+}
+
+// TestExtendedCardsNeverPublished: in both publishing workflows the
+// private output (extended cards) never reaches what is deployed. The
+// site upload takes public/ only, which the example manifest's private
+// output is not inside; no step copies private/ anywhere; the extended
+// cards are verified and leave only as a workflow artifact kept one day,
+// which no deploying job downloads.
+func TestExtendedCardsNeverPublished(t *testing.T) {
+	m, err := manifest.Load(filepath.Join("..", "..", "agents.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel, err := filepath.Rel(m.OutputDir(), m.PrivateDir()); err != nil || !strings.HasPrefix(rel, "..") {
+		t.Fatalf("the example's private output %s is inside its output %s", m.PrivateDir(), m.OutputDir())
+	}
+	copies := regexp.MustCompile(`\b(cp|mv|rsync|ln|tar|zip|install)\b[^\n]*\bprivate\b|\bprivate\b[^\n]*\b(public|_site)\b`)
+	for _, tc := range []struct{ file, job, deploy string }{
+		{"publish.yml", "build", "actions/upload-pages-artifact@"},
+		{"cdn.yml", "deploy", "cloudflare/wrangler-action@"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			w, _ := readWorkflow(t, tc.file)
+			steps := w.Jobs[tc.job].Steps
+			deploy := w.stepIndex(tc.job, func(uses, _ string) bool { return strings.HasPrefix(uses, tc.deploy) })
+			if deploy < 0 {
+				t.Fatal("no deploy step")
+			}
+			d := steps[deploy]
+			if path, ok := d.With["path"]; ok && path != "public" {
+				t.Errorf("the site upload takes %v, want public only", path)
+			}
+			if cmd, ok := d.With["command"].(string); ok && !strings.HasPrefix(cmd, "pages deploy public ") {
+				t.Errorf("the CDN deploy is %q, want public only", cmd)
+			}
+			for job, j := range w.Jobs {
+				for i, s := range j.Steps {
+					if copies.MatchString(s.Run) {
+						t.Errorf("%s step %d copies the private output: %q", job, i, s.Run)
+					}
+					if strings.HasPrefix(s.Uses, "actions/download-artifact@") {
+						t.Errorf("%s step %d downloads an artifact into a publishing workflow", job, i)
+					}
+					if strings.HasPrefix(s.Uses, "actions/upload-pages-artifact@") && s.With["path"] != "public" {
+						t.Errorf("%s step %d uploads %v to Pages", job, i, s.With["path"])
+					}
+				}
+			}
+			verify := w.stepIndex(tc.job, func(_, run string) bool {
+				return strings.Contains(run, "agentcards verify -jwks public private/agents/")
+			})
+			upload := w.stepIndex(tc.job, func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/upload-artifact@") })
+			if verify < 0 || upload < 0 || verify > upload {
+				t.Fatalf("the extended cards are not verified, then uploaded as an artifact (verify %d, upload %d)", verify, upload)
+			}
+			up := steps[upload]
+			if up.With["name"] != "extended-cards" || up.With["path"] != "private" || up.With["retention-days"] != 1 {
+				t.Errorf("extended cards artifact: %v, want name extended-cards, path private, kept 1 day", up.With)
+			}
+			for _, i := range []int{verify, upload} {
+				if !strings.Contains(steps[i].If, "hashFiles('private/agents/**')") {
+					t.Errorf("step %d runs when there are no extended cards: if %q", i, steps[i].If)
+				}
+			}
+		})
 	}
 }
 
