@@ -19,8 +19,30 @@ import (
 
 // MinLen is the length in bytes below which a string is not looked for:
 // shorter ones are not private in any useful sense, and would be found by
-// chance in ordinary text.
-const MinLen = 6
+// chance in ordinary text. Plain prose (letters, spaces and sentence
+// punctuation only: a skill named "Reports", a sentence "Contact us.")
+// must be MinProseLen long; identifiers and URLs ("bulk-export") need
+// only MinLen.
+const (
+	MinLen      = 6
+	MinProseLen = 12
+)
+
+// lookedFor reports whether s is long enough to look for.
+func lookedFor(s string) bool {
+	if len(s) < MinLen {
+		return false
+	}
+	if len(s) >= MinProseLen {
+		return true
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsSpace(r) && !strings.ContainsRune(".,;:!?'\"()", r) {
+			return true // an identifier, a number, a URL
+		}
+	}
+	return false
+}
 
 // Finder looks for a fixed set of strings.
 type Finder struct {
@@ -44,7 +66,7 @@ func New(strs []string) *Finder {
 	f := &Finder{filter: make([]uint64, filterBits/64), starts: map[uint32][]int{}}
 	seen := map[string]bool{}
 	for _, s := range strs {
-		if len(s) < MinLen {
+		if !lookedFor(s) {
 			continue
 		}
 		for _, w := range writings(s) {
@@ -69,6 +91,10 @@ func (f *Finder) Len() int { return len(f.forms) }
 // (with and without HTML-safe escapes).
 func writings(s string) []string {
 	out := []string{s, html.EscapeString(s), template.HTMLEscapeString(s)}
+	// As Text gives it: every run of white space one space.
+	if flat := collapseSpace(s); flat != s {
+		out = append(out, flat)
+	}
 	for _, escapeHTML := range []bool{true, false} {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
@@ -86,6 +112,62 @@ func prefix(b []byte) uint32 {
 }
 
 func hash(k uint32) uint32 { return (k * 2654435761) >> (32 - 22) }
+
+// collapseSpace writes every run of white space in s as one space.
+func collapseSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Text is the text a reader sees in data: for HTML (html true), without
+// its tags and with its character references decoded; and, either way,
+// with every run of white space written as one space, so that text wrapped
+// over lines or marked up word by word ("Bulk <em>export</em>") reads as
+// it was written. Find looks in it as in any file.
+func Text(data []byte, isHTML bool) []byte {
+	s := string(data)
+	if isHTML {
+		var b strings.Builder
+		for {
+			i := strings.IndexByte(s, '<')
+			if i < 0 {
+				b.WriteString(s)
+				break
+			}
+			b.WriteString(s[:i])
+			j := strings.IndexByte(s[i:], '>')
+			if j < 0 {
+				break
+			}
+			// An inline tag sits inside a word run; any other one
+			// separates what is on either side.
+			if !inlineTags[tagName(s[i+1:i+j])] {
+				b.WriteByte(' ')
+			}
+			s = s[i+j+1:]
+		}
+		s = html.UnescapeString(b.String())
+	}
+	return []byte(collapseSpace(s))
+}
+
+// inlineTags are the HTML elements that sit inside a run of text.
+var inlineTags = map[string]bool{
+	"a": true, "abbr": true, "b": true, "bdi": true, "bdo": true, "cite": true, "code": true,
+	"data": true, "del": true, "dfn": true, "em": true, "i": true, "ins": true, "kbd": true,
+	"mark": true, "q": true, "s": true, "samp": true, "small": true, "span": true,
+	"strong": true, "sub": true, "sup": true, "time": true, "u": true, "var": true,
+}
+
+// tagName is the lower-case name of the tag whose text (between < and >)
+// is t.
+func tagName(t string) string {
+	t = strings.TrimPrefix(t, "/")
+	end := strings.IndexFunc(t, func(r rune) bool { return unicode.IsSpace(r) || r == '/' })
+	if end >= 0 {
+		t = t[:end]
+	}
+	return strings.ToLower(t)
+}
 
 // Find returns the private strings that occur in data as whole words, each
 // once, in the order first found.

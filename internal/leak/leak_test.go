@@ -44,6 +44,40 @@ func TestFind(t *testing.T) {
 	}
 }
 
+// TestFindInText: text wrapped over lines, or marked up word by word, is
+// found in the text a reader sees.
+func TestFindInText(t *testing.T) {
+	f := New([]string{"Exports a month of extracted invoices to DATEV, Xero or QuickBooks in one file.", "Bulk export to accounting"})
+	for _, tc := range []struct {
+		name, data string
+		html       bool
+		want       int
+	}{
+		{"wrapped Markdown", "Exports a month of extracted invoices to DATEV, Xero or\nQuickBooks in one file.\n", false, 1},
+		{"wrapped HTML", "<p>Exports a month of extracted invoices to DATEV, Xero or\n  QuickBooks in one file.</p>", true, 1},
+		{"emphasis", "<p>Bulk <em>export</em> to accounting</p>", true, 1},
+		{"link and entity", `<li><a href="/x">Bulk</a>&#32;export to <strong>accounting</strong></li>`, true, 1},
+		{"block tags separate words", "<p>Bulk export to</p><p>accountingdepartment</p>", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := f.Find(Text([]byte(tc.data), tc.html)); len(got) != tc.want {
+				t.Errorf("found %q, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestShortProseNotLookedFor: a common word or a short sentence of an
+// overlay is not looked for (it would be found by chance); an identifier
+// of the same length is.
+func TestShortProseNotLookedFor(t *testing.T) {
+	f := New([]string{"Reports", "Contact us.", "bulk-export", "v2-token"})
+	got := f.Find([]byte("Monthly Reports: Contact us. bulk-export v2-token"))
+	if !slices.Equal(got, []string{"bulk-export", "v2-token"}) {
+		t.Errorf("got %q", got)
+	}
+}
+
 func TestPieces(t *testing.T) {
 	got := Pieces("Hourly data for subscribers. Billed monthly!\n  Second line here?")
 	for _, want := range []string{

@@ -40,11 +40,25 @@ func generatedManifest(n int) string {
 
 // BenchmarkBuild parses a generated manifest and builds its whole signed
 // site (two cards per agent, Ed25519), reporting ns/agent and the peak live
-// heap seen while it ran.
+// heap seen while it ran. The extended cases give one agent an extended
+// card, so that every build also scans the whole public tree for its
+// private text (the leak check).
 func BenchmarkBuild(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
-			src := []byte(generatedManifest(n))
+	for _, tc := range []struct {
+		n        int
+		extended bool
+	}{{1000, false}, {10000, false}, {10000, true}} {
+		n := tc.n
+		name := fmt.Sprintf("agents=%d", n)
+		if tc.extended {
+			name += ",extended=1"
+		}
+		b.Run(name, func(b *testing.B) {
+			toml := generatedManifest(n)
+			if tc.extended {
+				toml = withOverlay(toml, 1, privateOverlay)
+			}
+			src := []byte(toml)
 			dir := b.TempDir()
 			path := filepath.Join(dir, "agents.toml")
 			if err := os.WriteFile(path, src, 0o644); err != nil {

@@ -87,6 +87,11 @@ type treeState struct {
 	Agents   map[string]agentRecord
 	Raws     map[key]string        // the source of each agent it was built from -> id
 	Files    map[string]fileRecord // every other file
+	// Clean is the key of the private text (the extended cards') that
+	// every file of the tree was last found free of; zero when unknown.
+	// A build that finds the same text again looks only in the files it
+	// wrote.
+	Clean key
 }
 
 func newTreeState() *treeState {

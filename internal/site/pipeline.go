@@ -114,6 +114,9 @@ type builder struct {
 	sources map[string][]byte
 	// extended are the agents with extended cards (guarded by mu).
 	extended []*manifest.Agent
+	// written is every file of the tree this build wrote (guarded by mu),
+	// for the leak check.
+	written []string
 	// private is the private output's files (extendedFiles), and
 	// extendedCount how many extended cards they hold.
 	private       map[string][]byte
@@ -695,6 +698,9 @@ func (b *builder) writeFile(rel string, data []byte) (fileStat, error) {
 	if err := writeOutput(b.opts.Secrets, b.root, p, data); err != nil {
 		return fileStat{}, err
 	}
+	b.mu.Lock()
+	b.written = append(b.written, rel)
+	b.mu.Unlock()
 	st, ok := statFile(p)
 	if !ok {
 		return fileStat{}, fmt.Errorf("%s vanished after it was written", p)

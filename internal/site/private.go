@@ -230,49 +230,72 @@ func (e *PrivateLeakError) Error() string {
 }
 
 // checkLeaks looks for private text (privateOnly) in every file of the
-// public tree and in the site/ Markdown it is made from. Text found that
-// some public part of the site holds too (another agent, the site's own
-// words) is not private after all; anything else fails the build.
+// public tree and in the site/ Markdown it is made from, as written and as
+// a reader sees it (leak.Text). Text found that some public part of the
+// site holds too (another agent, the site's own words) is not private
+// after all; anything else fails the build. When the tree was last found
+// free of the same private text, only the files this build wrote are
+// read.
 func (b *builder) checkLeaks() error {
 	if len(b.extended) == 0 {
 		return nil
 	}
-	finder := leak.New(b.privateOnly())
+	private := b.privateOnly()
+	finder := leak.New(private)
 	if finder.Len() == 0 {
 		return nil
 	}
+	parts := make([][]byte, len(private))
+	for i, p := range private {
+		parts[i] = []byte(p)
+	}
+	textKey := hashParts(parts...)
 	found := map[string][]string{}
 	var mu sync.Mutex
-	note := func(file string, strs []string) {
+	look := func(name string, data []byte, isHTML bool) {
+		strs := finder.Find(data)
+		for _, s := range finder.Find(leak.Text(data, isHTML)) {
+			if !slices.Contains(strs, s) {
+				strs = append(strs, s)
+			}
+		}
 		if len(strs) > 0 {
 			mu.Lock()
-			found[file] = strs
+			found[name] = strs
 			mu.Unlock()
 		}
 	}
 	for name, src := range b.sources {
-		note(name, finder.Find(src))
+		look(name, src, false)
 	}
 	var paths []string
-	err := filepath.WalkDir(b.root, func(p string, d fs.DirEntry, err error) error {
+	if b.st.Clean == textKey && !b.fresh {
+		paths = slices.Clone(b.written)
+	} else {
+		err := filepath.WalkDir(b.root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() {
+				rel, _ := filepath.Rel(b.root, p)
+				paths = append(paths, filepath.ToSlash(rel))
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		if d.Type().IsRegular() {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	var wg sync.WaitGroup
 	next := make(chan string)
 	errs := make(chan error, 1)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			for p := range next {
-				data, err := regular.ReadFile(p)
+			for rel := range next {
+				data, err := regular.ReadFile(filepath.Join(b.root, filepath.FromSlash(rel)))
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // written, then pruned
+				}
 				if err != nil {
 					select {
 					case errs <- err:
@@ -280,8 +303,7 @@ func (b *builder) checkLeaks() error {
 					}
 					continue
 				}
-				rel, _ := filepath.Rel(b.root, p)
-				note(filepath.ToSlash(rel), finder.Find(data))
+				look(rel, data, strings.HasSuffix(rel, ".html"))
 			}
 		})
 	}
@@ -295,25 +317,27 @@ func (b *builder) checkLeaks() error {
 		return err
 	default:
 	}
-	if len(found) == 0 {
-		return nil
-	}
-	public, err := b.publicText()
-	if err != nil {
-		return err
-	}
-	for f, strs := range found {
-		strs = slices.DeleteFunc(strs, func(s string) bool { return bytes.Contains(public, []byte(s)) })
-		if len(strs) == 0 {
-			delete(found, f)
-		} else {
-			found[f] = strs
+	if len(found) > 0 {
+		public, err := b.publicText()
+		if err != nil {
+			return err
+		}
+		for f, strs := range found {
+			strs = slices.DeleteFunc(strs, func(s string) bool { return bytes.Contains(public, []byte(s)) })
+			if len(strs) == 0 {
+				delete(found, f)
+			} else {
+				found[f] = strs
+			}
 		}
 	}
-	if len(found) == 0 {
-		return nil
+	if len(found) > 0 {
+		return &PrivateLeakError{Found: found}
 	}
-	return &PrivateLeakError{Found: found}
+	b.mu.Lock()
+	b.st.Clean = textKey
+	b.mu.Unlock()
+	return nil
 }
 
 // publicText is every string of the public site's sources: each agent's

@@ -198,13 +198,18 @@ func TestLeakCheck(t *testing.T) {
 		{"skill id in an agent's docs", "site/agents/agent-0.md", "# Agent zero\n\nAsk agent-1 for `private-export`.", []string{"site/agents/agent-0.md", "agents/agent-0/index.html"}, "private-export"},
 		{"one sentence of a description", "site/about.md", "# About\n\n*Billed per export.* Really.", []string{"site/about.md", "about/index.html"}, "Billed per export."},
 		{"a tier's skill name, escaped", "site/about.md", "# About\n\n<b>Priority queue</b> &amp; more", []string{"site/about.md"}, "Priority queue"},
+		{"a custom template", "templates/404.html", "{{define \"content\"}}<p>Customers: https://docs.example.com/private/agent-1</p>{{end}}", []string{"404.html"}, "https://docs.example.com/private/agent-1"},
+		{"a description wrapped and marked up", "site/agents/agent-2.md", "# Agent two\n\nExports *everything*\nfor subscribers.", []string{"agents/agent-2/index.html"}, "Exports everything for subscribers."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := privateProject(t)
 			out := filepath.Join(p.dir, "public")
 			priv := filepath.Join(p.dir, "private")
-			if _, err := p.build(out); err != nil {
-				t.Fatal(err)
+			// Twice: the standby then holds a tree found clean before.
+			for range 2 {
+				if _, err := p.build(out); err != nil {
+					t.Fatal(err)
+				}
 			}
 			before, beforePriv := readTree(t, out), readTree(t, priv)
 			p.write(tc.file, tc.text)
@@ -223,6 +228,10 @@ func TestLeakCheck(t *testing.T) {
 			}
 			if after := readTree(t, out); !treesEqual(before, after) {
 				t.Error("the failed build changed the public output")
+			}
+			// Again, with the standby holding what the failed build wrote.
+			if _, err := p.build(out); !errors.As(err, &leak) {
+				t.Fatalf("built again: got %v, want a PrivateLeakError", err)
 			}
 			if after := readTree(t, priv); !treesEqual(beforePriv, after) {
 				t.Error("the failed build changed the private output")
