@@ -29,6 +29,9 @@ type Manifest struct {
 
 	// Dir is the folder holding the manifest; relative paths resolve from it.
 	Dir string `toml:"-"`
+	// Path is the manifest's file as it was opened; "" for one read from
+	// memory.
+	Path string `toml:"-"`
 }
 
 // Site is the [site] table: where and how the site is published.

@@ -58,6 +58,7 @@ func Open(path string) (*Source, error) {
 		return nil, err
 	}
 	s.c = f
+	s.Head.Path = path
 	return s, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -369,80 +370,137 @@ func (b *builder) publicText() ([]byte, error) {
 // privateOutput is a private output folder about to be replaced.
 type privateOutput struct {
 	dir     string // the folder (a real path)
+	owner   []byte // ownerFile's text for this manifest
 	next    string // the new tree, written beside dir; "" when none
 	existed bool   // dir held a previous private output
 	swapped bool
 }
 
-// openPrivate finds the private output folder dir and takes the lock
-// beside it. When the site has extended cards (needed), dir must not
-// overlap the public output, hold the manifest or the keys folder, or
-// exist without being a private output a build wrote; when it has none,
-// a private output a build wrote there is to be removed, and anything
-// else there is none of the build's business. out, manifestDir and keysDir
-// are real paths (realPath).
-func openPrivate(dir, out, manifestDir, keysDir string, needed bool) (p *privateOutput, unlock func(), err error) {
-	real, err := realPath(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	p = &privateOutput{dir: real}
-	nothing := func() {}
-	st, err := os.Lstat(real)
+// openPrivate looks at the private output folder dir (a real path), whose
+// parent the build has locked if it existed. When the site has extended
+// cards (needed), dir must not overlap the public output or the folders a
+// build keeps beside it, hold the manifest or the keys folder, or exist
+// without being a private output a build of this manifest wrote. When it
+// has none, a private output this manifest's builds wrote there is to be
+// removed, and anything else there is none of the build's business. out,
+// manifestDir and keysDir are real paths; manifest is the manifest's file.
+func openPrivate(dir, out, manifestDir, keysDir, manifest string, needed bool) (*privateOutput, error) {
+	p := &privateOutput{dir: dir, owner: ownerLine(manifest)}
+	st, err := os.Lstat(dir)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, err
+		return nil, err
 	}
+	overlap := overlapsOutput(dir, out)
 	if !needed {
-		if !exists || within(out, real) || within(real, out) || !isPrivateOutput(real) {
-			return p, nothing, nil
+		if !exists || overlap != "" || !st.IsDir() || p.foreign() != "" {
+			return p, nil
 		}
 	}
-	if within(out, real) || within(real, out) {
-		return nil, nil, fmt.Errorf("private output folder %s and the output folder %s overlap: extended cards must never be inside what is published; set site.privateOutput to a folder beside the public one (default \"private\")", real, out)
+	if overlap != "" {
+		return nil, fmt.Errorf("private output folder %s %s: extended cards must never be inside what is published; set site.privateOutput to a folder beside the public one (default \"private\")", dir, overlap)
 	}
 	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
-		if within(in.dir, real) {
-			return nil, nil, fmt.Errorf("private output folder %s holds %s, which a build would delete; choose a folder of its own (site.privateOutput)", real, in.what)
+		if within(in.dir, dir) {
+			return nil, fmt.Errorf("private output folder %s holds %s, which a build would delete; choose a folder of its own (site.privateOutput)", dir, in.what)
 		}
 	}
 	if exists && !st.IsDir() {
-		return nil, nil, fmt.Errorf("private output folder %s is not a folder; move it away or choose another (site.privateOutput)", real)
+		return nil, fmt.Errorf("private output folder %s is not a folder; move it away or choose another (site.privateOutput)", dir)
 	}
-	if exists && !isPrivateOutput(real) {
-		return nil, nil, fmt.Errorf("private output folder %s exists and is not one agentcards wrote (no .gitignore of ours, or other files in it); move it away or choose another folder (site.privateOutput): a build replaces the whole folder", real)
+	if exists {
+		if why := p.foreign(); why != "" {
+			return nil, fmt.Errorf("private output folder %s %s; move it away or choose another folder (site.privateOutput): a build replaces the whole folder", dir, why)
+		}
 	}
 	p.existed = exists
-	parent := filepath.Dir(real)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, nil, err
-	}
-	unlock = nothing
-	if parent != filepath.Dir(out) {
-		// The build holds the lock beside out already; flock locks of
-		// one process exclude each other too.
-		if unlock, err = lockDir(parent); err != nil {
-			return nil, nil, fmt.Errorf("locking %s: %v", parent, err)
+	parent := filepath.Dir(dir)
+	if _, err := os.Stat(parent); errors.Is(err, fs.ErrNotExist) {
+		// Not there when the build took its locks: nothing can be in it.
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			return nil, err
 		}
 	}
-	removeStale(real)
-	return p, unlock, nil
+	removeStale(dir)
+	return p, nil
 }
 
-// isPrivateOutput reports whether dir is a private output a build wrote:
-// our .gitignore and agents/, nothing else.
-func isPrivateOutput(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false
+// overlapsOutput says how dir overlaps the public output out or the
+// folders a build keeps beside it (.out.standby, .out.state, .out.build-*),
+// "" when it does not.
+func overlapsOutput(dir, out string) string {
+	if within(out, dir) || within(dir, out) {
+		return "and the output folder " + out + " overlap"
 	}
-	for _, e := range entries {
-		if e.Name() != "agents" && e.Name() != privateIgnore {
-			return false
+	if rel, err := filepath.Rel(filepath.Dir(out), dir); err == nil && !strings.HasPrefix(rel, "..") {
+		first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		if strings.HasPrefix(first, "."+filepath.Base(out)+".") {
+			return "is inside " + filepath.Join(filepath.Dir(out), first) + ", which a build of " + out + " keeps and swaps in"
 		}
 	}
-	ignore, err := regular.ReadFile(filepath.Join(dir, privateIgnore))
-	return err == nil && bytes.Equal(ignore, privateIgnoreText)
+	return ""
+}
+
+// ownerFile names, in a private output, the manifest whose builds wrote it.
+const ownerFile = ".agentcards-owner"
+
+// ownerLine is the text of ownerFile for a manifest's file ("" when read
+// from memory).
+func ownerLine(manifest string) []byte {
+	if manifest != "" {
+		if abs, err := realPath(manifest); err == nil {
+			manifest = abs
+		}
+	} else {
+		manifest = "(a manifest read from memory)"
+	}
+	return []byte("extended cards built from " + manifest + "\n")
+}
+
+// extendedName matches the files a build writes in agents/<id>/.
+var extendedName = regexp.MustCompile(`^extended-agent(-card)?(\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)?\.json$`)
+
+// foreign says why the folder is not a private output this manifest's
+// builds wrote, "" when it is: only our .gitignore, the owner file naming
+// this manifest, and agents/<id>/ folders of extended card files.
+func (p *privateOutput) foreign() string {
+	ignore, err := regular.ReadFile(filepath.Join(p.dir, privateIgnore))
+	if err != nil || !bytes.Equal(ignore, privateIgnoreText) {
+		return "exists and is not one agentcards wrote (no .gitignore of ours)"
+	}
+	owner, err := regular.ReadFile(filepath.Join(p.dir, ownerFile))
+	if err != nil {
+		return "exists and is not one agentcards wrote (no " + ownerFile + ")"
+	}
+	if !bytes.Equal(owner, p.owner) {
+		return "holds " + strings.TrimSpace(string(owner)) + ", not this manifest's: give each manifest a site.privateOutput of its own"
+	}
+	why := ""
+	filepath.WalkDir(p.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			why = "cannot be read: " + err.Error()
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(p.dir, path)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		ok := false
+		switch {
+		case rel == ".":
+			ok = true
+		case len(parts) == 1:
+			ok = parts[0] == privateIgnore && d.Type().IsRegular() || parts[0] == ownerFile && d.Type().IsRegular() || parts[0] == "agents" && d.IsDir()
+		case len(parts) == 2:
+			ok = parts[0] == "agents" && d.IsDir() && validSlug(parts[1])
+		case len(parts) == 3:
+			ok = parts[0] == "agents" && d.Type().IsRegular() && extendedName.MatchString(parts[2])
+		}
+		if !ok {
+			why = "holds " + filepath.ToSlash(rel) + ", which a build does not write"
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return why
 }
 
 // within reports whether path is dir or inside it.
@@ -462,6 +520,10 @@ func (p *privateOutput) prepare(files map[string][]byte, secrets *secret.Scanner
 		return err
 	}
 	p.next = next
+	if files != nil {
+		files = maps.Clone(files)
+		files[ownerFile] = p.owner
+	}
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(next, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

@@ -9,8 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -62,7 +64,7 @@ func TestPrivateOutput(t *testing.T) {
 		t.Fatalf("report: %d extended cards in %q", rep.Extended, rep.PrivateDir)
 	}
 	files := readTree(t, priv)
-	want := []string{".gitignore",
+	want := []string{".gitignore", ownerFile,
 		ExtendedFile("agent-1", "", false), ExtendedFile("agent-1", "", true),
 		ExtendedFile("agent-1", "pro", false), ExtendedFile("agent-1", "pro", true)}
 	if got := slices.Sorted(mapKeys(files)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
@@ -74,7 +76,7 @@ func TestPrivateOutput(t *testing.T) {
 	if st, err := os.Stat(priv); err != nil || st.Mode().Perm() != 0o700 {
 		t.Errorf("private output mode %v, %v", st.Mode(), err)
 	}
-	for _, name := range want[1:] {
+	for _, name := range want[2:] {
 		data := files[name]
 		if _, err := card.Decode(data, card.Strict); err != nil {
 			t.Errorf("%s: verifiers would refuse it: %v", name, err)
@@ -126,6 +128,9 @@ func TestPrivateOutput(t *testing.T) {
 	}
 	other := readTree(t, filepath.Join(again.dir, "private"))
 	for name, data := range files {
+		if name == ownerFile {
+			continue // names the manifest, which is elsewhere
+		}
 		if !bytes.Equal(other[name], data) {
 			t.Errorf("%s differs between two builds", name)
 		}
@@ -284,6 +289,7 @@ func TestPrivateDirRefused(t *testing.T) {
 		{"inside the public output", "public/private", "public", "overlap", nil},
 		{"holding the public output", "site-out", "site-out/public", "overlap", nil},
 		{"the same folder", "public", "public", "overlap", nil},
+		{"inside the standby tree", ".public.standby/x", "public", "which a build of", nil},
 		{"holding the manifest", ".", "../elsewhere/public", "holds the manifest", nil},
 		{"a folder of the user's", "private", "public", "is not one agentcards wrote", func(dir string) {
 			os.MkdirAll(filepath.Join(dir, "private"), 0o755)
@@ -311,6 +317,55 @@ func TestPrivateDirRefused(t *testing.T) {
 			}
 		})
 	}
+	t.Run("another manifest's private output", func(t *testing.T) {
+		p := privateProject(t)
+		if _, err := p.build(filepath.Join(p.dir, "public")); err != nil {
+			t.Fatal(err)
+		}
+		before := readTree(t, filepath.Join(p.dir, "private"))
+		// A second manifest in the same folder, with the default private
+		// output: with overlays it is refused, without it leaves it alone.
+		other := filepath.Join(p.dir, "other.toml")
+		os.WriteFile(other, []byte(p.toml), 0o644)
+		src, err := manifest.Open(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer src.Close()
+		signers := []*sign.Signer{}
+		for _, k := range p.signers {
+			s, _ := sign.NewSigner(k, sign.EdDSA, JWKSURL(src.Head))
+			signers = append(signers, s)
+		}
+		_, err = Build(Options{Source: src, OutDir: filepath.Join(p.dir, "other-public"), Keys: p.keys, Signers: signers})
+		if err == nil || !strings.Contains(err.Error(), "not this manifest's: give each manifest a site.privateOutput of its own") {
+			t.Errorf("got %v", err)
+		}
+		plain := newProject(t, 2).toml
+		os.WriteFile(other, []byte(plain), 0o644)
+		src2, _ := manifest.Open(other)
+		defer src2.Close()
+		if _, err := Build(Options{Source: src2, OutDir: filepath.Join(p.dir, "other-public"), Keys: p.keys, Signers: signers}); err != nil {
+			t.Fatal(err)
+		}
+		if after := readTree(t, filepath.Join(p.dir, "private")); !treesEqual(before, after) {
+			t.Error("a build of another manifest changed the private output")
+		}
+	})
+	t.Run("a file of the user's inside", func(t *testing.T) {
+		p := privateProject(t)
+		if _, err := p.build(filepath.Join(p.dir, "public")); err != nil {
+			t.Fatal(err)
+		}
+		p.write("private/agents/agent-1/server.env", "KEY=1")
+		_, err := p.build(filepath.Join(p.dir, "public"))
+		if err == nil || !strings.Contains(err.Error(), "holds agents/agent-1/server.env, which a build does not write") {
+			t.Errorf("got %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(p.dir, "private/agents/agent-1/server.env")); err != nil {
+			t.Error("the user's file is gone")
+		}
+	})
 	t.Run("no overlays: a folder of the user's is left alone", func(t *testing.T) {
 		p := newProject(t, 2)
 		os.MkdirAll(filepath.Join(p.dir, "private"), 0o755)
@@ -323,4 +378,27 @@ func TestPrivateDirRefused(t *testing.T) {
 			t.Errorf("the user's folder changed: %v", err)
 		}
 	})
+}
+
+// TestCrossedBuildsDoNotDeadlock: two builds, each writing its private
+// output beside the other's public output, run at once and both finish.
+func TestCrossedBuildsDoNotDeadlock(t *testing.T) {
+	a, b := privateProject(t), privateProject(t)
+	a.toml = strings.Replace(a.toml, "[site]\n", fmt.Sprintf("[site]\nprivateOutput = %q\n", filepath.Join(b.dir, "private-a")), 1)
+	b.toml = strings.Replace(b.toml, "[site]\n", fmt.Sprintf("[site]\nprivateOutput = %q\n", filepath.Join(a.dir, "private-b")), 1)
+	for round := range 5 {
+		done := make(chan error, 2)
+		go func() { _, err := a.build(filepath.Join(a.dir, "public")); done <- err }()
+		go func() { _, err := b.build(filepath.Join(b.dir, "public")); done <- err }()
+		for range 2 {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(60 * time.Second):
+				t.Fatalf("round %d: the builds wait for each other", round)
+			}
+		}
+	}
 }

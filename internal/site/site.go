@@ -127,9 +127,20 @@ func Build(opts Options) (*Report, error) {
 	}
 	// One build at a time beside an output folder; while this one holds
 	// the lock, any build folder there is a leftover of a build that died.
-	unlock, err := lockDir(filepath.Dir(out))
+	privDir := opts.PrivateDir
+	if privDir == "" {
+		privDir = m.PrivateDir()
+	}
+	realPriv, err := realPath(privDir)
 	if err != nil {
-		return nil, fmt.Errorf("locking %s: %v", filepath.Dir(out), err)
+		return nil, err
+	}
+	// One build at a time beside the output and the private output; the
+	// locks are taken in one order, so that two builds that name each
+	// other's folders never wait for each other.
+	unlock, err := lockDirs(filepath.Dir(out), filepath.Dir(realPriv))
+	if err != nil {
+		return nil, err
 	}
 	defer unlock()
 	removeStale(out)
@@ -168,13 +179,8 @@ func Build(opts Options) (*Report, error) {
 		(&buildState{Live: live, Standby: tree}).save(statePath(out))
 		return nil, err
 	}
-	privDir := opts.PrivateDir
-	if privDir == "" {
-		privDir = m.PrivateDir()
-	}
-	private, unlockPrivate, err := openPrivate(privDir, realOut, realManifest, realKeys, b.private != nil)
+	private, err := openPrivate(realPriv, realOut, realManifest, realKeys, m.Path, b.private != nil)
 	if err == nil {
-		defer unlockPrivate()
 		err = private.prepare(b.private, opts.Secrets)
 	}
 	if err != nil {
@@ -210,6 +216,31 @@ func Build(opts Options) (*Report, error) {
 		rep.Notes = append(rep.Notes, "the build state could not be saved, so the next build starts from scratch: "+err.Error())
 	}
 	return rep, nil
+}
+
+// lockDirs locks the folders (lockDir) that exist, in the order of their
+// paths, each once; unlock releases them all.
+func lockDirs(dirs ...string) (unlock func(), err error) {
+	slices.Sort(dirs)
+	dirs = slices.Compact(dirs)
+	var unlocks []func()
+	unlock = func() {
+		for _, u := range slices.Backward(unlocks) {
+			u()
+		}
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err != nil {
+			continue // made, and locked, when a build needs it
+		}
+		u, err := lockDir(d)
+		if err != nil {
+			unlock()
+			return nil, fmt.Errorf("locking %s: %v", d, err)
+		}
+		unlocks = append(unlocks, u)
+	}
+	return unlock, nil
 }
 
 // buildPrefix is how the names of the folders a build writes beside out

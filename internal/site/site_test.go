@@ -138,6 +138,11 @@ func TestGoldenExampleSite(t *testing.T) {
 	private := readTree(t, m.PrivateDir())
 	private["dot-gitignore"] = private[".gitignore"]
 	delete(private, ".gitignore")
+	// It names the manifest by its absolute path, which is this machine's.
+	if !bytes.HasSuffix(private[ownerFile], []byte("/agents.toml\n")) {
+		t.Errorf("%s: %q", ownerFile, private[ownerFile])
+	}
+	delete(private, ownerFile)
 	compareGolden(t, private, goldenPrivate)
 }
 
