@@ -208,7 +208,7 @@ func (c *checker) validateExtended(p string, m *Manifest, a *Agent) {
 	}
 	c.checkOverlay(op, o, false)
 	ext, et := mergeTraced(a, o, traceOf(a, p), op)
-	c.validateMerged(m, ext, et)
+	c.validateMerged(op, m, ext, et)
 	for _, name := range slices.Sorted(maps.Keys(o.Tiers)) {
 		tp := join(op+".tiers", name)
 		if !slugRE.MatchString(name) {
@@ -217,7 +217,7 @@ func (c *checker) validateExtended(p string, m *Manifest, a *Agent) {
 		t := o.Tiers[name]
 		c.checkOverlay(tp, t, true)
 		tier, tt := mergeTraced(ext, t, et, tp)
-		c.validateMerged(m, tier, tt)
+		c.validateMerged(tp, m, tier, tt)
 	}
 }
 
@@ -226,11 +226,12 @@ func (c *checker) checkOverlay(op string, o *Extended, tier bool) {
 	if o.ID != "" {
 		c.errorf(op+".id", "an extended card describes the same agent, so its id cannot change: remove this key")
 	}
+	ext := tableOf(op[:strings.Index(op, ".extended")+len(".extended")])
 	if o.Capabilities != nil && o.Capabilities.ExtendedAgentCard != nil {
-		c.errorf(op+".capabilities.extendedAgentCard", "the build sets this on the agent's cards when it has an [%s] table: remove this key", tableOf(strings.TrimSuffix(op, ".tiers")))
+		c.errorf(op+".capabilities.extendedAgentCard", "the build sets this on the agent's cards when it has an [%s] table: remove this key", ext)
 	}
 	if tier && o.Tiers != nil {
-		c.errorf(op+".tiers", "tiers do not nest: declare every tier under [%s.tiers.<name>]", tableOf(op[:strings.Index(op, ".extended")+len(".extended")]))
+		c.errorf(op+".tiers", "tiers do not nest: declare every tier under [%s.tiers.<name>]", ext)
 	}
 }
 
@@ -239,8 +240,11 @@ func (c *checker) checkOverlay(op string, o *Extended, tier bool) {
 const mergedPrefix = "merged"
 
 // validateMerged checks a merged card against every rule a public card
-// meets, reporting each problem at the key of the table it comes from.
-func (c *checker) validateMerged(m *Manifest, a *Agent, t origin) {
+// meets, reporting each problem at the key of the overlay it comes from;
+// a problem of what the card keeps of the public agent (a requirement
+// whose scheme the overlay redefined, say) is reported at the overlay op
+// that made the card, naming the public key.
+func (c *checker) validateMerged(op string, m *Manifest, a *Agent, t origin) {
 	tmp := &checker{file: c.file}
 	tmp.validateAgent(mergedPrefix, m, a)
 	for _, d := range tmp.errs {
@@ -251,7 +255,7 @@ func (c *checker) validateMerged(m *Manifest, a *Agent, t origin) {
 			return to
 		})
 		if !overlay {
-			msg = "in the extended card: " + msg
+			msg, path = "the card this table makes breaks "+path+": "+msg, op
 		}
 		c.errorf(path, "%s", msg)
 	}

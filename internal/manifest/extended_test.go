@@ -309,6 +309,13 @@ scopes = { read = "Read" }
 [agents.extended.tiers.pro]
 securityRequirements = [{ key = ["write"] }]
 `, []string{`agents[0].extended.tiers.pro.securityRequirements[0].key[0]: scope "write" is not among the scopes scheme "key" declares (read)`}},
+		{"tier redefines a scheme the public requirements use", securedAgent + `[agents.extended.tiers.gold.securitySchemes.key]
+type = "oauth2"
+[agents.extended.tiers.gold.securitySchemes.key.flows.deviceCode]
+deviceAuthorizationUrl = "https://id.example.com/device"
+tokenUrl = "https://id.example.com/token"
+scopes = { read = "Read" }
+`, []string{`m.toml:41:1: agents[0].extended.tiers.gold: the card this table makes breaks agents[0].securityRequirements: every requirement names a device code scheme`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("m.toml", []byte(tc.src))
