@@ -109,6 +109,9 @@ func requestHeaders(flags, fromEnv []string, getenv env) (http.Header, error) {
 			// Not repeated: a mistyped header may be all credential.
 			return nil, fmt.Errorf("-H number %d is not a header: write it as 'Name: value'", i+1)
 		}
+		if !validHeaderValue(value) {
+			return nil, fmt.Errorf("-H %s: the value holds a line break or another control character (not repeated here), which could smuggle in more headers", name)
+		}
 		h.Add(name, value)
 	}
 	for _, f := range fromEnv {
@@ -120,9 +123,23 @@ func requestHeaders(flags, fromEnv []string, getenv env) (http.Header, error) {
 		if value == "" {
 			return nil, fmt.Errorf("-header-env %s: environment variable %s is empty or unset", terminal.Escape(name), terminal.Escape(variable))
 		}
+		if !validHeaderValue(value) {
+			return nil, fmt.Errorf("-header-env %s: environment variable %s holds a line break or another control character (not repeated here), which could smuggle in more headers", name, terminal.Escape(variable))
+		}
 		h.Add(name, value)
 	}
 	return h, nil
+}
+
+// validHeaderValue reports whether s may be an HTTP field value: no
+// control characters but tab (RFC 9110 section 5.5).
+func validHeaderValue(s string) bool {
+	for _, r := range s {
+		if r < ' ' && r != '\t' || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // validHeaderName reports whether s is an HTTP field name (RFC 9110 token).

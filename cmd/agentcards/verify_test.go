@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -23,6 +24,31 @@ func TestReportIsTerminalSafe(t *testing.T) {
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "verified: ") {
 			t.Errorf("forged line %q", line)
+		}
+	}
+}
+
+// TestHeaderValuesWithLineBreaksRefused: a header value (from -H or the
+// environment) with a line break could add headers of its own; it is a
+// usage error (exit 2), and the value is not repeated.
+func TestHeaderValuesWithLineBreaksRefused(t *testing.T) {
+	env := func(k string) string {
+		if k == "EVIL" {
+			return "secret-part\r\nX-Evil: 1"
+		}
+		return ""
+	}
+	for _, args := range [][]string{
+		{"verify", "-extended", "-header-env", "X-API-Key=EVIL", "https://agents.example.test"},
+		{"verify", "-extended", "-H", "X-API-Key: secret-part\nX-Evil: 1", "https://agents.example.test"},
+		{"mcp", "fetch", "-H", "Authorization: secret-part\x00", "https://mcp.example.test/mcp"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr, env); code != 2 {
+			t.Errorf("%q: exit %d, want 2\n%s", args, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "control character (not repeated here)") || strings.Contains(stderr.String(), "secret-part") || strings.Contains(stderr.String(), "X-Evil") {
+			t.Errorf("%q: %s", args, stderr.String())
 		}
 	}
 }

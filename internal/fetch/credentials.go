@@ -15,9 +15,13 @@ func SameOrigin(a, b *url.URL) bool {
 // CredentialClient is HTTPClient for requests that carry the caller's
 // headers (credentials) to rawURL's origin: every request to that origin
 // gets them, none elsewhere does, and a redirect to another origin is
-// refused. Errors should pass through RedactHeaders.
-func (c *Client) CredentialClient(rawURL string, h http.Header) (*http.Client, error) {
-	hc, err := c.HTTPClient(rawURL)
+// refused. When rawURL comes from a document fetched from the network from
+// (not nil), every connection is held to that network's rule, as
+// GetWithin's are: a public document cannot send credentials to loopback,
+// private or link-local addresses. Errors should pass through
+// RedactHeaders.
+func (c *Client) CredentialClient(rawURL string, h http.Header, from *Network) (*http.Client, error) {
+	hc, err := c.httpClient(rawURL, from)
 	if err != nil {
 		return nil, err
 	}

@@ -283,11 +283,17 @@ func (c *Client) client(u *url.URL, from *Network) (*http.Client, *addressPolicy
 // follow the same address policy and limits, every response body is cut
 // off with an error past MaxBytes, and the User-Agent is set.
 func (c *Client) HTTPClient(rawURL string) (*http.Client, error) {
+	return c.httpClient(rawURL, nil)
+}
+
+// httpClient is HTTPClient held to the network rule of a document fetched
+// from from (nil: none), as GetWithin is.
+func (c *Client) httpClient(rawURL string, from *Network) (*http.Client, error) {
 	u, err := fetchable(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	hc, _, _ := c.client(u, nil)
+	hc, _, _ := c.client(u, from)
 	hc.Transport = &limitTransport{base: hc.Transport, max: c.maxBytes()}
 	return hc, nil
 }

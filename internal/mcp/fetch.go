@@ -47,7 +47,7 @@ func Fetch(ctx context.Context, endpoint string, opts FetchOptions) (*Snapshot, 
 	// The caller's headers (credentials) go to the endpoint's origin only:
 	// a redirect to another origin is refused, and no request elsewhere
 	// ever carries them.
-	hc, err := opts.Limits.CredentialClient(endpoint, opts.Header)
+	hc, err := opts.Limits.CredentialClient(endpoint, opts.Header, nil)
 	if err != nil {
 		return nil, err
 	}

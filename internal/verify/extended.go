@@ -43,7 +43,7 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/.well-known/agent-card.json"
 	}
-	body, _, err := opts.Fetch.Get(ctx, u.String())
+	body, _, network, err := opts.Fetch.GetWithin(ctx, u.String(), nil)
 	if err != nil {
 		return err
 	}
@@ -86,21 +86,67 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 			eopts.Progress(fmt.Sprintf("asking %s, sending %s", call.describe(), strings.Join(names, ", ")))
 		}
 	}
-	data, err := call.do(ctx, opts.Fetch, eopts.Header)
-	if err != nil {
+	// The interface is held to the network rule of the public card's
+	// origin: a card on a public site cannot send your headers to
+	// loopback, private or link-local addresses.
+	data, err := call.do(ctx, opts.Fetch, eopts.Header, network)
+	var refused *answerError
+	if errors.As(err, &refused) {
 		return fail("%s", fetch.RedactText(err.Error(), eopts.Header))
 	}
+	if err != nil {
+		// The request did not get an answer (refused, redirected away,
+		// timed out): a fetch error, like one for the public card.
+		return fetch.RedactHeaders(err, eopts.Header)
+	}
 	ext = checkCard(ext.Source, data, ks, opts)
+	var warnings []string
 	if extDoc, err := card.Decode(data, card.Strict); err == nil {
-		problems, warnings := compareExtended(extDoc, doc)
+		var problems []string
+		problems, warnings = compareExtended(extDoc, doc)
 		ext.Problems = append(ext.Problems, problems...)
 		if len(problems) > 0 {
 			ext.Verified, ext.Outcome = false, OutcomeNotVerified
 		}
-		rep.Warnings = append(rep.Warnings, warnings...)
 	}
+	// The server's answer may repeat your headers anywhere: nothing of it
+	// is shown with them in.
+	redactCard(&ext, eopts.Header)
+	for i := range warnings {
+		warnings[i] = fetch.RedactText(warnings[i], eopts.Header)
+	}
+	rep.Warnings = append(rep.Warnings, warnings...)
 	rep.Cards = append(rep.Cards, ext)
 	return nil
+}
+
+// redactCard takes the values of h out of every text of a card's report.
+func redactCard(c *Card, h http.Header) {
+	c.Source = fetch.RedactText(c.Source, h)
+	c.Name = fetch.RedactText(c.Name, h)
+	c.Version = fetch.RedactText(c.Version, h)
+	for i := range c.Problems {
+		c.Problems[i] = fetch.RedactText(c.Problems[i], h)
+	}
+	for i := range c.Signatures {
+		s := &c.Signatures[i]
+		s.KID = fetch.RedactText(s.KID, h)
+		s.JKU = fetch.RedactText(s.JKU, h)
+		s.Reason = fetch.RedactText(s.Reason, h)
+		for j := range s.Uncovered {
+			s.Uncovered[j] = fetch.RedactText(s.Uncovered[j], h)
+		}
+	}
+}
+
+// answerError is an answer from the interface that is not a card: a
+// refusal, an error response. The request itself went through.
+type answerError struct{ msg string }
+
+func (e *answerError) Error() string { return e.msg }
+
+func answerf(format string, args ...any) error {
+	return &answerError{fmt.Sprintf(format, args...)}
 }
 
 // advertisesExtended reports whether a card says it has an extended card.
@@ -206,12 +252,12 @@ func extendedCall(doc map[string]any) (rpcCall, error) {
 
 // do asks for the extended card and returns the card's JSON as the
 // server wrote it.
-func (c rpcCall) do(ctx context.Context, client *fetch.Client, h http.Header) ([]byte, error) {
+func (c rpcCall) do(ctx context.Context, client *fetch.Client, h http.Header, from *fetch.Network) ([]byte, error) {
 	target := c.url
 	if c.binding == "HTTP+JSON" {
 		target = c.restURL()
 	}
-	hc, err := client.CredentialClient(target, h)
+	hc, err := client.CredentialClient(target, h, from)
 	if err != nil {
 		return nil, err
 	}
@@ -250,13 +296,16 @@ func (c rpcCall) do(ctx context.Context, client *fetch.Client, h http.Header) ([
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		why := ""
 		if a := resp.Header.Get("WWW-Authenticate"); a != "" {
-			why = "; it asks for: " + a
+			why = "; it asks for: " + fetch.RedactText(a, h)
 		}
-		return nil, fmt.Errorf("the server refused the credentials (HTTP %d%s): give the header it needs with -H 'Name: value' or -header-env Name=VARIABLE", resp.StatusCode, why)
+		return nil, answerf("the server refused the credentials (HTTP %d%s): give the header it needs with -H 'Name: value' or -header-env Name=VARIABLE", resp.StatusCode, why)
 	}
+	// Error texts are cut short for the report: take the headers out
+	// first, so that no part of one is left.
+	text := []byte(fetch.RedactText(string(data), h))
 	if c.binding == "HTTP+JSON" {
 		if resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, restError(data))
+			return nil, answerf("HTTP %d: %s", resp.StatusCode, restError(text))
 		}
 		return data, nil
 	}
@@ -270,18 +319,19 @@ func (c rpcCall) do(ctx context.Context, client *fetch.Client, h http.Header) ([
 	}
 	if err := json.Unmarshal(data, &env); err != nil {
 		if resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("HTTP %d: %s", resp.StatusCode, restError(data))
+			return nil, answerf("HTTP %d: %s", resp.StatusCode, restError(text))
 		}
-		return nil, fmt.Errorf("the answer is not JSON-RPC: %v", err)
+		return nil, answerf("the answer is not JSON-RPC: %v", err)
 	}
 	if env.Error != nil {
-		return nil, rpcError(env.Error.Code, env.Error.Message)
+		return nil, rpcError(env.Error.Code, fetch.RedactText(env.Error.Message, h))
 	}
-	if string(env.ID) != "1" {
-		return nil, fmt.Errorf("the JSON-RPC answer has id %s, not the request's 1", env.ID)
+	var id int
+	if json.Unmarshal(env.ID, &id) != nil || id != 1 {
+		return nil, answerf("the JSON-RPC answer's id is not the request's (1)")
 	}
 	if len(env.Result) == 0 || env.Result[0] != '{' {
-		return nil, errors.New("the JSON-RPC answer holds no card")
+		return nil, answerf("the JSON-RPC answer holds no card")
 	}
 	return env.Result, nil
 }
@@ -301,10 +351,13 @@ func rpcError(code int, msg string) error {
 	case -32601:
 		why = "the server does not know the method"
 	}
-	if why == "" {
-		return fmt.Errorf("JSON-RPC error %d: %q", code, msg)
+	if len(msg) > 200 {
+		msg = msg[:200] + "..."
 	}
-	return fmt.Errorf("JSON-RPC error %d (%q): %s", code, msg, why)
+	if why == "" {
+		return answerf("JSON-RPC error %d: %q", code, msg)
+	}
+	return answerf("JSON-RPC error %d (%q): %s", code, msg, why)
 }
 
 // restError is the message of an HTTP+JSON error body, or its start.

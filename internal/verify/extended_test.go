@@ -158,6 +158,7 @@ func keyHeader(v string) http.Header { return http.Header{"X-Api-Key": {v}} }
 func problems(rep *Report) string {
 	var out []string
 	for _, c := range rep.Cards {
+		out = append(out, "name: "+c.Name)
 		out = append(out, c.Problems...)
 		for _, s := range c.Signatures {
 			out = append(out, s.Reason)
@@ -223,7 +224,19 @@ func TestExtendedLiveRefusals(t *testing.T) {
 			return func(w http.ResponseWriter, r *http.Request) {
 				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":7,"result":%s}`, s.extended)
 			}
-		}, "has id 7"},
+		}, "id is not the request's"},
+		{"credential in the card's name", keyHeader(testAPIKey), func(s *extendedSite) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				card := strings.Replace(string(s.extended), `"name": "Ledger"`, `"name": "Key is `+r.Header.Get("X-API-Key")+`"`, 1)
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"result":%s}`, card)
+			}
+		}, "[header value]"},
+		{"credential at the end of a long error body", keyHeader(testAPIKey), func(s *extendedSite) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusInternalServerError)
+				fmt.Fprint(w, strings.Repeat("x", 190)+r.Header.Get("X-API-Key"))
+			}
+		}, "HTTP 500"},
 		{"echoed credential", keyHeader(testAPIKey), func(s *extendedSite) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
 				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"bad key %s"}}`, r.Header.Get("X-API-Key"))
@@ -251,8 +264,11 @@ func TestExtendedLiveRefusals(t *testing.T) {
 			if !strings.Contains(all, tc.want) {
 				t.Errorf("want %q in:\n%s", tc.want, all)
 			}
-			if strings.Contains(all, testAPIKey) {
-				t.Errorf("the report repeats the key:\n%s", all)
+			report, _ := json.Marshal(rep)
+			for _, part := range []string{testAPIKey, testAPIKey[:8], testAPIKey[len(testAPIKey)-8:]} {
+				if strings.Contains(string(report), part) {
+					t.Errorf("the report repeats (part of) the key %q:\n%s", part, report)
+				}
 			}
 		})
 	}
@@ -297,9 +313,9 @@ func TestExtendedLiveNotAsked(t *testing.T) {
 		s.handler = func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, elsewhere.URL+"/steal", http.StatusTemporaryRedirect)
 		}
-		rep := s.verify(t, keyHeader(testAPIKey))
-		if rep.Verified || !strings.Contains(problems(rep), "redirect to another origin") {
-			t.Errorf("%+v", rep)
+		err := Extended(context.Background(), s.public, Options{Fetch: &fetch.Client{}}, ExtendedOptions{Header: keyHeader(testAPIKey)}, &Report{})
+		if err == nil || !strings.Contains(err.Error(), "redirect to another origin") || strings.Contains(err.Error(), testAPIKey) {
+			t.Errorf("got %v", err)
 		}
 		if len(leaked) != 0 {
 			t.Errorf("the header went elsewhere: %q", leaked)
