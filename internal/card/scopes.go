@@ -1,5 +1,10 @@
 package card
 
+import (
+	"maps"
+	"slices"
+)
+
 // WithScopeListsRestored returns doc (a v1.0 card read with Decode) with
 // every scheme of a security requirement written {} rewritten as
 // {"list": []}, and whether there was any. Both are the proto JSON of a
@@ -13,11 +18,7 @@ func WithScopeListsRestored(doc map[string]any) (map[string]any, bool) {
 	changed := false
 	copyDoc := func() {
 		if !changed {
-			out = make(map[string]any, len(doc))
-			for k, v := range doc {
-				out[k] = v
-			}
-			changed = true
+			out, changed = maps.Clone(doc), true
 		}
 	}
 	if reqs, ok := restoreRequirements(doc["securityRequirements"]); ok {
@@ -36,12 +37,9 @@ func WithScopeListsRestored(doc map[string]any) (map[string]any, bool) {
 				continue
 			}
 			if newSkills == nil {
-				newSkills = append([]any(nil), skills...)
+				newSkills = slices.Clone(skills)
 			}
-			ns := make(map[string]any, len(sm))
-			for k, v := range sm {
-				ns[k] = v
-			}
+			ns := maps.Clone(sm)
 			ns["securityRequirements"] = reqs
 			newSkills[i] = ns
 		}
@@ -73,10 +71,7 @@ func restoreRequirements(v any) ([]any, bool) {
 		for name, s := range schemes {
 			if sm, ok := s.(map[string]any); ok && len(sm) == 0 {
 				if ns == nil {
-					ns = make(map[string]any, len(schemes))
-					for k, v := range schemes {
-						ns[k] = v
-					}
+					ns = maps.Clone(schemes)
 				}
 				ns[name] = map[string]any{"list": []any{}}
 			}
@@ -85,12 +80,9 @@ func restoreRequirements(v any) ([]any, bool) {
 			continue
 		}
 		if out == nil {
-			out = append([]any(nil), reqs...)
+			out = slices.Clone(reqs)
 		}
-		nr := make(map[string]any, len(rm))
-		for k, v := range rm {
-			nr[k] = v
-		}
+		nr := maps.Clone(rm)
 		nr["schemes"] = ns
 		out[i] = nr
 	}
