@@ -115,8 +115,11 @@ type builder struct {
 	// extended are the agents with extended cards (guarded by mu).
 	extended []*manifest.Agent
 	// written is every file of the tree this build wrote (guarded by mu),
-	// for the leak check.
-	written []string
+	// for the leak check; cleanBefore is the private text the tree was
+	// known to be free of when the build began (treeState.Clean).
+	written     []string
+	cleanBefore key
+	leakScanned int // public files the leak check read
 	// private is the private output's files (extendedFiles), and
 	// extendedCount how many extended cards they hold.
 	private       map[string][]byte
@@ -199,7 +202,7 @@ func (b *builder) run() (*Report, error) {
 	if b.private, err = b.extendedFiles(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Agents: b.n, Files: int(b.files.Load()), Notes: b.notes, Projected: b.projected}
+	rep := &Report{Agents: b.n, Files: int(b.files.Load()), Notes: b.notes, Projected: b.projected, LeakScanned: b.leakScanned}
 	return rep, nil
 }
 

@@ -245,6 +245,33 @@ func TestLeakCheck(t *testing.T) {
 	}
 }
 
+// TestLeakCheckReadsWhatChanged: once the tree was found free of the
+// private text, a build reads only the files it wrote; new private text
+// means reading everything again.
+func TestLeakCheckReadsWhatChanged(t *testing.T) {
+	p := privateProject(t)
+	out := filepath.Join(p.dir, "public")
+	counts := []int{}
+	for _, change := range []func(){
+		func() {},
+		func() {}, // the standby is the first tree, found clean
+		func() {}, // nothing written
+		func() { p.toml = strings.Replace(p.toml, "Generated agent number 2 ", "Agent two ", 1) },
+		func() { p.toml = strings.Replace(p.toml, "Billed per export.", "Billed per export, monthly.", 1) },
+	} {
+		change()
+		rep, err := p.build(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts = append(counts, rep.LeakScanned)
+	}
+	all := counts[0]
+	if all < 10 || counts[1] != all || counts[2] != 0 || counts[3] == 0 || counts[3] >= all || counts[4] < all {
+		t.Errorf("files read per build: %v (all: %d)", counts, all)
+	}
+}
+
 // TestLeakCheckPublicText: text an overlay shares with the public site
 // (another agent's card, the templates' own words, the site's URLs) is not
 // private, wherever it appears.

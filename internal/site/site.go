@@ -60,6 +60,10 @@ type Report struct {
 	// written to PrivateDir.
 	Extended   int
 	PrivateDir string
+	// LeakScanned is how many files of the public tree the leak check
+	// read: all of them, or only those the build wrote when the tree was
+	// known to be free of the same private text.
+	LeakScanned int
 	// Notes are things the user should know, one line each.
 	Notes []string
 	// Projected lists, per agent id, the fields the A2A SDKs erase before
@@ -159,7 +163,9 @@ func Build(opts Options) (*Report, error) {
 		return nil, err
 	}
 	// Until this build's leak check passes, no file of the tree is known
-	// to be free of private text (it is about to change).
+	// to be free of private text (it is about to change); what was known
+	// holds for the files this build does not write.
+	cleanBefore := tree.Clean
 	tree.Clean = key{}
 	var live *treeState
 	if liveKnown {
@@ -169,7 +175,7 @@ func Build(opts Options) (*Report, error) {
 	if err := (&buildState{Live: live}).save(statePath(out)); err != nil {
 		return nil, err
 	}
-	b := &builder{opts: opts, src: src, m: m, root: standby, fresh: fresh, lst: live, st: tree}
+	b := &builder{opts: opts, src: src, m: m, root: standby, fresh: fresh, lst: live, st: tree, cleanBefore: cleanBefore}
 	if liveKnown {
 		b.live = out
 	}
