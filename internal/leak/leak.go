@@ -17,32 +17,15 @@ import (
 	"unicode/utf8"
 )
 
-// MinLen is the length in bytes below which a string is not looked for:
-// shorter ones are not private in any useful sense, and would be found by
-// chance in ordinary text. Plain prose (letters, spaces and sentence
-// punctuation only: a skill named "Reports", a sentence "Contact us.")
-// must be MinProseLen long; identifiers and URLs ("bulk-export") need
-// only MinLen.
+// MinLen is the length in bytes below which an identifier or URL (a skill
+// id "forecast", "https://...") is not looked for, and MinProseLen the
+// same for prose (names, descriptions, examples: a skill named "Reports",
+// a sentence "Contact us."): shorter ones are not private in any useful
+// sense, and would be found by chance in ordinary text.
 const (
 	MinLen      = 6
 	MinProseLen = 12
 )
-
-// lookedFor reports whether s is long enough to look for.
-func lookedFor(s string) bool {
-	if len(s) < MinLen {
-		return false
-	}
-	if len(s) >= MinProseLen {
-		return true
-	}
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsSpace(r) && !strings.ContainsRune(".,;:!?'\"()", r) {
-			return true // an identifier, a number, a URL
-		}
-	}
-	return false
-}
 
 // Finder looks for a fixed set of strings.
 type Finder struct {
@@ -61,14 +44,23 @@ type form struct {
 
 const filterBits = 1 << 22
 
-// New makes a Finder for strings; those shorter than MinLen are left out.
-func New(strs []string) *Finder {
+// New makes a Finder for prose and identifiers; prose shorter than
+// MinProseLen and identifiers shorter than MinLen are left out.
+func New(prose, identifiers []string) *Finder {
 	f := &Finder{filter: make([]uint64, filterBits/64), starts: map[uint32][]int{}}
 	seen := map[string]bool{}
-	for _, s := range strs {
-		if !lookedFor(s) {
-			continue
+	var strs []string
+	for _, s := range prose {
+		if len(s) >= MinProseLen {
+			strs = append(strs, s)
 		}
+	}
+	for _, s := range identifiers {
+		if len(s) >= MinLen {
+			strs = append(strs, s)
+		}
+	}
+	for _, s := range strs {
 		for _, w := range writings(s) {
 			if seen[w] {
 				continue
@@ -138,16 +130,33 @@ func Text(data []byte, isHTML bool) []byte {
 			if j < 0 {
 				break
 			}
-			// An inline tag sits inside a word run; any other one
-			// separates what is on either side.
-			if !inlineTags[tagName(s[i+1:i+j])] {
+			// An inline tag (or a comment) sits inside a word run; any
+			// other one separates what is on either side.
+			if name := tagName(s[i+1 : i+j]); !inlineTags[name] && !strings.HasPrefix(name, "!--") {
 				b.WriteByte(' ')
 			}
 			s = s[i+j+1:]
 		}
 		s = html.UnescapeString(b.String())
 	}
+	// Characters a reader does not see may split a word in the source.
+	s = strings.Map(func(r rune) rune {
+		if invisible(r) {
+			return -1
+		}
+		return r
+	}, s)
 	return []byte(collapseSpace(s))
+}
+
+// invisible reports whether r is shown as nothing: a soft hyphen, a
+// zero-width space or joiner, a word joiner, a byte order mark.
+func invisible(r rune) bool {
+	switch r {
+	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+		return true
+	}
+	return false
 }
 
 // inlineTags are the HTML elements that sit inside a run of text.
@@ -156,6 +165,7 @@ var inlineTags = map[string]bool{
 	"data": true, "del": true, "dfn": true, "em": true, "i": true, "ins": true, "kbd": true,
 	"mark": true, "q": true, "s": true, "samp": true, "small": true, "span": true,
 	"strong": true, "sub": true, "sup": true, "time": true, "u": true, "var": true,
+	"wbr": true,
 }
 
 // tagName is the lower-case name of the tag whose text (between < and >)
