@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -93,70 +92,86 @@ func tierName(t string) string {
 	return "tier " + t
 }
 
-// privateOnly is every string that only the extended cards hold: the
-// private text the public site must not show.
-func (b *builder) privateOnly() []string {
-	var out []string
+// privateOnly is the text that only the extended cards hold, the private
+// text the public site must not show: prose, and identifiers and URLs.
+func (b *builder) privateOnly() (prose, ids []string) {
 	for _, a := range b.extended {
+		pub := cardText(a)
 		public := map[string]bool{}
-		for _, s := range cardText(a) {
+		for _, s := range append(pub.prose, pub.ids...) {
 			public[s] = true
 		}
+		private := func(s string) bool {
+			return !public[s] && !strings.HasPrefix(s, b.m.Site.BaseURL+"/") && s != b.m.Site.BaseURL
+		}
 		for _, ec := range a.ExtendedCards() {
-			for _, s := range cardText(ec.Agent) {
-				if !public[s] && !strings.HasPrefix(s, b.m.Site.BaseURL+"/") && s != b.m.Site.BaseURL {
-					out = append(out, s)
+			t := cardText(ec.Agent)
+			for _, s := range t.prose {
+				if private(s) {
+					prose = append(prose, s)
+				}
+			}
+			for _, s := range t.ids {
+				if private(s) {
+					ids = append(ids, s)
 				}
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	slices.Sort(prose)
+	slices.Sort(ids)
+	return slices.Compact(prose), slices.Compact(ids)
 }
 
-// cardText is the text of an agent a reader could recognise as its own:
-// names, ids, descriptions (and each of their lines and sentences),
-// examples and URLs. Tags, media types and versions are left out: they are
-// words any page may hold.
-func cardText(a *manifest.Agent) []string {
-	var out []string
-	add := func(s ...string) {
+// agentText is the text of an agent a reader could recognise as its own.
+type agentText struct {
+	prose []string // names, descriptions (and each of their lines and sentences), examples
+	ids   []string // skill ids, URLs, extension URIs, tenants
+}
+
+// cardText is an agent's agentText. Tags, media types, versions, scheme
+// and scope names are left out: they are words any page may hold.
+func cardText(a *manifest.Agent) agentText {
+	var t agentText
+	id := func(s ...string) {
 		for _, x := range s {
 			if x != "" {
-				out = append(out, x)
+				t.ids = append(t.ids, x)
 			}
 		}
 	}
 	text := func(s string) {
 		if s != "" {
-			out = append(out, leak.Pieces(s)...)
+			t.prose = append(t.prose, leak.Pieces(s)...)
 		}
 	}
-	add(a.Name, a.DocumentationURL, a.IconURL)
+	text(a.Name)
+	id(a.DocumentationURL, a.IconURL)
 	text(a.Description)
 	if a.Provider != nil {
-		add(a.Provider.Organization, a.Provider.URL)
+		text(a.Provider.Organization)
+		id(a.Provider.URL)
 	}
 	for _, in := range a.SupportedInterfaces {
-		add(in.URL, in.Tenant)
+		id(in.URL, in.Tenant)
 	}
 	for _, e := range a.Capabilities.Extensions {
-		add(e.URI)
+		id(e.URI)
 		text(e.Description)
 		collectStrings(reflect.ValueOf(e.Params), func(s string) { text(s) })
 	}
 	for _, s := range a.SecuritySchemes {
 		text(s.Description)
-		add(s.OAuth2MetadataURL, s.OpenIDConnectURL)
+		id(s.OAuth2MetadataURL, s.OpenIDConnectURL)
 		if f := s.Flows; f != nil {
 			if c := f.AuthorizationCode; c != nil {
-				add(c.AuthorizationURL, c.TokenURL, c.RefreshURL)
+				id(c.AuthorizationURL, c.TokenURL, c.RefreshURL)
 			}
 			if c := f.ClientCredentials; c != nil {
-				add(c.TokenURL, c.RefreshURL)
+				id(c.TokenURL, c.RefreshURL)
 			}
 			if c := f.DeviceCode; c != nil {
-				add(c.DeviceAuthorizationURL, c.TokenURL, c.RefreshURL)
+				id(c.DeviceAuthorizationURL, c.TokenURL, c.RefreshURL)
 			}
 		}
 		for _, d := range s.Scopes() {
@@ -164,13 +179,14 @@ func cardText(a *manifest.Agent) []string {
 		}
 	}
 	for _, s := range a.Skills {
-		add(s.ID, s.Name)
+		id(s.ID)
+		text(s.Name)
 		text(s.Description)
 		for _, e := range s.Examples {
 			text(e)
 		}
 	}
-	return out
+	return t
 }
 
 // collectStrings calls add with every string v holds, at any depth,
@@ -185,7 +201,8 @@ func collectStrings(v reflect.Value, add func(string)) {
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).Type == reflect.TypeFor[*manifest.Extended]() || !v.Type().Field(i).IsExported() {
+			f := v.Type().Field(i)
+			if f.Type == reflect.TypeFor[*manifest.Extended]() || !f.IsExported() || unpublished(f) {
 				continue
 			}
 			collectStrings(v.Field(i), add)
@@ -201,6 +218,17 @@ func collectStrings(v reflect.Value, add func(string)) {
 			collectStrings(iter.Value(), add)
 		}
 	}
+}
+
+// unpublished reports whether a manifest field is never shown on the
+// site: where the manifest and its folders are (Dir, Path, output, keys,
+// privateOutput, an MCP snapshot's file).
+func unpublished(f reflect.StructField) bool {
+	switch f.Tag.Get("toml") {
+	case "-", "output", "keys", "privateOutput", "tools":
+		return f.Name != "Snapshot"
+	}
+	return false
 }
 
 // PrivateLeakError is text only extended cards hold, found in what the
@@ -241,14 +269,18 @@ func (b *builder) checkLeaks() error {
 	if len(b.extended) == 0 {
 		return nil
 	}
-	private := b.privateOnly()
-	finder := leak.New(private)
+	prose, ids := b.privateOnly()
+	finder := leak.New(prose, ids)
 	if finder.Len() == 0 {
 		return nil
 	}
-	parts := make([][]byte, len(private))
-	for i, p := range private {
-		parts[i] = []byte(p)
+	parts := [][]byte{[]byte("prose")}
+	for _, p := range prose {
+		parts = append(parts, []byte(p))
+	}
+	parts = append(parts, []byte("ids"))
+	for _, p := range ids {
+		parts = append(parts, []byte(p))
 	}
 	textKey := hashParts(parts...)
 	found := map[string][]string{}
@@ -380,7 +412,7 @@ func (b *builder) publicText() ([]byte, error) {
 // privateOutput is a private output folder about to be replaced.
 type privateOutput struct {
 	dir     string // the folder (a real path)
-	owner   []byte // ownerFile's text for this manifest
+	owner   string // ownerFile's first line for this manifest
 	next    string // the new tree, written beside dir; "" when none
 	existed bool   // dir held a previous private output
 	swapped bool
@@ -395,7 +427,7 @@ type privateOutput struct {
 // removed, and anything else there is none of the build's business. out,
 // manifestDir and keysDir are real paths; manifest is the manifest's file.
 func openPrivate(dir, out, manifestDir, keysDir, manifest string, needed bool) (*privateOutput, error) {
-	p := &privateOutput{dir: dir, owner: ownerLine(manifest)}
+	p := &privateOutput{dir: dir, owner: ownerLine(dir, manifest)}
 	st, err := os.Lstat(dir)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -451,28 +483,29 @@ func overlapsOutput(dir, out string) string {
 	return ""
 }
 
-// ownerFile names, in a private output, the manifest whose builds wrote it.
+// ownerFile names, in a private output, the manifest whose builds write
+// it (as a path from the folder, so that a project copied elsewhere is
+// still its own), then every file the last build wrote there.
 const ownerFile = ".agentcards-owner"
 
-// ownerLine is the text of ownerFile for a manifest's file ("" when read
-// from memory).
-func ownerLine(manifest string) []byte {
-	if manifest != "" {
-		if abs, err := realPath(manifest); err == nil {
-			manifest = abs
-		}
-	} else {
-		manifest = "(a manifest read from memory)"
+// ownerLine is the first line of ownerFile for the private output dir of
+// a manifest's file ("" when read from memory).
+func ownerLine(dir, manifest string) string {
+	if manifest == "" {
+		return "extended cards built from a manifest read from memory"
 	}
-	return []byte("extended cards built from " + manifest + "\n")
+	if real, err := realPath(manifest); err == nil {
+		manifest = real
+	}
+	if rel, err := filepath.Rel(dir, manifest); err == nil {
+		manifest = filepath.ToSlash(rel)
+	}
+	return "extended cards built from " + manifest
 }
-
-// extendedName matches the files a build writes in agents/<id>/.
-var extendedName = regexp.MustCompile(`^extended-agent(-card)?(\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)?\.json$`)
 
 // foreign says why the folder is not a private output this manifest's
 // builds wrote, "" when it is: only our .gitignore, the owner file naming
-// this manifest, and agents/<id>/ folders of extended card files.
+// this manifest, and the files it lists, in agents/<id>/ folders.
 func (p *privateOutput) foreign() string {
 	ignore, err := regular.ReadFile(filepath.Join(p.dir, privateIgnore))
 	if err != nil || !bytes.Equal(ignore, privateIgnoreText) {
@@ -482,8 +515,13 @@ func (p *privateOutput) foreign() string {
 	if err != nil {
 		return "exists and is not one agentcards wrote (no " + ownerFile + ")"
 	}
-	if !bytes.Equal(owner, p.owner) {
-		return "holds " + strings.TrimSpace(string(owner)) + ", not this manifest's: give each manifest a site.privateOutput of its own"
+	lines := strings.Split(strings.TrimSuffix(string(owner), "\n"), "\n")
+	if lines[0] != p.owner {
+		return "holds " + lines[0] + ", not this manifest's: give each manifest a site.privateOutput of its own"
+	}
+	listed := map[string]bool{}
+	for _, l := range lines[1:] {
+		listed[l] = true
 	}
 	why := ""
 	filepath.WalkDir(p.dir, func(path string, d fs.DirEntry, err error) error {
@@ -492,20 +530,21 @@ func (p *privateOutput) foreign() string {
 			return filepath.SkipAll
 		}
 		rel, _ := filepath.Rel(p.dir, path)
-		parts := strings.Split(filepath.ToSlash(rel), "/")
+		rel = filepath.ToSlash(rel)
+		parts := strings.Split(rel, "/")
 		ok := false
 		switch {
 		case rel == ".":
 			ok = true
 		case len(parts) == 1:
-			ok = parts[0] == privateIgnore && d.Type().IsRegular() || parts[0] == ownerFile && d.Type().IsRegular() || parts[0] == "agents" && d.IsDir()
+			ok = (rel == privateIgnore || rel == ownerFile) && d.Type().IsRegular() || rel == "agents" && d.IsDir()
 		case len(parts) == 2:
 			ok = parts[0] == "agents" && d.IsDir() && validSlug(parts[1])
 		case len(parts) == 3:
-			ok = parts[0] == "agents" && d.Type().IsRegular() && extendedName.MatchString(parts[2])
+			ok = listed[rel] && d.Type().IsRegular()
 		}
 		if !ok {
-			why = "holds " + filepath.ToSlash(rel) + ", which a build does not write"
+			why = "holds " + rel + ", which a build did not write"
 			return filepath.SkipAll
 		}
 		return nil
@@ -531,8 +570,14 @@ func (p *privateOutput) prepare(files map[string][]byte, secrets *secret.Scanner
 	}
 	p.next = next
 	if files != nil {
+		owner := p.owner + "\n"
+		for _, rel := range slices.Sorted(maps.Keys(files)) {
+			if rel != privateIgnore {
+				owner += rel + "\n"
+			}
+		}
 		files = maps.Clone(files)
-		files[ownerFile] = p.owner
+		files[ownerFile] = []byte(owner)
 	}
 	for _, rel := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(next, filepath.FromSlash(rel))

@@ -386,11 +386,32 @@ func TestPrivateDirRefused(t *testing.T) {
 		}
 		p.write("private/agents/agent-1/server.env", "KEY=1")
 		_, err := p.build(filepath.Join(p.dir, "public"))
-		if err == nil || !strings.Contains(err.Error(), "holds agents/agent-1/server.env, which a build does not write") {
+		if err == nil || !strings.Contains(err.Error(), "holds agents/agent-1/server.env, which a build did not write") {
 			t.Errorf("got %v", err)
 		}
-		if _, err := os.Stat(filepath.Join(p.dir, "private/agents/agent-1/server.env")); err != nil {
+		os.Remove(filepath.Join(p.dir, "private/agents/agent-1/server.env"))
+		// Named like a tier's card, but no build wrote it.
+		p.write("private/agents/agent-1/extended-agent-card.backup.json", "{}")
+		_, err = p.build(filepath.Join(p.dir, "public"))
+		if err == nil || !strings.Contains(err.Error(), "holds agents/agent-1/extended-agent-card.backup.json, which a build did not write") {
+			t.Errorf("got %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(p.dir, "private/agents/agent-1/extended-agent-card.backup.json")); err != nil {
 			t.Error("the user's file is gone")
+		}
+	})
+	t.Run("a project copied elsewhere is still its own", func(t *testing.T) {
+		p := privateProject(t)
+		if _, err := p.build(filepath.Join(p.dir, "public")); err != nil {
+			t.Fatal(err)
+		}
+		moved := filepath.Join(t.TempDir(), "moved")
+		if err := os.Rename(p.dir, moved); err != nil {
+			t.Fatal(err)
+		}
+		p.dir = moved
+		if _, err := p.build(filepath.Join(p.dir, "public")); err != nil {
+			t.Fatal(err)
 		}
 	})
 	t.Run("no overlays: a folder of the user's is left alone", func(t *testing.T) {
@@ -427,5 +448,20 @@ func TestCrossedBuildsDoNotDeadlock(t *testing.T) {
 				t.Fatalf("round %d: the builds wait for each other", round)
 			}
 		}
+	}
+}
+
+// TestLeakCheckIgnoresWhereTheManifestIs: where the manifest and its
+// folders are is not published text, so private text in those paths
+// excuses nothing.
+func TestLeakCheckIgnoresWhereTheManifestIs(t *testing.T) {
+	p := privateProject(t)
+	p.dir = filepath.Join(p.dir, "private-export")
+	p.toml = strings.Replace(p.toml, "[site]\n", "[site]\noutput = \"private-export-site\"\n", 1)
+	p.write("site/index.md", "Try our private-export skill.")
+	_, err := p.build(filepath.Join(p.dir, "public"))
+	var leak *PrivateLeakError
+	if !errors.As(err, &leak) || !slices.Contains(leak.Found["index.html"], "private-export") {
+		t.Fatalf("got %v", err)
 	}
 }

@@ -138,8 +138,9 @@ func TestGoldenExampleSite(t *testing.T) {
 	private := readTree(t, m.PrivateDir())
 	private["dot-gitignore"] = private[".gitignore"]
 	delete(private, ".gitignore")
-	// It names the manifest by its absolute path, which is this machine's.
-	if !bytes.HasSuffix(private[ownerFile], []byte("/agents.toml\n")) {
+	// It names the manifest by its path from the private output, which
+	// here is a temporary folder.
+	if !bytes.HasSuffix(private[ownerFile], []byte("/agents.toml\nagents/invoice-reader/extended-agent-card.enterprise.json\nagents/invoice-reader/extended-agent-card.json\nagents/invoice-reader/extended-agent.enterprise.json\nagents/invoice-reader/extended-agent.json\n")) {
 		t.Errorf("%s: %q", ownerFile, private[ownerFile])
 	}
 	delete(private, ownerFile)
