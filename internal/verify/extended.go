@@ -131,6 +131,7 @@ func redactCard(c *Card, h http.Header) {
 	for i := range c.Signatures {
 		s := &c.Signatures[i]
 		s.KID = fetch.RedactText(s.KID, h)
+		s.Alg = fetch.RedactText(s.Alg, h)
 		s.JKU = fetch.RedactText(s.JKU, h)
 		s.Reason = fetch.RedactText(s.Reason, h)
 		for j := range s.Uncovered {
