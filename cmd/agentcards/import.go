@@ -22,24 +22,13 @@ import (
 // large; a card is far smaller).
 const importMaxBytes = 64 << 20
 
-func runImport(args []string, stdout, stderr io.Writer) error {
+func runImport(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlags("import", stderr)
 	id := fs.String("id", "", "agent id to use (default: from the card's id or name)")
 	appendTo := fs.String("append", "", "append the block to this `manifest` (it must still load) instead of printing it")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https")
 	asCatalog := fs.Bool("catalog", false, "SOURCE is an AI Catalog (an origin means its /.well-known/ai-catalog.json): import every A2A card it lists (default for a URL or file named ai-catalog.json, or a file holding a catalog)")
 	maxEntries := fs.Int("max-entries", aicatalog.DefaultMaxEntries, "with a catalog: take at most `N` entries in all, nested catalogs' included")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: agentcards import [-id ID] [-append agents.toml] [-catalog] [-max-entries N] SOURCE\n\n"+
-			"SOURCE is a card file or URL (A2A v1.0, v0.3, v0.2, or an older registry shape), or an AI Catalog\n"+
-			"(a URL or file named ai-catalog.json, a file holding one, or any SOURCE with -catalog).\n"+
-			"Prints [[agents]] blocks for agents.toml; what cannot be carried is named on stderr.\n\n"+
-			"Examples:\n"+
-			"  agentcards import https://agents.example.com/.well-known/agent-card.json\n"+
-			"  agentcards import -append agents.toml card.json\n"+
-			"  agentcards import -catalog https://directory.example.net\n\n")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageOrHelp(err)
 	}

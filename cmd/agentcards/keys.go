@@ -16,21 +16,14 @@ import (
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
-const keysUsage = `Usage: agentcards keys COMMAND [-manifest agents.toml] [-keys DIR] ...
-
-Key rotation, with the states recorded in keys/rotation.toml:
-  keys list                 every key in the keys folder, its alg and state
-  keys next [-alg A] [-out FILE]
-                            make the next key: published in the JWKS, not signing yet
-  keys promote KID          the next key starts signing (old and new sign during the overlap)
-  keys retire KID           an active key stops signing; it stays in the JWKS
-  keys drop [-force] KID    remove a retired key from the keys folder (after a week)
-`
-
 func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, keysUsage)
+		printHelp(stderr, "keys", nil)
 		return errUsage
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		printHelp(stdout, "keys", nil)
+		return nil
 	}
 	cmd := args[0]
 	fs := newFlags("keys "+cmd, stderr)
@@ -39,7 +32,6 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 	algFlag := fs.String("alg", "Ed25519", "keys next: algorithm (Ed25519, ES256, RS256, PS256)")
 	out := fs.String("out", "", "keys next: where to write the private key (default .agentcards/signing-key-<kid>.pem)")
 	force := fs.Bool("force", false, "keys drop: drop a key retired less than a week ago")
-	fs.Usage = func() { fmt.Fprint(stderr, keysUsage) }
 	if err := fs.Parse(kidsAfterFlags(fs, args[1:])); err != nil {
 		return usageOrHelp(err)
 	}
@@ -63,9 +55,9 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 		if fs.NArg() != 1 {
 			return "", fmt.Errorf("give the kid of the key: %w", errUsage)
 		}
-		kid := fs.Arg(0)
-		if ks.Find(kid) == nil {
-			return "", fmt.Errorf("no key %s in %s", kid, dir)
+		kid, err := resolveKID(ks, fs.Arg(0), dir)
+		if err != nil {
+			return "", err
 		}
 		if state, _ := rot.State(kid); want != "" && state != want {
 			return "", fmt.Errorf("key %s is %s, not %s", kid, state, want)
@@ -180,8 +172,7 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 		fmt.Fprintf(stdout, "key %s dropped from %s\n", kid, dir)
 		return nil
 	}
-	fmt.Fprintf(stderr, "agentcards keys: unknown command %q\n\n%s", cmd, keysUsage)
-	return errUsage
+	return fmt.Errorf("unknown command %q%s; it takes list, next, promote, retire or drop: %w", cmd, keysDidYouMean(cmd), errUsage)
 }
 
 // manifestKeysDir is the manifest's site.keys folder; "keys" when there is
@@ -224,4 +215,36 @@ func kidsAfterFlags(fs *flag.FlagSet, args []string) []string {
 		}
 	}
 	return append(append(flags, "--"), rest...)
+}
+
+// resolveKID is the kid of the one key in ks whose kid is arg or starts
+// with it.
+func resolveKID(ks *sign.KeySet, arg, dir string) (string, error) {
+	if ks.Find(arg) != nil {
+		return arg, nil
+	}
+	var matches []string
+	for _, k := range ks.Keys {
+		if strings.HasPrefix(k.KeyID, arg) {
+			matches = append(matches, k.KeyID)
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		return "", fmt.Errorf("no key %s in %s (agentcards keys list shows them)", arg, dir)
+	}
+	return "", fmt.Errorf("%s starts %d kids (%s): give more of it", arg, len(matches), strings.Join(matches, ", "))
+}
+
+// keysDidYouMean is " (did you mean X?)" for the keys command closest to
+// cmd, or "".
+func keysDidYouMean(cmd string) string {
+	for _, c := range []string{"list", "next", "promote", "retire", "drop"} {
+		if editDistance(strings.ToLower(cmd), c) <= 2 {
+			return fmt.Sprintf(" (did you mean %q?)", c)
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@
 // agents.toml.
 //
 //	agentcards build  [-manifest agents.toml] [-out DIR] [-key FILE]...
+//	agentcards version
 //	agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
 //	agentcards verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] TARGET...
 //	agentcards verify -extended [-H 'Name: value']... [-header-env Name=VAR]... URL...
@@ -28,21 +29,6 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 }
 
-const usage = `agentcards publishes signed A2A Agent Cards as a static site.
-
-Usage:
-  agentcards build  [-manifest agents.toml] [-out DIR] [-key FILE]...
-  agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
-  agentcards keys   list | next | promote KID | retire KID | drop KID
-  agentcards verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] TARGET...
-  agentcards verify -extended [-H 'Name: value']... [-header-env Name=VAR]... URL...
-  agentcards import [-id ID] [-append agents.toml] SOURCE
-  agentcards serve  [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]...
-  agentcards mcp fetch [-o FILE] [-H 'Name: value']... [-header-env Name=VAR]... URL
-
-Run "agentcards <command> -h" for a command's flags. README.md has the rest.
-`
-
 // env looks up an environment variable ("" when unset).
 type env func(string) string
 
@@ -51,31 +37,23 @@ var errUsage = errors.New("usage")
 
 func run(args []string, stdout, stderr io.Writer, getenv env) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
 	var err error
-	switch args[0] {
-	case "build":
-		err = runBuild(args[1:], stdout, stderr, getenv)
-	case "keygen":
-		err = runKeygen(args[1:], stdout, stderr, getenv)
-	case "verify":
-		err = runVerify(args[1:], stdout, stderr, getenv)
-	case "import":
-		err = runImport(args[1:], stdout, stderr)
-	case "serve":
-		err = runServe(args[1:], stdout, stderr, getenv)
-	case "keys":
-		err = runKeys(args[1:], stdout, stderr, getenv)
-	case "mcp":
-		err = runMCP(args[1:], stdout, stderr, getenv)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+	switch name := args[0]; name {
+	case "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage())
 		return 0
+	case "-version", "--version":
+		err = runVersion(nil, stdout, stderr, getenv)
 	default:
-		fmt.Fprintf(stderr, "agentcards: unknown command %q\n\n%s", args[0], usage)
-		return 2
+		r, ok := runners()[name]
+		if !ok {
+			fmt.Fprintf(stderr, "agentcards: unknown command %q%s\n\n%s", terminal.Escape(name), didYouMean(name), usage())
+			return 2
+		}
+		err = r(args[1:], stdout, stderr, getenv)
 	}
 	switch {
 	case err == nil:
@@ -96,10 +74,25 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 	}
 }
 
-// newFlags makes a FlagSet that reports its errors as usage errors.
+// runner runs one command.
+type runner func(args []string, stdout, stderr io.Writer, getenv env) error
+
+// runners are the commands by name.
+func runners() map[string]runner {
+	return map[string]runner{
+		"build": runBuild, "keygen": runKeygen, "verify": runVerify, "import": runImport,
+		"serve": runServe, "keys": runKeys, "mcp": runMCP, "version": runVersion, "help": runHelp,
+	}
+}
+
+// newFlags makes a FlagSet that reports its errors as usage errors and
+// prints the command's help (printHelp) for -h; name is the command, with
+// its subcommand ("keys retire").
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("agentcards "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	top, _, _ := strings.Cut(name, " ")
+	fs.Usage = func() { printHelp(fs.Output(), top, fs) }
 	return fs
 }
 

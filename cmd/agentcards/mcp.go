@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/manifest"
@@ -19,40 +21,44 @@ import (
 	"github.com/agentcards/agentcards/internal/terminal"
 )
 
-const mcpUsage = `Usage: agentcards mcp fetch [-o FILE] [-H 'Name: value']... [-header-env Name=VAR]... URL
+// mcpFetchOptions are the flags of mcp fetch.
+type mcpFetchOptions struct {
+	out, cacert        *string
+	headers, headerEnv *multiFlag
+	timeout            *time.Duration
+	maxBytes           *int64
+}
 
-fetch snapshots a live MCP server (Streamable HTTP): its serverInfo, capabilities,
-every page of tools/list, and resources/list and prompts/list when it offers them.
-The snapshot is what [[mcpServers]] tools = "..." in agents.toml points at; commit it.
-Headers (for auth) are sent with every request and never written to the file.
-
-Examples:
-  agentcards mcp fetch -o mcp/weather.json https://mcp.example.com/mcp
-  MCP_TOKEN=... agentcards mcp fetch -header-env Authorization=MCP_TOKEN -o mcp/weather.json https://mcp.example.com/mcp
-
-`
+// mcpFetchFlags defines mcp fetch's flags on fs.
+func mcpFetchFlags(fs *flag.FlagSet) mcpFetchOptions {
+	var o mcpFetchOptions
+	o.out = fs.String("o", "", "write the snapshot to this `file` (default: standard output)")
+	o.headers, o.headerEnv = new(multiFlag), new(multiFlag)
+	fs.Var(o.headers, "H", "send this header with every request (`'Name: value'`; repeatable)")
+	fs.Var(o.headerEnv, "header-env", "send header Name with the value of environment variable VAR (`Name=VAR`; repeatable), which keeps the value out of shell history")
+	o.timeout = fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
+	o.maxBytes = fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest response read, in bytes")
+	o.cacert = fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
+	return o
+}
 
 func runMCP(args []string, stdout, stderr io.Writer, getenv env) error {
 	if len(args) == 0 || args[0] != "fetch" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprint(stdout, mcpUsage)
+			fs := newFlags("mcp fetch", stdout)
+			mcpFetchFlags(fs)
+			fs.Usage()
 			return nil
 		}
-		fmt.Fprint(stderr, mcpUsage)
+		fs := newFlags("mcp fetch", stderr)
+		mcpFetchFlags(fs)
+		fs.Usage()
 		return errUsage
 	}
 	fs := newFlags("mcp fetch", stderr)
-	out := fs.String("o", "", "write the snapshot to this `file` (default: standard output)")
-	var headers, headerEnv multiFlag
-	fs.Var(&headers, "H", "send this header with every request (`'Name: value'`; repeatable)")
-	fs.Var(&headerEnv, "header-env", "send header Name with the value of environment variable VAR (`Name=VAR`; repeatable), which keeps the value out of shell history")
-	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
-	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest response read, in bytes")
-	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, mcpUsage)
-		fs.PrintDefaults()
-	}
+	f := mcpFetchFlags(fs)
+	out, timeout, maxBytes, cacert := f.out, f.timeout, f.maxBytes, f.cacert
+	headers, headerEnv := f.headers, f.headerEnv
 	if err := fs.Parse(args[1:]); err != nil {
 		return usageOrHelp(err)
 	}
@@ -61,7 +67,7 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv env) error {
 		return errUsage
 	}
 	endpoint := fs.Arg(0)
-	h, err := requestHeaders(headers, headerEnv, getenv)
+	h, err := requestHeaders(*headers, *headerEnv, getenv)
 	if err != nil {
 		return fmt.Errorf("%v: %w", err, errUsage)
 	}

@@ -27,7 +27,7 @@ func (errNotVerified) Error() string { return "not verified" }
 
 func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlags("verify", stderr)
-	jwks := fs.String("jwks", "", "trusted JWKS `URL|FILE` (default: the card's origin, or the built site under the working directory that the card file lies in)")
+	jwks := fs.String("jwks", "", "trusted JWKS `URL|FILE|SITE` (a built site folder means its .well-known/jwks.json; default: the card's origin, or the built site under the working directory that the card file lies in)")
 	all := fs.Bool("all", false, "require every signature to verify, not just one")
 	strict := fs.Bool("strict", false, "require a signature over the whole card (RFC 8785), not only over the A2A SDKs' projection")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
@@ -41,20 +41,6 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	var headers, headerEnv multiFlag
 	fs.Var(&headers, "H", "with -extended: send this header to the agent's interface (`'Name: value'`; repeatable)")
 	fs.Var(&headerEnv, "header-env", "with -extended: send header Name with the value of environment variable VAR (`Name=VAR`; repeatable), which keeps the value out of shell history")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: agentcards verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] [-catalog] [-max-entries N] TARGET...\n"+
-			"       agentcards verify -extended [-H 'Name: value']... [-header-env Name=VAR]... URL...\n\n"+
-			"TARGET is a card file, a built site folder, a URL (an origin means its /.well-known/agent-card.json),\n"+
-			"or an AI Catalog (a URL or file named ai-catalog.json, or any TARGET with -catalog).\n"+
-			"Exit status: 0 verified, 1 not verified, 2 usage or fetch error.\n\n"+
-			"Examples:\n"+
-			"  agentcards verify public\n"+
-			"  agentcards verify https://agents.example.com\n"+
-			"  agentcards verify https://agents.example.com/.well-known/ai-catalog.json\n"+
-			"  agentcards verify -jwks public private/agents/ledger/extended-agent-card.json\n"+
-			"  A2A_AUTH='Bearer ...' agentcards verify -extended -header-env Authorization=A2A_AUTH https://agents.example.com/agents/ledger/.well-known/agent-card.json\n\n")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return usageOrHelp(err)
 	}
