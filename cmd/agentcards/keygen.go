@@ -67,7 +67,7 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 		fmt.Fprintf(stdout, "private key: %s (keep it secret; never commit it)\n", path)
 		defer fmt.Fprintf(stdout, "\nNext:\n"+
 			"  git add %s        # the public key is safe to publish\n"+
-			"  gh secret set %s < %s\n"+
+			"  gh secret set %s --env signing < %s   # the environment the publish workflow uses\n"+
 			"  then delete %s, or keep it somewhere safe outside the repository.\n"+
 			"Local builds sign with it through -key %s or $%s.\n",
 			filepath.Join(dir, pub.KeyID+".json"), sign.EnvSigningKey, path, path, path, sign.EnvSigningKey)

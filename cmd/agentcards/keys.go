@@ -165,11 +165,11 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 		if err := os.Remove(filepath.Join(dir, kid+".json")); err != nil {
 			return err
 		}
-		rot.Remove(kid)
+		rot.Set(kid, keyring.StateDropped, today)
 		if err := rot.Save(); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "key %s dropped from %s\n", kid, dir)
+		fmt.Fprintf(stdout, "key %s dropped from %s; if its PEM is still in the secret, remove it\n", kid, dir)
 		return nil
 	}
 	return fmt.Errorf("unknown command %q%s; it takes list, next, promote, retire or drop: %w", cmd, keysDidYouMean(cmd), errUsage)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agentcards/agentcards/internal/sign"
@@ -91,7 +92,7 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 		return nil, err
 	}
 	for _, e := range rot.Keys {
-		if keys.Find(e.KID) == nil {
+		if keys.Find(e.KID) == nil && e.State != StateDropped {
 			return nil, fmt.Errorf("%s names kid %s, which has no public JWK in %s", RotationFile, e.KID, keysDir)
 		}
 	}
@@ -122,6 +123,10 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 			return nil, err
 		}
 		pub := keys.Find(kid)
+		if state, since := rot.State(kid); pub == nil && state == StateDropped {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("key %s (from %s) was dropped on %s: it no longer signs; remove its PEM from the secret ($%s)", kid, p.From, since, sign.EnvSigningKey))
+			continue
+		}
 		if pub == nil {
 			return nil, fmt.Errorf("signing key %s (from %s) has no public half in %s: run `agentcards keygen -from FILE -alg ALG` to add it, and commit it", kid, p.From, keysDir)
 		}
@@ -140,6 +145,9 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 		r.Signers = append(r.Signers, s)
 	}
 	if len(r.Signers) == 0 {
+		if len(r.Warnings) > 0 {
+			return nil, fmt.Errorf("%s\nnone of the signing keys given is active (%s): give the active key's PEM (agentcards keys list shows which it is), or promote one with `agentcards keys promote KID`", strings.Join(r.Warnings, "\n"), rot.Describe())
+		}
 		return nil, fmt.Errorf("none of the signing keys given is active (%s): promote one with `agentcards keys promote KID`", rot.Describe())
 	}
 	return r, nil

@@ -29,6 +29,9 @@ const (
 	// StateRetired: no longer signs, still published until cards signed
 	// with it have left every cache; then it is dropped.
 	StateRetired = "retired"
+	// StateDropped: removed from the keys folder and the JWKS (kept
+	// here so that a build given its PEM can say so).
+	StateDropped = "dropped"
 )
 
 // RetiredKeepDays is how long a retired key stays in the JWKS: cards are
@@ -67,8 +70,8 @@ func LoadRotation(keysDir string) (*Rotation, error) {
 		return nil, fmt.Errorf("%s: unknown key %s", r.path, und[0])
 	}
 	for i, e := range r.Keys {
-		if !slices.Contains([]string{StateNext, StateActive, StateRetired}, e.State) {
-			return nil, fmt.Errorf("%s: keys[%d] (kid %s): state %q is not next, active or retired", r.path, i, e.KID, e.State)
+		if !slices.Contains([]string{StateNext, StateActive, StateRetired, StateDropped}, e.State) {
+			return nil, fmt.Errorf("%s: keys[%d] (kid %s): state %q is not next, active, retired or dropped", r.path, i, e.KID, e.State)
 		}
 		if _, err := time.Parse(time.DateOnly, e.Since); err != nil {
 			return nil, fmt.Errorf("%s: keys[%d] (kid %s): since %q is not a date such as 2026-01-31", r.path, i, e.KID, e.Since)
@@ -116,7 +119,8 @@ func (r *Rotation) Save() error {
 	var b bytes.Buffer
 	b.WriteString("# Key rotation states, kept by `agentcards keys`. A key of the folder with\n")
 	b.WriteString("# no entry here is active. next: published, not signing. active: signing.\n")
-	b.WriteString("# retired: published, not signing, dropped after a week (README, \"Key rotation\").\n\n")
+	b.WriteString("# retired: published, not signing, dropped after a week (README, \"Key rotation\").\n")
+	b.WriteString("# dropped: gone from the folder and the JWKS; a build given its PEM says so.\n\n")
 	if err := toml.NewEncoder(&b).Encode(r); err != nil {
 		return err
 	}
