@@ -24,20 +24,16 @@ const DevKeyFile = "dev-signing-key.pem"
 // DevKey returns the development signing key kept in dir/.agentcards,
 // making it (Ed25519) on first use; created reports that it was made now.
 // The folder gets a .gitignore of its own so the key is never committed.
+// Builds that start at once agree on one key: the key file appears whole
+// or not at all (written aside, then linked into place), and a build that
+// finds it made by another reads that one.
 func DevKey(dir string) (key crypto.Signer, path string, created bool, err error) {
 	path = filepath.Join(dir, DevKeyDir, DevKeyFile)
-	data, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		keys, err := ParsePrivatePEM(data)
-		if err != nil {
-			return nil, path, false, fmt.Errorf("%s: %v (delete it to make a new development key)", path, err)
-		}
-		return keys[0], path, false, nil
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, path, false, err
+	if key, err := readDevKey(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return key, path, false, err
 	}
-	if _, err := PrivateDir(dir); err != nil {
+	kd, err := PrivateDir(dir)
+	if err != nil {
 		return nil, path, false, err
 	}
 	key, err = GenerateKey(EdDSA)
@@ -48,10 +44,50 @@ func DevKey(dir string) (key crypto.Signer, path string, created bool, err error
 	if err != nil {
 		return nil, path, false, err
 	}
-	if err := WriteNewFile(path, pemBytes, 0o600); err != nil {
+	tmp, err := writeTemp(kd, ".dev-signing-key-*", pemBytes, 0o600)
+	if err != nil {
 		return nil, path, false, err
 	}
+	defer os.Remove(tmp)
+	// A link fails when the name exists: exactly one build's key lands.
+	if err := os.Link(tmp, path); err != nil {
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, path, false, err
+		}
+		key, err := readDevKey(path)
+		return key, path, false, err
+	}
 	return key, path, true, nil
+}
+
+// readDevKey reads the development key at path.
+func readDevKey(path string) (crypto.Signer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := ParsePrivatePEM(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v (delete it to make a new development key)", path, err)
+	}
+	return keys[0], nil
+}
+
+// writeTemp writes data to a new file in dir named after pattern, synced
+// to disk, and returns its path.
+func writeTemp(dir, pattern string, data []byte, perm os.FileMode) (string, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr, serr, cerr, os.Chmod(f.Name(), perm)); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // PrivateDir makes dir/.agentcards, the folder for private keys, with a
@@ -65,7 +101,16 @@ func PrivateDir(dir string) (string, error) {
 	if _, err := os.Stat(gi); err == nil {
 		return kd, nil
 	}
-	return kd, os.WriteFile(gi, []byte("# agentcards: private keys; never commit.\n*\n"), 0o644)
+	// Whole or not at all, whoever writes it.
+	tmp, err := writeTemp(kd, ".gitignore-*", []byte("# agentcards: private keys; never commit.\n*\n"), 0o644)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, gi); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return kd, nil
 }
 
 // WriteNewFile writes data to a file that must not exist yet.

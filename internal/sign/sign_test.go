@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-jose/go-jose/v4"
@@ -478,5 +479,52 @@ func TestProjectionSignature(t *testing.T) {
 	}
 	if res[0].Verified || res[1].Verified || !strings.Contains(fmt.Sprint(res[1].Err), "members were removed after signing") {
 		t.Fatalf("stripped card: got %+v, want both signatures refused: the marked one proves the card had a requirement it lacks now", res)
+	}
+}
+
+// TestDevKeyConcurrentFirstUse: builds that start at once in a fresh
+// project all get the same development key, and exactly one made it.
+func TestDevKeyConcurrentFirstUse(t *testing.T) {
+	for range 5 {
+		dir := t.TempDir()
+		const n = 30
+		var wg sync.WaitGroup
+		kids := make([]string, n)
+		created := make([]bool, n)
+		errs := make([]error, n)
+		start := make(chan struct{})
+		for i := range n {
+			wg.Go(func() {
+				<-start
+				key, _, c, err := DevKey(dir)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				kids[i], _ = Thumbprint(key.Public())
+				created[i] = c
+			})
+		}
+		close(start)
+		wg.Wait()
+		made := 0
+		for i := range n {
+			if errs[i] != nil {
+				t.Fatalf("build %d: %v", i, errs[i])
+			}
+			if kids[i] != kids[0] {
+				t.Fatalf("two keys: %s and %s", kids[0], kids[i])
+			}
+			if created[i] {
+				made++
+			}
+		}
+		if made != 1 {
+			t.Errorf("%d builds say they made the key", made)
+		}
+		left, _ := filepath.Glob(filepath.Join(dir, DevKeyDir, ".*-*"))
+		if len(left) != 0 {
+			t.Errorf("temporary files left: %q", left)
+		}
 	}
 }
