@@ -105,7 +105,7 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 		if err != nil {
 			return nil, fmt.Errorf("development key: %v", err)
 		}
-		s, err := sign.NewSigner(key, sign.EdDSA, jku)
+		s, err := sign.NewDevSigner(key, jku)
 		if err != nil {
 			return nil, err
 		}

@@ -46,9 +46,34 @@ const ProjectionValue = "a2a-sdk-projection"
 // NewSigner prepares key to sign with alg; every signature's protected
 // header is {alg, jku, kid, typ: "JOSE"} with kid the key's thumbprint.
 func NewSigner(key crypto.Signer, alg, jku string) (*Signer, error) {
+	return newSigner(key, alg, jku, "")
+}
+
+// DevKIDPrefix begins the kid of the development key (its thumbprint
+// after it), so that anyone who meets a card it signed can tell.
+const DevKIDPrefix = "dev-"
+
+// NewDevSigner is NewSigner (EdDSA) for the development key: its kid is
+// DevKIDPrefix and the thumbprint.
+func NewDevSigner(key crypto.Signer, jku string) (*Signer, error) {
+	kid, err := Thumbprint(key.Public())
+	if err != nil {
+		return nil, err
+	}
+	return newSigner(key, EdDSA, jku, DevKIDPrefix+kid)
+}
+
+// IsDevKID reports whether kid names a development key.
+func IsDevKID(kid string) bool { return strings.HasPrefix(kid, DevKIDPrefix) }
+
+// newSigner is NewSigner with the kid set (default: the thumbprint).
+func newSigner(key crypto.Signer, alg, jku, kid string) (*Signer, error) {
 	pub, err := PublicJWK(key.Public(), alg)
 	if err != nil {
 		return nil, err
+	}
+	if kid != "" {
+		pub.KeyID = kid
 	}
 	opts := (&jose.SignerOptions{}).WithType("JOSE")
 	if jku != "" {

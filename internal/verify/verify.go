@@ -97,6 +97,10 @@ type Card struct {
 	Outcome    string      `json:"outcome"`
 	Signatures []Signature `json:"signatures"`
 	Problems   []string    `json:"problems,omitempty"`
+	// DevelopmentKey says a signature that verified was made by an
+	// agentcards development key (kid sign.DevKIDPrefix...): a local
+	// preview, never a published site.
+	DevelopmentKey bool `json:"developmentKey,omitempty"`
 }
 
 // Outcomes of a card.
@@ -602,6 +606,9 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	strict, verified := 0, 0
 	for _, r := range results {
 		s := Signature{Index: r.Index, KID: strings.Clone(r.KID), Alg: strings.Clone(r.Alg), JKU: strings.Clone(r.JKU), Verified: r.Verified}
+		if r.Verified && sign.IsDevKID(r.KID) {
+			c.DevelopmentKey = true
+		}
 		if r.Verified {
 			s.Covers, s.Uncovered = string(r.Covers), r.Uncovered
 			verified++
