@@ -145,7 +145,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if rep.Agents == 0 {
 		signed = "no agent card to sign (JWKS: " + strings.Join(kids, ", ") + ")"
 	}
-	fmt.Fprintf(stdout, "built %s: %d agents%s, %d files, %s\n", terminal.Escape(m.OutputDir()), rep.Agents, servers, rep.Files, signed)
+	fmt.Fprintf(stdout, "built %s: %s%s, %d files, %s\n", terminal.Escape(m.OutputDir()), plural(rep.Agents, "agent"), servers, rep.Files, signed)
 	if rep.Extended > 0 {
 		fmt.Fprintf(stdout, "built %s: %d extended card(s), for the agents' own servers to return from GetExtendedAgentCard; never publish this folder (README, \"Extended cards\")\n", terminal.Escape(rep.PrivateDir), rep.Extended)
 	}

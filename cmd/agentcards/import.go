@@ -184,7 +184,7 @@ func writeImported(block []byte, header, first string, n int, appendTo string, s
 	if n == 1 {
 		fmt.Fprintf(stdout, "appended agent %q to %s\n", first, appendTo)
 	} else {
-		fmt.Fprintf(stdout, "appended %d agents to %s\n", n, appendTo)
+		fmt.Fprintf(stdout, "appended %s to %s\n", plural(n, "agent"), appendTo)
 	}
 	return nil
 }

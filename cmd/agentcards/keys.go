@@ -67,7 +67,7 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 	switch cmd {
 	case "list":
 		if len(ks.Keys) == 0 {
-			fmt.Fprintf(stdout, "no keys in %s\n", dir)
+			fmt.Fprintf(stdout, "the keys folder %s holds no public keys: make one with agentcards keygen\n", dir)
 		}
 		for _, k := range ks.Keys {
 			state, since := rot.State(k.KeyID)

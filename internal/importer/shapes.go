@@ -420,6 +420,15 @@ func (im *importer) flows(p string, v any) (*manifest.OAuthFlows, bool) {
 		}
 		b, _ := raw.(map[string]any)
 		fp := p + "." + name
+		if name == "implicit" || name == "password" {
+			// Not "one flow per scheme": no scheme can carry it.
+			what := "use the authorization code flow with PKCE (flows.authorizationCode, pkceRequired = true) if the agent's server offers it"
+			if n > 0 {
+				what = "the scheme keeps its other flow"
+			}
+			im.warnf("%s: dropped: the %s flow is removed from A2A v1.0 (OAuth 2.0 Security BCP); %s", fp, name, what)
+			continue
+		}
 		if n > 0 {
 			im.warnf("%s: dropped: A2A v1.0 allows one flow per scheme (declare another scheme for it)", fp)
 			continue
@@ -460,16 +469,13 @@ func (im *importer) flows(p string, v any) (*manifest.OAuthFlows, bool) {
 			f.ClientCredentials = &manifest.ClientCredentialsFlow{TokenURL: str(pop(b, "tokenUrl")), RefreshURL: str(pop(b, "refreshUrl")), Scopes: scopes}
 		case "deviceCode":
 			f.DeviceCode = &manifest.DeviceCodeFlow{DeviceAuthorizationURL: str(pop(b, "deviceAuthorizationUrl")), TokenURL: str(pop(b, "tokenUrl")), RefreshURL: str(pop(b, "refreshUrl")), Scopes: scopes}
-		default:
-			im.warnf("%s: dropped: the %s flow is deprecated in A2A v1.0 and not supported", fp, name)
-			continue
 		}
 		n++
 		im.leftovers(fp, b)
 	}
 	im.leftovers(p, obj)
 	if n == 0 {
-		im.warnf("%s: no supported flow, so the scheme is dropped", p)
+		im.warnf("%s: no flow A2A v1.0 supports is left, so the scheme is dropped, and so are the requirements that name it (add a supported flow to keep them)", p)
 		return nil, false
 	}
 	return &f, true
