@@ -38,7 +38,7 @@ func runServe(args []string, stdout, stderr io.Writer, getenv env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "serving %s/ (rebuilds on changes to the manifest, site/, templates/ and keys/; Ctrl-C stops)\n", srv.URL)
+	fmt.Fprintf(stdout, "serving %s/ (rebuilds on changes to the manifest, site/, templates/ and keys/, and open pages reload; Ctrl-C stops)\n", srv.URL)
 	<-srv.Done()
 	fmt.Fprintln(stdout, "stopped")
 	return nil

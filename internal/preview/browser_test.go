@@ -234,3 +234,37 @@ func TestBrowserMCP(t *testing.T) {
 		t.Errorf("%d JavaScript dialogs opened", *dialogs)
 	}
 }
+
+// TestBrowserReloads: a page open in the browser reloads by itself after
+// a rebuild, showing the new site, and the error of a failed one.
+func TestBrowserReloads(t *testing.T) {
+	exe := chromium(t)
+	srv := startExample(t)
+	bctx, _ := browser(t, exe)
+	ctx, cancel := context.WithTimeout(bctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`form.search`))); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(srv.cfg.Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The page reloads itself: its document changes under the test, so
+	// each look may fail while it does.
+	eventually := func(what, js string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("the open page did not reload to show %s", what)
+	}
+	os.WriteFile(srv.cfg.Manifest, []byte(strings.Replace(string(good), `title = "Example Co. agents"`, `title = "Renamed agents"`, 1)), 0o644)
+	eventually("the new site", `document.title.includes("Renamed agents")`)
+	os.WriteFile(srv.cfg.Manifest, []byte(strings.Replace(string(good), `version = "2.4.1"`, `version = ""`, 1)), 0o644)
+	eventually("the failed rebuild", `!!document.querySelector('[role=alert]')`)
+}

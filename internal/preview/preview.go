@@ -60,7 +60,9 @@ type Server struct {
 	// watched.
 	snapshots []string
 	builds    int
-	done      chan struct{}
+	// generation counts rebuilds, good or failed (ReloadScriptPath).
+	generation int
+	done       chan struct{}
 }
 
 // Start listens, builds once, and serves until ctx is done. A first build
@@ -136,6 +138,9 @@ func (s *Server) rebuild() {
 	err := s.build(dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Every attempt, good or not, changes what the pages show: open pages
+	// reload (ReloadPath) to show the new site or the error.
+	s.generation++
 	if err != nil {
 		s.lastErr = err.Error()
 		fmt.Fprintf(s.cfg.Log, "rebuild failed; still serving the last good site:\n%s\n", terminal.EscapeLines(err.Error()))
@@ -143,7 +148,44 @@ func (s *Server) rebuild() {
 	}
 	s.current, s.lastErr = dir, ""
 	s.builds++
-	fmt.Fprintf(s.cfg.Log, "built; serving %s/\n", s.URL)
+	if s.builds > 1 {
+		fmt.Fprintln(s.cfg.Log, "rebuilt; open pages reload")
+	}
+}
+
+// Paths the preview answers itself; none is part of a built site.
+const (
+	// ReloadScriptPath is the script every preview page loads: it asks
+	// GenerationPath each second and reloads the page when a rebuild
+	// (good or failed) has happened since it loaded.
+	ReloadScriptPath = "/__agentcards/reload.js"
+	// GenerationPath answers the number of rebuilds so far.
+	GenerationPath = "/__agentcards/generation"
+)
+
+// reloadScript is served at ReloadScriptPath.
+const reloadScript = `(function () {
+  var seen = null;
+  function poll() {
+    fetch(` + "`" + GenerationPath + "`" + `, { cache: 'no-store' }).then(function (r) { return r.text(); }).then(function (g) {
+      if (seen === null) { seen = g; } else if (g !== seen) { location.reload(); return; }
+      setTimeout(poll, 1000);
+    }, function () { setTimeout(poll, 2000); });
+  }
+  poll();
+})();
+`
+
+// injectReload puts the reload script before </body>.
+func injectReload(page []byte) []byte {
+	tag := []byte(` <script src="` + ReloadScriptPath + `" defer></script>`)
+	i := bytes.LastIndex(page, []byte("</body>"))
+	if i < 0 {
+		return append(page, tag...)
+	}
+	out := append([]byte{}, page[:i]...)
+	out = append(out, tag...)
+	return append(out, page[i:]...)
 }
 
 func (s *Server) build(dir string) error {
@@ -256,12 +298,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.RLock()
-	root, lastErr := s.current, s.lastErr
+	root, lastErr, generation := s.current, s.lastErr, s.generation
 	s.mu.RUnlock()
+	switch r.URL.Path {
+	case ReloadScriptPath:
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		io.WriteString(w, reloadScript)
+		return
+	case GenerationPath:
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprint(w, generation)
+		return
+	}
 	if root == "" {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><title>Build failed</title><body>%s</body></html>", errorBanner(lastErr))
+		fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><title>Build failed</title><body>%s</body></html>", injectReload([]byte(errorBanner(lastErr))))
 		return
 	}
 	urlPath := path.Clean("/" + r.URL.Path)
@@ -288,8 +342,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
-	if strings.HasSuffix(file, ".html") && lastErr != "" {
-		body = injectBanner(body, lastErr)
+	if strings.HasSuffix(file, ".html") {
+		if lastErr != "" {
+			body = injectBanner(body, lastErr)
+		}
+		body = injectReload(body)
 	}
 	for k, v := range site.Headers(urlPath) {
 		w.Header().Set(k, v)

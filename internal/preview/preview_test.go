@@ -273,3 +273,26 @@ func TestLoopbackOnly(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestReloadScript: preview pages load the reload script, cards do not,
+// and the generation moves on every rebuild, failed ones too.
+func TestReloadScript(t *testing.T) {
+	srv := startExample(t)
+	tag := `<script src="` + ReloadScriptPath + `" defer></script>`
+	if _, body := get(t, srv.URL+"/"); !strings.Contains(body, tag) {
+		t.Error("the index does not load the reload script")
+	}
+	if _, card := get(t, srv.URL+"/.well-known/agent-card.json"); strings.Contains(card, "reload") {
+		t.Error("the script was put in a card")
+	}
+	if resp, js := get(t, srv.URL+ReloadScriptPath); resp.StatusCode != 200 || !strings.Contains(js, GenerationPath) || !strings.Contains(js, "location.reload()") {
+		t.Errorf("script: %d %s", resp.StatusCode, js)
+	}
+	_, g1 := get(t, srv.URL+GenerationPath)
+	good, _ := os.ReadFile(srv.cfg.Manifest)
+	os.WriteFile(srv.cfg.Manifest, []byte(strings.Replace(string(good), `version = "2.4.1"`, `version = ""`, 1)), 0o644)
+	waitUntil(t, "the failure", func() bool { _, e := srv.Status(); return e != "" })
+	if _, g2 := get(t, srv.URL+GenerationPath); g2 == g1 {
+		t.Errorf("generation %s did not move on a failed rebuild", g1)
+	}
+}
