@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/manifest"
 )
 
 // commandHelp is what `agentcards help CMD` and `agentcards CMD -h` print
@@ -16,7 +18,7 @@ type commandHelp struct {
 }
 
 // commands are the commands in the order `agentcards help` lists them.
-var commands = []string{"build", "serve", "verify", "keygen", "keys", "import", "mcp", "version", "help"}
+var commands = []string{"build", "serve", "verify", "keygen", "keys", "import", "mcp", "schema", "version", "help"}
 
 var helps = map[string]commandHelp{
 	"build": {
@@ -101,6 +103,16 @@ var helps = map[string]commandHelp{
 		examples: []string{
 			"agentcards mcp fetch -o mcp/weather.json https://mcp.example.com/mcp",
 			"MCP_TOKEN=... agentcards mcp fetch -header-env Authorization=MCP_TOKEN -o mcp/weather.json https://mcp.example.com/mcp",
+		},
+	},
+	"schema": {
+		synopsis: []string{"schema"},
+		about: "Prints the JSON Schema of agents.toml, made from the types the manifest is read into.\n" +
+			"Editors that read Taplo's directive complete keys and explain them when agents.toml\n" +
+			"starts with a line naming it (VS Code: the Even Better TOML extension).",
+		examples: []string{
+			"agentcards schema > agents.schema.json   # then: #:schema ./agents.schema.json",
+			"#:schema " + manifest.SchemaID,
 		},
 	},
 	"version": {

@@ -2,6 +2,7 @@
 // agents.toml.
 //
 //	agentcards build  [-manifest agents.toml] [-out DIR] [-key FILE]...
+//	agentcards schema
 //	agentcards version
 //	agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
 //	agentcards verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] TARGET...
@@ -81,7 +82,7 @@ type runner func(args []string, stdout, stderr io.Writer, getenv env) error
 func runners() map[string]runner {
 	return map[string]runner{
 		"build": runBuild, "keygen": runKeygen, "verify": runVerify, "import": runImport,
-		"serve": runServe, "keys": runKeys, "mcp": runMCP, "version": runVersion, "help": runHelp,
+		"serve": runServe, "keys": runKeys, "mcp": runMCP, "schema": runSchema, "version": runVersion, "help": runHelp,
 	}
 }
 

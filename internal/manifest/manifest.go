@@ -69,28 +69,48 @@ func (s *Site) ProjectionSignatures() bool {
 	return s.SDKProjectionSignatures == nil || *s.SDKProjectionSignatures
 }
 
-// Provider is an A2A AgentProvider.
+// Provider is an A2A AgentProvider: who runs the agent.
 type Provider struct {
+	// Organization is the provider's name.
 	Organization string `toml:"organization"`
-	URL          string `toml:"url"`
+	// URL is the provider's website (absolute https).
+	URL string `toml:"url"`
 }
 
-// Agent is one [[agents]] entry.
+// Agent is one [[agents]] entry: an agent and its A2A card.
 type Agent struct {
-	ID                   string                    `toml:"id"`
-	Name                 string                    `toml:"name"`
-	Description          string                    `toml:"description"`
-	Version              string                    `toml:"version"`
-	Provider             *Provider                 `toml:"provider"`
-	DocumentationURL     string                    `toml:"documentationUrl"`
-	IconURL              string                    `toml:"iconUrl"`
-	SupportedInterfaces  []Interface               `toml:"supportedInterfaces"`
-	Capabilities         Capabilities              `toml:"capabilities"`
-	DefaultInputModes    []string                  `toml:"defaultInputModes"`
-	DefaultOutputModes   []string                  `toml:"defaultOutputModes"`
-	SecuritySchemes      map[string]SecurityScheme `toml:"securitySchemes"`
-	SecurityRequirements []Requirement             `toml:"securityRequirements"`
-	Skills               []Skill                   `toml:"skills"`
+	// ID is a URL slug (a-z, 0-9, inner -, up to 64); the agent lives at
+	// /agents/<id>/.
+	ID string `toml:"id"`
+	// Name is the agent's name, as people see it.
+	Name string `toml:"name"`
+	// Description says what the agent does (Markdown on its page).
+	Description string `toml:"description"`
+	// Version is the agent's version, e.g. "1.2.0".
+	Version string `toml:"version"`
+	// Provider is who runs the agent; merged over [provider].
+	Provider *Provider `toml:"provider"`
+	// DocumentationURL is where the agent's documentation is (absolute https).
+	DocumentationURL string `toml:"documentationUrl"`
+	// IconURL is the agent's icon (absolute https).
+	IconURL string `toml:"iconUrl"`
+	// SupportedInterfaces are the agent's endpoints, the preferred first.
+	SupportedInterfaces []Interface `toml:"supportedInterfaces"`
+	// Capabilities are the optional A2A features the agent supports.
+	Capabilities Capabilities `toml:"capabilities"`
+	// DefaultInputModes are the media types the agent takes (default
+	// ["text/plain"]).
+	DefaultInputModes []string `toml:"defaultInputModes"`
+	// DefaultOutputModes are the media types the agent returns (default
+	// ["text/plain"]).
+	DefaultOutputModes []string `toml:"defaultOutputModes"`
+	// SecuritySchemes are the named ways to authenticate.
+	SecuritySchemes map[string]SecurityScheme `toml:"securitySchemes"`
+	// SecurityRequirements are the alternatives a caller meets, each a
+	// table of scheme = [scopes].
+	SecurityRequirements []Requirement `toml:"securityRequirements"`
+	// Skills are what the agent can do.
+	Skills []Skill `toml:"skills"`
 	// RepresentativeQueries are 2-5 requests a person might make of the
 	// agent, for the AI Catalog's search indexes (default: the skills'
 	// examples).
@@ -106,47 +126,66 @@ type Agent struct {
 
 // Interface is an A2A AgentInterface: one endpoint and how to talk to it.
 type Interface struct {
-	URL             string `toml:"url"`
+	// URL is the endpoint (absolute https).
+	URL string `toml:"url"`
+	// ProtocolBinding is JSONRPC, GRPC or HTTP+JSON.
 	ProtocolBinding string `toml:"protocolBinding"`
+	// ProtocolVersion is the A2A version the endpoint speaks, e.g. "1.0".
 	ProtocolVersion string `toml:"protocolVersion"`
-	Tenant          string `toml:"tenant"`
+	// Tenant is sent with every request to this endpoint, when set.
+	Tenant string `toml:"tenant"`
 }
 
 // Capabilities are the optional A2A features an agent supports.
 type Capabilities struct {
-	Streaming         bool        `toml:"streaming"`
-	PushNotifications bool        `toml:"pushNotifications"`
-	ExtendedAgentCard bool        `toml:"extendedAgentCard"`
-	Extensions        []Extension `toml:"extensions"`
+	// Streaming: the agent streams responses (default false).
+	Streaming bool `toml:"streaming"`
+	// PushNotifications: the agent sends push notifications (default false).
+	PushNotifications bool `toml:"pushNotifications"`
+	// ExtendedAgentCard: authenticated callers can get a richer card; set
+	// by the build for an agent with [agents.extended].
+	ExtendedAgentCard bool `toml:"extendedAgentCard"`
+	// Extensions are the A2A extensions the agent supports.
+	Extensions []Extension `toml:"extensions"`
 }
 
 // Extension is an A2A AgentExtension.
 type Extension struct {
-	URI         string         `toml:"uri"`
-	Description string         `toml:"description"`
-	Required    bool           `toml:"required"`
-	Params      map[string]any `toml:"params"`
+	// URI identifies the extension.
+	URI string `toml:"uri"`
+	// Description says how the agent uses it.
+	Description string `toml:"description"`
+	// Required: clients must support the extension to talk to the agent.
+	Required bool `toml:"required"`
+	// Params are the extension's settings, any TOML table.
+	Params map[string]any `toml:"params"`
 }
 
 // SecurityScheme is the flat, typed form of an A2A security scheme. Type
 // selects which of the other fields apply.
 type SecurityScheme struct {
-	Type        string `toml:"type"`
+	// Type is apiKey, http, oauth2, openIdConnect or mutualTLS.
+	Type string `toml:"type"`
+	// Description says how to get credentials.
 	Description string `toml:"description"`
 
-	// apiKey
+	// Location is where an apiKey goes: header, query or cookie.
 	Location string `toml:"location"`
-	Name     string `toml:"name"`
+	// Name is the apiKey's header, query parameter or cookie name.
+	Name string `toml:"name"`
 
-	// http
-	Scheme       string `toml:"scheme"`
+	// Scheme is the http scheme, e.g. Bearer or Basic.
+	Scheme string `toml:"scheme"`
+	// BearerFormat hints at the bearer token's format, e.g. JWT.
 	BearerFormat string `toml:"bearerFormat"`
 
-	// oauth2
-	OAuth2MetadataURL string      `toml:"oauth2MetadataUrl"`
-	Flows             *OAuthFlows `toml:"flows"`
+	// OAuth2MetadataURL is the OAuth 2.0 authorization server metadata
+	// URL (RFC 8414).
+	OAuth2MetadataURL string `toml:"oauth2MetadataUrl"`
+	// Flows holds the one OAuth 2.0 flow of an oauth2 scheme.
+	Flows *OAuthFlows `toml:"flows"`
 
-	// openIdConnect
+	// OpenIDConnectURL is the OpenID Connect discovery URL.
 	OpenIDConnectURL string `toml:"openIdConnectUrl"`
 }
 
@@ -196,15 +235,24 @@ type DeviceCodeFlow struct {
 // "any one of these".
 type Requirement map[string][]string
 
-// Skill is an A2A AgentSkill.
+// Skill is an A2A AgentSkill: one thing the agent can do.
 type Skill struct {
-	ID                   string        `toml:"id"`
-	Name                 string        `toml:"name"`
-	Description          string        `toml:"description"`
-	Tags                 []string      `toml:"tags"`
-	Examples             []string      `toml:"examples"`
-	InputModes           []string      `toml:"inputModes"`
-	OutputModes          []string      `toml:"outputModes"`
+	// ID is unique in the agent: letters, digits, '.', '_', ':' and '-'.
+	ID string `toml:"id"`
+	// Name is the skill's name.
+	Name string `toml:"name"`
+	// Description says what the skill does.
+	Description string `toml:"description"`
+	// Tags are keywords for the skill (at least one).
+	Tags []string `toml:"tags"`
+	// Examples are requests a person might make of the skill.
+	Examples []string `toml:"examples"`
+	// InputModes override the agent's defaultInputModes for this skill.
+	InputModes []string `toml:"inputModes"`
+	// OutputModes override the agent's defaultOutputModes for this skill.
+	OutputModes []string `toml:"outputModes"`
+	// SecurityRequirements are what calling this skill needs, beyond the
+	// agent's.
 	SecurityRequirements []Requirement `toml:"securityRequirements"`
 }
 

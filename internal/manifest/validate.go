@@ -23,6 +23,9 @@ var (
 // Bindings are the protocol bindings A2A v1.0 defines.
 var Bindings = []string{"JSONRPC", "GRPC", "HTTP+JSON"}
 
+// APIKeyLocations are where an apiKey scheme's key may go.
+var APIKeyLocations = []string{"header", "query", "cookie"}
+
 // validateHead checks what is not an agent: [site], [provider] and the
 // [[mcpServers]] with their snapshots.
 func (c *checker) validateHead(m *Manifest) {
@@ -387,9 +390,9 @@ func (c *checker) validateScheme(p, name string, s SecurityScheme) {
 	}
 	switch s.Type {
 	case TypeAPIKey:
-		switch s.Location {
-		case "header", "query", "cookie":
-		case "":
+		switch {
+		case slices.Contains(APIKeyLocations, s.Location):
+		case s.Location == "":
 			c.errorf(p+".location", "required: where the key goes: header, query or cookie")
 		default:
 			c.errorf(p+".location", "%q: use header, query or cookie", s.Location)
