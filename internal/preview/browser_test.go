@@ -268,3 +268,69 @@ func TestBrowserReloads(t *testing.T) {
 	os.WriteFile(srv.cfg.Manifest, []byte(strings.Replace(string(good), `version = "2.4.1"`, `version = ""`, 1)), 0o644)
 	eventually("the failed rebuild", `!!document.querySelector('[role=alert]')`)
 }
+
+// axeSource is axe-core (npm, pinned in testdata/interop), the
+// accessibility checker the browser test runs in each page.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../testdata/interop/node_modules/axe-core/axe.min.js")
+	if err != nil {
+		msg := "axe-core needs `npm ci --prefix testdata/interop`: " + err.Error()
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return string(b)
+}
+
+// TestAccessibility runs axe-core in headless Chromium on the index, an
+// agent page, an MCP server's page and the 404 page, on a desktop and a
+// phone: no violation of any rule, WCAG 2.1 AA and axe's best practices.
+// Screenshots go to the artifacts.
+func TestAccessibility(t *testing.T) {
+	exe := chromium(t)
+	axe := axeSource(t)
+	out := artifacts(t)
+	srv := startExample(t)
+	mcpSrv := startMCPExample(t)
+	bctx, _ := browser(t, exe)
+	ctx, cancel := context.WithTimeout(bctx, 120*time.Second)
+	defer cancel()
+	pages := []struct{ name, url string }{
+		{"index", srv.URL + "/"},
+		{"agent", srv.URL + "/agents/travel-planner/"},
+		{"agent-ledger", srv.URL + "/agents/invoice-reader/"},
+		{"page", srv.URL + "/verify/"},
+		{"404", srv.URL + "/no/such/page"},
+		{"mcp-index", mcpSrv.URL + "/"},
+		{"mcp", mcpSrv.URL + "/mcp/weather/"},
+	}
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"desktop", 1200, 900}, {"phone", 390, 844}} {
+		for _, p := range pages {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.w, size.h), chromedp.Navigate(p.url), chromedp.WaitReady("body")); err != nil {
+				t.Fatalf("%s: %v", p.url, err)
+			}
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](axe+";true")); err != nil {
+				t.Fatalf("loading axe-core: %v", err)
+			}
+			report, err := chromedp.Run(ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ['violations']}).then(r => JSON.stringify(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(0, 3).join(' '))}))))`, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatalf("axe.run on %s: %v", p.url, err)
+			}
+			if report != "[]" {
+				t.Errorf("%s (%s): accessibility violations:\n%s", p.name, size.name, report)
+			}
+			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(out, "a11y-"+p.name+"-"+size.name+".png"), shot, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
