@@ -324,7 +324,7 @@ func TestAccessibility(t *testing.T) {
 			if report != "[]" {
 				t.Errorf("%s (%s): accessibility violations:\n%s", p.name, size.name, report)
 			}
-			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			if err != nil {
 				t.Fatal(err)
 			}

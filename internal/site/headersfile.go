@@ -56,6 +56,7 @@ func headerRules(pages []string, mcp bool) []headerRule {
 		page("/" + PagesFolder + "/:n/index.html"),
 		file("/style.css"),
 		file("/search.js"),
+		file("/copy.js"),
 		folder("/"+SearchFolder+"/*", "/"+SearchFolder+"/1.json"),
 		file("/" + SitemapFile),
 		folder("/"+SitemapsFolder+"/*", "/"+SitemapsFolder+"/1.xml"),

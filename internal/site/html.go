@@ -75,8 +75,13 @@ type indexMCP struct {
 // indexAgent is what the front page shows of an agent.
 type indexAgent struct {
 	ID, Name, Version, Summary string
+	IconURL                    string
 	Tags                       []string
 	Default                    bool
+	// Auth are the kinds of authentication it needs ("API key"...),
+	// none when it needs none.
+	Auth                         []string
+	Streaming, PushNotifications bool
 }
 
 // agentPage is what an agent's page shows.
@@ -86,7 +91,11 @@ type agentPage struct {
 	Description, Docs            template.HTML
 	DocumentationURL, IconURL    string
 	Default                      bool
-	Interfaces                   []manifest.Interface
+	Interfaces                   []interfaceView
+	Call                         *callExample
+	// DocsHeading says the docs begin with a heading of their own, so
+	// the page adds none above them.
+	DocsHeading bool
 	Streaming, PushNotifications bool
 	ExtendedAgentCard            bool
 	Extensions                   []manifest.Extension
@@ -100,6 +109,13 @@ type agentPage struct {
 
 type schemeWords struct{ Name, Words, Description string }
 
+// interfaceView is an interface with its URL marked where a line may
+// break.
+type interfaceView struct {
+	manifest.Interface
+	Display template.HTML
+}
+
 type skillView struct {
 	manifest.Skill
 	Security string
@@ -110,12 +126,24 @@ type signatureView struct {
 	Projection bool
 }
 
+// startsWithHeading reports whether Markdown begins with a heading.
+func startsWithHeading(md string) bool {
+	for _, line := range strings.Split(md, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		return strings.HasPrefix(line, "#")
+	}
+	return false
+}
+
 // CloudflareMaxRules is how many _headers rules Cloudflare Pages applies.
 const CloudflareMaxRules = 100
 
 // templateIDs are the element ids the built-in templates use; Markdown
 // headings never take them (a heading "Agents" must not break the search).
-var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "caps-h", "sec-h", "skills-h", "sig-h", "mcp-h"}
+var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "call-h", "caps-h", "sec-h", "skills-h", "sig-h", "mcp-h"}
 
 // reservedTop are top-level names the build writes itself.
 var reservedTop = []string{"agents", "index", "404", "search", "style", "sitemap", "robots", "mcp"}
@@ -181,7 +209,8 @@ func (b *builder) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, err
 	for _, a := range agents {
 		data.Agents = append(data.Agents, indexAgent{
 			ID: a.ID, Name: a.Name, Version: a.Version, Summary: summary(a.Description),
-			Tags: skillTags(a), Default: b.isDefault(a.ID),
+			IconURL: a.IconURL, Tags: skillTags(a), Default: b.isDefault(a.ID),
+			Auth: authKinds(a), Streaming: a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		})
 	}
 	data.Pager = pager(p, pages, root, b.n)
@@ -259,10 +288,13 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		Description: desc, Docs: docsHTML,
 		DocumentationURL: a.DocumentationURL, IconURL: a.IconURL,
 		Default:    b.isDefault(a.ID),
-		Interfaces: a.SupportedInterfaces,
+		Call: howToCall(a), DocsHeading: startsWithHeading(b.docs[a.ID]),
 		Streaming:  a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		ExtendedAgentCard: a.Capabilities.ExtendedAgentCard, Extensions: a.Capabilities.Extensions,
 		InputModes: a.InputModes(), OutputModes: a.OutputModes(),
+	}
+	for _, in := range a.SupportedInterfaces {
+		p.Interfaces = append(p.Interfaces, interfaceView{Interface: in, Display: breakableURL(in.URL)})
 	}
 	for _, name := range slices.Sorted(maps.Keys(a.SecuritySchemes)) {
 		s := a.SecuritySchemes[name]
