@@ -86,16 +86,16 @@ type indexAgent struct {
 
 // agentPage is what an agent's page shows.
 type agentPage struct {
-	ID, Name, Version            string
-	Provider                     *manifest.Provider
-	Description, Docs            template.HTML
-	DocumentationURL, IconURL    string
-	Default                      bool
-	Interfaces                   []interfaceView
-	Call                         *callExample
+	ID, Name, Version         string
+	Provider                  *manifest.Provider
+	Description, Docs         template.HTML
+	DocumentationURL, IconURL string
+	Default                   bool
+	Interfaces                []interfaceView
+	Call                      *callExample
 	// DocsHeading says the docs begin with a heading of their own, so
 	// the page adds none above them.
-	DocsHeading bool
+	DocsHeading                  bool
 	Streaming, PushNotifications bool
 	ExtendedAgentCard            bool
 	Extensions                   []manifest.Extension
@@ -287,9 +287,9 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		ID: a.ID, Name: a.Name, Version: a.Version, Provider: m.EffectiveProvider(a),
 		Description: desc, Docs: docsHTML,
 		DocumentationURL: a.DocumentationURL, IconURL: a.IconURL,
-		Default:    b.isDefault(a.ID),
-		Call: howToCall(a), DocsHeading: startsWithHeading(b.docs[a.ID]),
-		Streaming:  a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
+		Default: b.isDefault(a.ID),
+		Call:    howToCall(a), DocsHeading: startsWithHeading(b.docs[a.ID]),
+		Streaming: a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		ExtendedAgentCard: a.Capabilities.ExtendedAgentCard, Extensions: a.Capabilities.Extensions,
 		InputModes: a.InputModes(), OutputModes: a.OutputModes(),
 	}
