@@ -3,6 +3,7 @@ package site
 import (
 	"html/template"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -65,8 +66,16 @@ func howToCall(a *manifest.Agent) *callExample {
 	in := a.SupportedInterfaces[0]
 	c := &callExample{Binding: in.ProtocolBinding, URL: in.URL, Version: in.ProtocolVersion}
 	legacy := strings.HasPrefix(in.ProtocolVersion, "0.")
-	auth, query, note := credential(a)
+	auth, queryKey, note := credential(a)
 	c.Note = note
+	// target is a URL as a shell word, with the API key appended when it
+	// goes in the query.
+	target := func(u string) string {
+		if queryKey == "" {
+			return shellQuote(u)
+		}
+		return shellQuote(u+"?"+url.QueryEscape(queryKey)+"=") + `"$API_KEY"`
+	}
 	message := `{"messageId": "1", "role": "ROLE_USER", "parts": [{"text": "Hello"}]}`
 	if legacy {
 		message = `{"messageId": "1", "role": "user", "parts": [{"kind": "text", "text": "Hello"}]}`
@@ -77,7 +86,7 @@ func howToCall(a *manifest.Agent) *callExample {
 		if legacy {
 			method = "message/send"
 		}
-		c.Command = "curl -X POST '" + in.URL + query + "' \\\n  -H 'Content-Type: application/json' -H 'A2A-Version: " + in.ProtocolVersion + "'" + auth + " \\\n" +
+		c.Command = "curl -X POST " + target(in.URL) + " \\\n  -H 'Content-Type: application/json' -H " + shellQuote("A2A-Version: "+in.ProtocolVersion) + auth + " \\\n" +
 			`  -d '{"jsonrpc": "2.0", "id": 1, "method": "` + method + `", "params": {"message": ` + message + `}}'`
 	case "HTTP+JSON":
 		path := "/message:send"
@@ -85,20 +94,21 @@ func howToCall(a *manifest.Agent) *callExample {
 			path = "/v1/message:send"
 		}
 		if in.Tenant != "" {
-			path = "/" + in.Tenant + path
+			path = "/" + url.PathEscape(in.Tenant) + path
 		}
-		c.Command = "curl -X POST '" + strings.TrimRight(in.URL, "/") + path + query + "' \\\n  -H 'Content-Type: application/json' -H 'A2A-Version: " + in.ProtocolVersion + "'" + auth + " \\\n" +
+		c.Command = "curl -X POST " + target(strings.TrimRight(in.URL, "/")+path) + " \\\n  -H 'Content-Type: application/json' -H " + shellQuote("A2A-Version: "+in.ProtocolVersion) + auth + " \\\n" +
 			`  -d '{"message": ` + message + `}'`
 	case "GRPC":
 		host := strings.TrimPrefix(strings.TrimPrefix(in.URL, "https://"), "http://")
+		host, _, _ = strings.Cut(host, "/")
 		if !strings.Contains(host, ":") {
-			host = strings.TrimRight(host, "/") + ":443"
+			host += ":443"
 		}
 		h := ""
 		if strings.HasPrefix(auth, " -H") {
 			h = auth
 		}
-		c.Command = "grpcurl" + h + ` -d '{"message": ` + message + `}' \` + "\n  " + host + " lf.a2a.v1.A2AService/SendMessage"
+		c.Command = "grpcurl" + h + ` -d '{"message": ` + message + `}' \` + "\n  " + shellQuote(host) + " lf.a2a.v1.A2AService/SendMessage"
 	default:
 		return nil
 	}
@@ -106,9 +116,10 @@ func howToCall(a *manifest.Agent) *callExample {
 }
 
 // credential is how the first security requirement's first scheme goes
-// into a curl command (a header, a query parameter or a cookie, its value
-// a shell variable), and a note on getting it.
-func credential(a *manifest.Agent) (header, query, note string) {
+// into a curl command: curl options (a header, a cookie, a certificate),
+// or the name of the query parameter an API key goes in; the value is a
+// shell variable, and note says what to set it to.
+func credential(a *manifest.Agent) (options, queryKey, note string) {
 	if len(a.SecurityRequirements) == 0 {
 		return "", "", ""
 	}
@@ -121,11 +132,11 @@ func credential(a *manifest.Agent) (header, query, note string) {
 	case manifest.TypeAPIKey:
 		switch s.Location {
 		case "query":
-			return "", "?" + s.Name + "=$API_KEY", "Set $API_KEY to your API key."
+			return "", s.Name, "Set $API_KEY to your API key."
 		case "cookie":
-			return " -b '" + s.Name + "='\"$API_KEY\"", "", "Set $API_KEY to your API key."
+			return " -b " + shellQuote(s.Name+"=") + `"$API_KEY"`, "", "Set $API_KEY to your API key."
 		}
-		return " -H '" + s.Name + ": '\"$API_KEY\"", "", "Set $API_KEY to your API key."
+		return " -H " + shellQuote(s.Name+": ") + `"$API_KEY"`, "", "Set $API_KEY to your API key."
 	case manifest.TypeHTTP:
 		if strings.EqualFold(s.Scheme, "basic") {
 			return ` -u "$USER:$PASSWORD"`, "", ""
@@ -137,6 +148,13 @@ func credential(a *manifest.Agent) (header, query, note string) {
 		return " --cert client.pem --key client-key.pem", "", "Use the client certificate the agent's operator gave you."
 	}
 	return "", "", ""
+}
+
+// shellQuote is s as one word for a POSIX shell: in single quotes, each
+// single quote in it closed, escaped and reopened, so that whatever a
+// manifest holds, the command does only what it shows.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // breakableURL is u with places to break a line after each '/' and
