@@ -1,11 +1,13 @@
 package site
 
 import (
+	"fmt"
 	"html/template"
 	"maps"
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/agentcards/agentcards/internal/manifest"
 )
@@ -58,36 +60,60 @@ type callExample struct {
 
 // howToCall is the minimal request to a's preferred (first) interface:
 // SendMessage with one text part, with the credential its first security
-// requirement needs, as a placeholder from the environment.
+// requirement needs, as a placeholder from the environment. Everything the
+// manifest puts in the command is made safe for any shell: URLs are
+// re-encoded to plain ASCII without quotes or backslashes (shellURL),
+// header and cookie names must be HTTP tokens, and each is quoted as one
+// word (shellQuote).
 func howToCall(a *manifest.Agent) *callExample {
 	if len(a.SupportedInterfaces) == 0 {
 		return nil
 	}
 	in := a.SupportedInterfaces[0]
+	endpoint, err := url.Parse(in.URL)
+	if err != nil {
+		return nil
+	}
 	c := &callExample{Binding: in.ProtocolBinding, URL: in.URL, Version: in.ProtocolVersion}
 	legacy := strings.HasPrefix(in.ProtocolVersion, "0.")
 	auth, queryKey, note := credential(a)
 	c.Note = note
-	// target is a URL as a shell word, with the API key appended when it
-	// goes in the query.
-	target := func(u string) string {
-		if queryKey == "" {
-			return shellQuote(u)
+	// target is the endpoint with path appended, as a shell word, with
+	// the API key added to its query when it goes there.
+	target := func(escapedPath string) string {
+		u := *endpoint
+		raw := strings.TrimRight(u.EscapedPath(), "/") + escapedPath
+		p, err := url.PathUnescape(raw)
+		if err != nil {
+			p = raw
 		}
-		return shellQuote(u+"?"+url.QueryEscape(queryKey)+"=") + `"$API_KEY"`
+		u.Path, u.RawPath = p, raw
+		if queryKey == "" {
+			return shellQuote(shellURL(u.String()))
+		}
+		sep := "?"
+		if u.RawQuery != "" {
+			sep = "&"
+		}
+		return shellQuote(shellURL(u.String())+sep+url.QueryEscape(queryKey)+"=") + `"$API_KEY"`
 	}
 	message := `{"messageId": "1", "role": "ROLE_USER", "parts": [{"text": "Hello"}]}`
 	if legacy {
 		message = `{"messageId": "1", "role": "user", "parts": [{"kind": "text", "text": "Hello"}]}`
 	}
+	tenant := ""
+	if in.Tenant != "" {
+		tenant = `"tenant": ` + jsonString(in.Tenant) + ", "
+	}
+	headers := " \\\n  -H 'Content-Type: application/json' -H " + shellQuote("A2A-Version: "+shellURL(in.ProtocolVersion)) + auth + " \\\n"
 	switch in.ProtocolBinding {
 	case "JSONRPC":
 		method := "SendMessage"
 		if legacy {
 			method = "message/send"
 		}
-		c.Command = "curl -X POST " + target(in.URL) + " \\\n  -H 'Content-Type: application/json' -H " + shellQuote("A2A-Version: "+in.ProtocolVersion) + auth + " \\\n" +
-			`  -d '{"jsonrpc": "2.0", "id": 1, "method": "` + method + `", "params": {"message": ` + message + `}}'`
+		c.Command = "curl -X POST " + target("") + headers +
+			"  -d " + shellQuote(`{"jsonrpc": "2.0", "id": 1, "method": "`+method+`", "params": {`+tenant+`"message": `+message+`}}`)
 	case "HTTP+JSON":
 		path := "/message:send"
 		if legacy {
@@ -96,19 +122,24 @@ func howToCall(a *manifest.Agent) *callExample {
 		if in.Tenant != "" {
 			path = "/" + url.PathEscape(in.Tenant) + path
 		}
-		c.Command = "curl -X POST " + target(strings.TrimRight(in.URL, "/")+path) + " \\\n  -H 'Content-Type: application/json' -H " + shellQuote("A2A-Version: "+in.ProtocolVersion) + auth + " \\\n" +
-			`  -d '{"message": ` + message + `}'`
+		c.Command = "curl -X POST " + target(path) + headers + "  -d " + shellQuote(`{"message": `+message+`}`)
 	case "GRPC":
-		host := strings.TrimPrefix(strings.TrimPrefix(in.URL, "https://"), "http://")
-		host, _, _ = strings.Cut(host, "/")
-		if !strings.Contains(host, ":") {
-			host += ":443"
+		if legacy {
+			return nil // v0.3's gRPC messages differ; its page says where the endpoint is
+		}
+		host := endpoint.Host
+		if endpoint.Port() == "" {
+			host = strings.TrimSuffix(host, ":") + ":443"
+		}
+		plain := ""
+		if endpoint.Scheme == "http" {
+			plain = " -plaintext"
 		}
 		h := ""
 		if strings.HasPrefix(auth, " -H") {
 			h = auth
 		}
-		c.Command = "grpcurl" + h + ` -d '{"message": ` + message + `}' \` + "\n  " + shellQuote(host) + " lf.a2a.v1.A2AService/SendMessage"
+		c.Command = "grpcurl" + plain + h + " -d " + shellQuote(`{`+tenant+`"message": `+message+`}`) + " \\\n  " + shellQuote(shellURL(host)) + " lf.a2a.v1.A2AService/SendMessage"
 	default:
 		return nil
 	}
@@ -118,7 +149,8 @@ func howToCall(a *manifest.Agent) *callExample {
 // credential is how the first security requirement's first scheme goes
 // into a curl command: curl options (a header, a cookie, a certificate),
 // or the name of the query parameter an API key goes in; the value is a
-// shell variable, and note says what to set it to.
+// shell variable, and note says what to set it to. A header or cookie
+// name that is not an HTTP token is left out of the command.
 func credential(a *manifest.Agent) (options, queryKey, note string) {
 	if len(a.SecurityRequirements) == 0 {
 		return "", "", ""
@@ -130,6 +162,9 @@ func credential(a *manifest.Agent) (options, queryKey, note string) {
 	s := a.SecuritySchemes[names[0]]
 	switch s.Type {
 	case manifest.TypeAPIKey:
+		if !httpToken(s.Name) {
+			return "", "", "Add your API key as the Security section below says."
+		}
 		switch s.Location {
 		case "query":
 			return "", s.Name, "Set $API_KEY to your API key."
@@ -148,6 +183,57 @@ func credential(a *manifest.Agent) (options, queryKey, note string) {
 		return " --cert client.pem --key client-key.pem", "", "Use the client certificate the agent's operator gave you."
 	}
 	return "", "", ""
+}
+
+// httpToken reports whether s is an HTTP token (RFC 9110), the form of a
+// header or cookie name.
+func httpToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// shellURL is u with every byte that is not printable ASCII, and every
+// quote, backslash and backquote, percent-encoded: the same URL to a
+// server, and text no shell (POSIX or fish) reads as anything but
+// itself inside single quotes, and no bidi control can reorder.
+func shellURL(u string) string {
+	var b strings.Builder
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		if c <= ' ' || c >= 0x7f || c == '\'' || c == '"' || c == '\\' || c == '`' {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// jsonString is s as a JSON string literal in printable ASCII with no
+// single quote and no backslash pair: quotes, backslashes and everything
+// else outside printable ASCII are written as \u escapes, so that no shell
+// (POSIX or fish) reads anything in it inside single quotes.
+func jsonString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		if r >= ' ' && r < 0x7f && r != '"' && r != '\\' && r != '\'' {
+			b.WriteRune(r)
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&b, "\\u%04x", u)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // shellQuote is s as one word for a POSIX shell: in single quotes, each

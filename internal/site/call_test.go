@@ -1,7 +1,10 @@
 package site
 
 import (
+	"html"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,9 +58,15 @@ func TestHowToCall(t *testing.T) {
 		{"gRPC", agent(manifest.Interface{URL: "https://grpc.example.com", ProtocolBinding: "GRPC", ProtocolVersion: "1.0"}, manifest.SecurityScheme{Type: "openIdConnect"}),
 			[]string{"Authorization: Bearer $TOKEN", "grpc.example.com:443", "lf.a2a.v1.A2AService/SendMessage"}, "grpcurl"},
 		{"hostile URL", agent(manifest.Interface{URL: hostile, ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}, manifest.SecurityScheme{}),
-			[]string{hostile}, "curl"},
+			[]string{"https://a.example.com/x%27$%28touch%20/tmp/pwned%29%27%60id%60;rm%20-rf%20~"}, "curl"},
 		{"hostile tenant and header name", agent(manifest.Interface{URL: "https://a.example.com", ProtocolBinding: "HTTP+JSON", ProtocolVersion: "1.0", Tenant: "t'$(id)'"}, manifest.SecurityScheme{Type: "apiKey", Location: "cookie", Name: "k'$(id)'"}),
-			[]string{"https://a.example.com/t%27$%28id%29%27/message:send", "k'$(id)'=$API_KEY"}, "curl"},
+			[]string{"https://a.example.com/t%27$%28id%29%27/message:send"}, "curl"},
+		{"fish: backslash and quote", agent(manifest.Interface{URL: `https://a.example.com/a?q=\'x`, ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0", Tenant: `t\'; id`}, manifest.SecurityScheme{Type: "apiKey", Location: "header", Name: `X-Key\'; touch /tmp/p; echo \'`}),
+			[]string{"https://a.example.com/a?q=%5C%27x", `"tenant": "t\u005c\u0027; id"`}, "curl"},
+		{"query key with a query already", agent(manifest.Interface{URL: "https://a.example.com/a2a?v=2", ProtocolBinding: "HTTP+JSON", ProtocolVersion: "1.0", Tenant: "acme"}, manifest.SecurityScheme{Type: "apiKey", Location: "query", Name: "key"}),
+			[]string{"https://a.example.com/a2a/acme/message:send?v=2&key=$API_KEY"}, "curl"},
+		{"gRPC over loopback http", agent(manifest.Interface{URL: "http://[::1]", ProtocolBinding: "GRPC", ProtocolVersion: "1.0"}, manifest.SecurityScheme{}),
+			[]string{"-plaintext", "[::1]:443"}, "grpcurl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := howToCall(tc.a)
@@ -74,6 +83,47 @@ func TestHowToCall(t *testing.T) {
 			if strings.Contains(all, "uid=") {
 				t.Errorf("a command substitution ran:\n%s", all)
 			}
+			// Nothing a fish shell reads differently: no backslash pair or
+			// escaped quote inside the single-quoted words, and no byte
+			// outside printable ASCII (a bidi control would reorder it).
+			for _, bad := range []string{`\\`, `\'`} {
+				if strings.Contains(strings.ReplaceAll(c.Command, " \\\n", ""), bad) {
+					t.Errorf("the command holds %q:\n%s", bad, c.Command)
+				}
+			}
+			for _, r := range c.Command {
+				if r > 0x7e || r < ' ' && r != '\n' {
+					t.Errorf("the command holds %U", r)
+				}
+			}
 		})
+	}
+}
+
+// TestVerifyCommandIsOneWord: the "check it yourself" command on an agent
+// page reads as agentcards verify and the card's URL, whatever baseUrl
+// holds (a path with shell syntax in it is a valid URL).
+func TestVerifyCommandIsOneWord(t *testing.T) {
+	dir := t.TempDir()
+	src := strings.Replace(strings.Replace(generatedManifest(1), `baseUrl = "https://agents.example.com"`, "baseUrl = \"https://agents.example.com/a;id;$HOME&x\"", 1), `defaultAgent = "agent-0"`, "", 1)
+	m, err := manifest.Parse(filepath.Join(dir, "agents.toml"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Dir = dir
+	abs, _ := filepath.Abs(testKeysDir + "/public")
+	m.Site.Keys = abs
+	m.Site.PrivateOutput = filepath.Join(dir, "private")
+	out := filepath.Join(dir, "public")
+	buildWithTestKeys(t, m, out, "ed25519")
+	page, err := os.ReadFile(filepath.Join(out, "agents", "agent-0", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(page), `<pre class="copyable"><code>agentcards verify`)
+	command, _, _ := strings.Cut(rest, "</code>")
+	words := shellWords(t, "verify"+html.UnescapeString(command))
+	if strings.Contains(strings.Join(words, "\n"), "uid=") || len(words) != 4 || words[0] != "verify" || words[1] != "-jwks" || !strings.HasPrefix(words[3], "https://agents.example.com/a;id;$HOME&x/agents/agent-0/") {
+		t.Errorf("the shell reads the command as %q", words)
 	}
 }

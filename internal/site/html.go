@@ -313,10 +313,11 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		}
 	}
 	cardURL := CardURL(m, a.ID)
-	p.VerifyCommand = "agentcards verify " + cardURL
+	// Visitors paste this into a shell: every URL is one safe word.
+	p.VerifyCommand = "agentcards verify " + shellQuote(shellURL(cardURL))
 	if u := m.Site.BaseURL; strings.Count(u, "/") > 2 {
 		// A site below a path: its JWKS is not at the origin's root.
-		p.VerifyCommand = "agentcards verify -jwks " + JWKSURL(m) + " " + cardURL
+		p.VerifyCommand = "agentcards verify -jwks " + shellQuote(shellURL(JWKSURL(m))) + " " + shellQuote(shellURL(cardURL))
 	}
 	data := b.base(a.Name, summary(a.Description), "../../")
 	data.Agent = p
