@@ -300,3 +300,26 @@ func TestSlugTransliterates(t *testing.T) {
 		}
 	}
 }
+
+// TestImportSaysWhenAuthenticationIsLost: a card whose only scheme uses
+// the implicit flow asks for authentication; imported, it would declare
+// none, and the import says so loudly.
+func TestImportSaysWhenAuthenticationIsLost(t *testing.T) {
+	card := `{"name":"X","description":"d","version":"1","supportedInterfaces":[{"url":"https://x.example.com/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+"securitySchemes":{"o":{"oauth2SecurityScheme":{"flows":{"implicit":{"authorizationUrl":"https://x.example.com/auth","scopes":{"a":"A"}}}}}},
+"securityRequirements":[{"schemes":{"o":{"list":["a"]}}}],
+"skills":[{"id":"s","name":"S","description":"d","tags":["t"]}]}`
+	res, err := Card([]byte(card), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "declares NONE") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning that the agent lost its authentication: %q", res.Warnings)
+	}
+}

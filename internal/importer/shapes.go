@@ -159,7 +159,9 @@ func (im *importer) v1() {
 			a.SecuritySchemes[name] = s
 		}
 	}
-	a.SecurityRequirements = im.requirementsV1("securityRequirements", pop(c, "securityRequirements"), dropped)
+	reqs := pop(c, "securityRequirements")
+	a.SecurityRequirements = im.requirementsV1("securityRequirements", reqs, dropped)
+	im.warnOpened("securityRequirements", reqs, a.SecurityRequirements)
 	skills, _ := take(c, "skills")
 	for i, e := range asObjects(skills) {
 		p := fmt.Sprintf("skills[%d]", i)
@@ -504,6 +506,15 @@ func (im *importer) requirementsV1(p string, v any, dropped map[string]bool) []m
 	return out
 }
 
+// warnOpened says loudly when a card asked for authentication and none of
+// its requirements could be carried: the agent would be published as one
+// anyone may call.
+func (im *importer) warnOpened(p string, given any, kept []manifest.Requirement) {
+	if list, ok := given.([]any); ok && len(list) > 0 && len(kept) == 0 {
+		im.warnf("%s: WARNING: the card asks for authentication, but none of its requirements could be carried, so the imported agent declares NONE and its card would say anyone may call it; declare a supported scheme and requirement in agents.toml before you build", p)
+	}
+}
+
 func (im *importer) appendRequirement(out []manifest.Requirement, p string, r manifest.Requirement, dropped map[string]bool) []manifest.Requirement {
 	for name := range r {
 		if dropped[name] {
@@ -579,6 +590,7 @@ func (im *importer) v03() {
 	}
 	security, given := take(c, "security")
 	a.SecurityRequirements = im.requirementsV03("security", security, dropped)
+	im.warnOpened("security", security, a.SecurityRequirements)
 	if !given && im.schemeArray && len(a.SecuritySchemes) > 0 {
 		a.SecurityRequirements = alternatives(a.SecuritySchemes)
 		im.warnf("security: the card lists no requirements, so each of its %d scheme(s) became a requirement of its own (alternatives, OAuth ones with all their scopes); check that this is what the agent asks for", len(a.SecuritySchemes))

@@ -315,3 +315,15 @@ func FuzzFoldKey(f *testing.F) {
 		}
 	})
 }
+
+// TestUpdatedAtIsStrictRFC3339: what Go's time.Parse takes beyond RFC
+// 3339 (a comma before the fraction) is refused, since catalog readers
+// refuse it.
+func TestUpdatedAtIsStrictRFC3339(t *testing.T) {
+	for v, ok := range map[string]bool{"2026-11-20T09:30:00Z": true, "2026-11-20T09:30:00.5+01:00": true, "2026-11-20T09:30:00,5Z": false, "2026-11-20 09:30:00Z": false} {
+		_, err := Parse("m.toml", []byte(strings.Replace(validAgent, "version = \"1\"", "version = \"1\"\nupdatedAt = \""+v+"\"", 1)))
+		if (err == nil) != ok {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+}

@@ -18,6 +18,7 @@ var (
 	skillIDRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
 	schemeKeyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 	versionRE   = regexp.MustCompile(`^[0-9]+\.[0-9]+(\.[0-9]+)?$`)
+	rfc3339RE   = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$`)
 )
 
 // Bindings are the protocol bindings A2A v1.0 defines.
@@ -188,7 +189,9 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 		c.errorf(p+".representativeQueries", "has %d queries; the AI Catalog takes 2 to 5 (leave it out to use the skills' examples)", n)
 	}
 	if a.UpdatedAt != "" {
-		if _, err := time.Parse(time.RFC3339, a.UpdatedAt); err != nil {
+		// time.Parse takes more than RFC 3339 (a comma before the
+		// fraction), which catalog readers refuse.
+		if _, err := time.Parse(time.RFC3339, a.UpdatedAt); err != nil || !rfc3339RE.MatchString(a.UpdatedAt) {
 			c.errorf(p+".updatedAt", "%q is not an RFC 3339 timestamp; write it like \"2026-11-20T09:30:00Z\"", a.UpdatedAt)
 		}
 	}
