@@ -13,7 +13,7 @@ import (
 func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlags("keygen", stderr)
 	algFlag := fs.String("alg", "Ed25519", "algorithm: Ed25519 (EdDSA), ES256, RS256 or PS256")
-	out := fs.String("out", "", "where to write the new private key (default: .agentcards/signing-key-<kid>.pem, git-ignored)")
+	out := fs.String("out", "", "where to write the new private key (default: .agentcards/signing-key-<kid12>.pem, <kid12> the kid's first 12 characters; git-ignored)")
 	keysDir := fs.String("keys", "", "public key folder (default: site.keys from agents.toml, else keys)")
 	from := fs.String("from", "", "publish the public half of this existing private key `file` instead of making a new key")
 	manifestPath := fs.String("manifest", "agents.toml", "manifest whose site.keys names the public key folder")
@@ -49,6 +49,18 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 			return fmt.Errorf("%s holds %d keys; give one key per file", *from, len(keys))
 		}
 		key = keys[0]
+		// The development key lives in the project, unprotected: published
+		// as a real key, it would sign real sites.
+		devPath := filepath.Join(filepath.Dir(*manifestPath), sign.DevKeyDir, sign.DevKeyFile)
+		if dev, err := os.ReadFile(devPath); err == nil {
+			if devKeys, err := sign.ParsePrivatePEM(dev); err == nil && len(devKeys) == 1 {
+				a, _ := sign.Thumbprint(devKeys[0].Public())
+				b, _ := sign.Thumbprint(key.Public())
+				if a == b {
+					return fmt.Errorf("%s is the development key (%s): it is for previews and never published; make a real key with `agentcards keygen`", *from, devPath)
+				}
+			}
+		}
 	} else {
 		if key, err = sign.GenerateKey(alg); err != nil {
 			return err

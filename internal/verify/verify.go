@@ -551,6 +551,21 @@ func sameURL(a, b string) bool {
 	return norm(a) == norm(b)
 }
 
+// isDevKey reports whether kid names an agentcards development key: the
+// kid is sign.DevKIDPrefix and the thumbprint of the key it names (any
+// other key may be called dev-something).
+func isDevKey(keys *sign.KeySet, kid string) bool {
+	if !sign.IsDevKID(kid) {
+		return false
+	}
+	k := keys.Find(kid)
+	if k == nil {
+		return false
+	}
+	tp, err := sign.Thumbprint(k.Key)
+	return err == nil && sign.DevKIDPrefix+tp == kid
+}
+
 // checkCard verifies one card's signatures against ks.
 func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	c := Card{Source: source, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
@@ -606,7 +621,7 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	strict, verified := 0, 0
 	for _, r := range results {
 		s := Signature{Index: r.Index, KID: strings.Clone(r.KID), Alg: strings.Clone(r.Alg), JKU: strings.Clone(r.JKU), Verified: r.Verified}
-		if r.Verified && sign.IsDevKID(r.KID) {
+		if r.Verified && isDevKey(ks.keys, r.KID) {
 			c.DevelopmentKey = true
 		}
 		if r.Verified {

@@ -19,6 +19,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/sign"
 )
 
 const unsignedCard = `{"name":"Forged","description":"d","version":"1","supportedInterfaces":[{"url":"https://a.example.com","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{"streaming":false,"pushNotifications":false,"extendedAgentCard":false},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"s","name":"s","description":"d","tags":["t"]}]}`
@@ -324,5 +325,24 @@ func TestJWKSReadOncePerOrigin(t *testing.T) {
 	}
 	if n := jwksHits.Load(); n != 1 {
 		t.Errorf("the JWKS was fetched %d times for one origin", n)
+	}
+}
+
+// TestDevelopmentKeyNoted: a card signed by an agentcards development key
+// (kid dev- and the key's thumbprint) is marked as such; a key merely
+// named dev-something is not.
+func TestDevelopmentKeyNoted(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	tp, err := sign.Thumbprint(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kid, want := range map[string]bool{sign.DevKIDPrefix + tp: true, "dev-mine": false, tp: false} {
+		jwk := jose.JSONWebKey{Key: pub, KeyID: kid, Algorithm: "EdDSA", Use: "sig"}
+		card, jwks := forge(t, map[string]any{"alg": "EdDSA", "kid": kid, "typ": "JOSE"}, func(in []byte) []byte { return ed25519.Sign(priv, in) }, []jose.JSONWebKey{jwk})
+		rep := verifyTarget(t, card, Options{JWKS: jwks})
+		if !rep.Verified || rep.Cards[0].DevelopmentKey != want {
+			t.Errorf("kid %s: verified %v, development key %v, want %v", kid, rep.Verified, rep.Cards[0].DevelopmentKey, want)
+		}
 	}
 }
