@@ -30,7 +30,7 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 	manifestPath := fs.String("manifest", "agents.toml", "manifest whose site.keys names the keys folder")
 	keysDir := fs.String("keys", "", "keys folder (default: site.keys from the manifest, else keys)")
 	algFlag := fs.String("alg", "Ed25519", "keys next: algorithm (Ed25519, ES256, RS256, PS256)")
-	out := fs.String("out", "", "keys next: where to write the private key (default .agentcards/signing-key-<kid>.pem)")
+	out := fs.String("out", "", "keys next: where to write the private key (default .agentcards/signing-key-<kid12>.pem, <kid12> the kid's first 12 characters)")
 	force := fs.Bool("force", false, "keys drop: drop a key retired less than a week ago")
 	if err := fs.Parse(kidsAfterFlags(fs, args[1:])); err != nil {
 		return usageOrHelp(err)
@@ -128,8 +128,16 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 		if err := rot.Save(); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "key %s is active: every key in the secret that is active signs every card.\n"+
-			"When the new signatures are live, retire the old key: agentcards keys retire OLD-KID\n", kid)
+		var old []string
+		for _, k := range ks.Keys {
+			if state, _ := rot.State(k.KeyID); state == keyring.StateActive && k.KeyID != kid {
+				old = append(old, k.KeyID)
+			}
+		}
+		fmt.Fprintf(stdout, "key %s is active: every key in the secret that is active signs every card.\n", kid)
+		for _, o := range old {
+			fmt.Fprintf(stdout, "When the new signatures are live, retire the old key: agentcards keys retire %s\n", o)
+		}
 		return nil
 	case "retire":
 		kid, err := needKID(keyring.StateActive)
@@ -160,7 +168,7 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 		_, since := rot.State(kid)
 		day, _ := time.Parse(time.DateOnly, since)
 		if days := int(today.Sub(day).Hours() / 24); days < keyring.RetiredKeepDays && !*force {
-			return fmt.Errorf("key %s was retired %d day(s) ago; cards signed with it may still be cached for up to %d days (use -force to drop it anyway)", kid, days, keyring.RetiredKeepDays)
+			return fmt.Errorf("key %s was retired %s ago; cards signed with it may still be cached for up to %d days (use -force to drop it anyway)", kid, plural(days, "day"), keyring.RetiredKeepDays)
 		}
 		if err := os.Remove(filepath.Join(dir, kid+".json")); err != nil {
 			return err

@@ -124,11 +124,19 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 		}
 		pub := keys.Find(kid)
 		if state, since := rot.State(kid); pub == nil && state == StateDropped {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("key %s (from %s) was dropped on %s: it no longer signs; remove its PEM from the secret ($%s)", kid, p.From, since, sign.EnvSigningKey))
+			stop := "stop passing -key " + p.From
+			if strings.HasPrefix(p.From, "$") {
+				stop = "remove its PEM from the secret (" + p.From + ")"
+			}
+			r.Warnings = append(r.Warnings, fmt.Sprintf("key %s (from %s) was dropped on %s: it no longer signs; %s", kid, p.From, since, stop))
 			continue
 		}
 		if pub == nil {
-			return nil, fmt.Errorf("signing key %s (from %s) has no public half in %s: run `agentcards keygen -from FILE -alg ALG` to add it, and commit it", kid, p.From, keysDir)
+			how := "run `agentcards keygen -from " + p.From + " -alg ALG` to add it, and commit it"
+			if strings.HasPrefix(p.From, "$") {
+				how = "write the PEM to a file and run `agentcards keygen -from FILE -alg ALG` to add it, and commit it"
+			}
+			return nil, fmt.Errorf("signing key %s (from %s) has no public half in %s: %s", kid, p.From, keysDir, how)
 		}
 		switch state, _ := rot.State(kid); state {
 		case StateNext:
@@ -148,7 +156,7 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 		if len(r.Warnings) > 0 {
 			return nil, fmt.Errorf("%s\nnone of the signing keys given is active (%s): give the active key's PEM (agentcards keys list shows which it is), or promote one with `agentcards keys promote KID`", strings.Join(r.Warnings, "\n"), rot.Describe())
 		}
-		return nil, fmt.Errorf("none of the signing keys given is active (%s): promote one with `agentcards keys promote KID`", rot.Describe())
+		return nil, fmt.Errorf("none of the signing keys given is active (%s): give the active key's PEM (agentcards keys list shows which key is active); a next key signs only after `agentcards keys promote KID`", rot.Describe())
 	}
 	return r, nil
 }
