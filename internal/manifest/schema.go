@@ -65,6 +65,14 @@ func fieldRules() map[reflect.Type]map[string]map[string]any {
 	}
 }
 
+// refusedKeys are keys the types have only so that the validator can
+// refuse them with a message; the schema refuses them too (false).
+var refusedKeys = map[reflect.Type][]string{
+	reflect.TypeFor[Extended]():            {"id"},
+	reflect.TypeFor[OverlayCapabilities](): {"extendedAgentCard"},
+	reflect.TypeFor[RemoteHeader]():        {"value"},
+}
+
 // mapKeys are the rules for the keys of a table of names, by the field
 // that holds it.
 var mapKeys = map[string]string{
@@ -159,6 +167,9 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 			s[k] = v
 		}
 		props[key] = s
+		if slices.Contains(refusedKeys[t], key) {
+			props[key] = false
+		}
 	}
 	out := map[string]any{"type": "object", "additionalProperties": false, "properties": props}
 	if doc := g.docs[t.Name()]; doc != "" {
