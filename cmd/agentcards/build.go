@@ -147,7 +147,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	fmt.Fprintf(stdout, "built %s: %s%s, %d files, %s\n", terminal.Escape(m.OutputDir()), plural(rep.Agents, "agent"), servers, rep.Files, signed)
 	if rep.Extended > 0 {
-		fmt.Fprintf(stdout, "built %s: %d extended card(s), for the agents' own servers to return from GetExtendedAgentCard; never publish this folder (README, \"Extended cards\")\n", terminal.Escape(rep.PrivateDir), rep.Extended)
+		fmt.Fprintf(stdout, "built %s: %s, for the agents' own servers to return from GetExtendedAgentCard; never publish this folder (README, \"Extended cards\")\n", terminal.Escape(rep.PrivateDir), plural(rep.Extended, "extended card"))
 	}
 	return nil
 }
@@ -170,7 +170,7 @@ func manifestProblems(err error, path string, stderr io.Writer) error {
 	for _, d := range errs {
 		fmt.Fprintln(stderr, terminal.Escape(d.String()))
 	}
-	return fmt.Errorf("%d problem(s) in %s; nothing was written", len(errs), path)
+	return fmt.Errorf("%s in %s; nothing was written", plural(len(errs), "problem"), path)
 }
 
 // isCI reports whether the build runs under CI, where the development key

@@ -116,7 +116,7 @@ tags = ["export"]
 	if code := run([]string{"build", "-manifest", filepath.Join(dir, "agents.toml"), "-key", "../../testdata/keys/test-ed25519.pem"}, &stdout, &stderr, func(string) string { return "" }); code != 0 {
 		t.Fatalf("build: %d\n%s%s", code, stdout.String(), stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "1 extended card(s)") {
+	if !strings.Contains(stdout.String(), "1 extended card,") {
 		t.Errorf("build does not say where the extended card went:\n%s", stdout.String())
 	}
 	return dir, srv.URL + "/agents/" + extendedAgent + "/.well-known/agent-card.json"

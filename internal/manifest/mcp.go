@@ -394,7 +394,11 @@ func (c *checker) readSnapshot(p, dir string, s *MCPServer) {
 			c.errs = append(c.errs, Diagnostic{File: path, Line: pr.Line, Col: pr.Col, Path: pr.Path, Msg: pr.Msg})
 		}
 		// Also name the manifest key that pointed there.
-		c.errorf(p, "the snapshot %s has %d problem(s) (above); fetch it again with `agentcards mcp fetch`", path, len(ps))
+		problems := "1 problem"
+		if len(ps) != 1 {
+			problems = fmt.Sprintf("%d problems", len(ps))
+		}
+		c.errorf(p, "the snapshot %s has %s (above); fetch it again with `agentcards mcp fetch`", path, problems)
 		return
 	}
 	// What the snapshot says is published: no key material in any of it.
