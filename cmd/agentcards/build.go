@@ -191,5 +191,5 @@ func warnDevKey(stderr io.Writer, ring *keyring.Ring) {
 	}
 	fmt.Fprintf(stderr, "WARNING: no signing key configured: %s the DEVELOPMENT key %s (kid %s).\n"+
 		"WARNING: its public half is added to this build's jwks.json. Do not publish this site;\n"+
-		"WARNING: sign with $%s or -key FILE instead (README, \"Signing keys\").\n", verb, ring.DevKey, ring.Signers[0].KID, sign.EnvSigningKey)
+		"WARNING: make a real key with `agentcards keygen` and sign with $%s or -key FILE instead (README, \"Signing keys\").\n", verb, ring.DevKey, ring.Signers[0].KID, sign.EnvSigningKey)
 }
