@@ -200,7 +200,7 @@ func runHelp(args []string, stdout, stderr io.Writer, getenv env) error {
 func didYouMean(name string) string {
 	best, bestDist := "", 3
 	for _, c := range commands {
-		if d := editDistance(strings.ToLower(name), c); d < bestDist && d <= len(c)/2 {
+		if d := manifest.EditDistance(strings.ToLower(name), c); d < bestDist && d <= len(c)/2 {
 			best, bestDist = c, d
 		}
 		if strings.HasPrefix(c, strings.ToLower(name)) && len(name) >= 2 && best == "" {
@@ -211,26 +211,4 @@ func didYouMean(name string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }

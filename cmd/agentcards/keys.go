@@ -250,7 +250,7 @@ func resolveKID(ks *sign.KeySet, arg, dir string) (string, error) {
 // cmd, or "".
 func keysDidYouMean(cmd string) string {
 	for _, c := range []string{"list", "next", "promote", "retire", "drop"} {
-		if editDistance(strings.ToLower(cmd), c) <= 2 {
+		if manifest.EditDistance(strings.ToLower(cmd), c) <= 2 {
 			return fmt.Sprintf(" (did you mean %q?)", c)
 		}
 	}

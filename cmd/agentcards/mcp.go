@@ -55,7 +55,7 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv env) error {
 		fs.Usage()
 		if len(args) > 0 {
 			hint := ""
-			if editDistance(strings.ToLower(args[0]), "fetch") <= 2 {
+			if manifest.EditDistance(strings.ToLower(args[0]), "fetch") <= 2 {
 				hint = ` (did you mean "fetch"?)`
 			}
 			return fmt.Errorf("unknown command %q%s; it takes fetch: %w", args[0], hint, errUsage)

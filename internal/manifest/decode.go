@@ -419,7 +419,7 @@ func suggest(k string, known map[string]int) string {
 		if normalizeKey(cand) == normalizeKey(k) {
 			return fmt.Sprintf(" (did you mean %q?)", cand)
 		}
-		if d := levenshtein(strings.ToLower(k), strings.ToLower(cand)); d < bestDist && d <= len(cand)/2 {
+		if d := EditDistance(strings.ToLower(k), strings.ToLower(cand)); d < bestDist && d <= len(cand)/2 {
 			best, bestDist = cand, d
 		}
 	}
@@ -429,7 +429,9 @@ func suggest(k string, known map[string]int) string {
 	return fmt.Sprintf("; known keys here: %s", strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 }
 
-func levenshtein(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in runes: how
+// far a mistyped name is from a known one.
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
