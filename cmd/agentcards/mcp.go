@@ -118,7 +118,7 @@ func requestHeaders(flags, fromEnv []string, getenv env) (http.Header, error) {
 	for i, f := range flags {
 		name, value, ok := strings.Cut(f, ":")
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-		if !ok || !validHeaderName(name) {
+		if !ok || !manifest.IsHTTPToken(name) {
 			// Not repeated: a mistyped header may be all credential.
 			return nil, fmt.Errorf("-H number %d is not a header: write it as 'Name: value'", i+1)
 		}
@@ -129,7 +129,7 @@ func requestHeaders(flags, fromEnv []string, getenv env) (http.Header, error) {
 	}
 	for _, f := range fromEnv {
 		name, variable, ok := strings.Cut(f, "=")
-		if !ok || !validHeaderName(name) || variable == "" {
+		if !ok || !manifest.IsHTTPToken(name) || variable == "" {
 			return nil, fmt.Errorf("-header-env %q: write it as Name=VARIABLE", terminal.Escape(f))
 		}
 		value := getenv(variable)
@@ -149,19 +149,6 @@ func requestHeaders(flags, fromEnv []string, getenv env) (http.Header, error) {
 func validHeaderValue(s string) bool {
 	for _, r := range s {
 		if r < ' ' && r != '\t' || r == 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// validHeaderName reports whether s is an HTTP field name (RFC 9110 token).
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
 			return false
 		}
 	}

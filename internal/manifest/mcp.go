@@ -354,6 +354,10 @@ func credentialWord(name string) bool {
 // headerNameRE is an HTTP field name (RFC 9110 token).
 var headerNameRE = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")
 
+// IsHTTPToken reports whether s is an HTTP token (RFC 9110), the form of
+// a header or cookie name.
+func IsHTTPToken(s string) bool { return headerNameRE.MatchString(s) }
+
 func quoteAll(list []string) []string {
 	out := make([]string, len(list))
 	for i, s := range list {

@@ -162,7 +162,7 @@ func credential(a *manifest.Agent) (options, queryKey, note string) {
 	s := a.SecuritySchemes[names[0]]
 	switch s.Type {
 	case manifest.TypeAPIKey:
-		if !httpToken(s.Name) {
+		if !manifest.IsHTTPToken(s.Name) {
 			return "", "", "Add your API key as the Security section below says."
 		}
 		switch s.Location {
@@ -183,20 +183,6 @@ func credential(a *manifest.Agent) (options, queryKey, note string) {
 		return " --cert client.pem --key client-key.pem", "", "Use the client certificate the agent's operator gave you."
 	}
 	return "", "", ""
-}
-
-// httpToken reports whether s is an HTTP token (RFC 9110), the form of a
-// header or cookie name.
-func httpToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&*+-.^_`|~", r)) {
-			return false
-		}
-	}
-	return true
 }
 
 // shellURL is u with every byte that is not printable ASCII, and every
