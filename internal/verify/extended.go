@@ -40,20 +40,12 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return usagef("-extended takes the URL of the agent's public card (or its origin)")
 	}
-	if u.Path == "" || u.Path == "/" {
-		u.Path = "/.well-known/agent-card.json"
-	}
-	body, _, network, err := opts.Fetch.GetWithin(ctx, u.String(), nil)
+	fc, err := fetchCard(ctx, u, opts, rep)
 	if err != nil {
 		return err
 	}
-	ks, err := trustedKeys(ctx, opts, u.Scheme+"://"+u.Host+"/.well-known/jwks.json", "", nil)
-	if err != nil {
-		return err
-	}
-	rep.Problems = append(rep.Problems, ks.fatal...)
-	public := checkCard(u.String(), body, ks, opts)
-	rep.Cards = append(rep.Cards, public)
+	body, ks, network, u := fc.body, fc.keys, fc.network, fc.url
+	public := rep.Cards[len(rep.Cards)-1]
 	ext := Card{Source: "extended card of " + u.String(), JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
 	fail := func(format string, args ...any) error {
 		ext.Problems = append(ext.Problems, fmt.Sprintf(format, args...))

@@ -203,18 +203,35 @@ func verifyURL(ctx context.Context, target string, opts Options, rep *Report) er
 	if err != nil || u.Host == "" {
 		return usagef("not a URL: %v", urlError(err))
 	}
+	_, err = fetchCard(ctx, u, opts, rep)
+	return err
+}
+
+// fetchedCard is a card fetched from a URL and checked.
+type fetchedCard struct {
+	body    []byte
+	keys    *keySource
+	network *fetch.Network // the network that served it
+	url     *url.URL       // as asked for, with the default path
+}
+
+// fetchCard fetches the card at u (an origin means its
+// /.well-known/agent-card.json), checks it against the keys of the origin
+// named (or -jwks) and adds it to rep.
+func fetchCard(ctx context.Context, u *url.URL, opts Options, rep *Report) (*fetchedCard, error) {
+	u = &url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host, Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/.well-known/agent-card.json"
 	}
-	body, final, err := opts.Fetch.Get(ctx, u.String())
+	body, final, network, err := opts.Fetch.GetWithin(ctx, u.String(), nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// Keys come from the origin the user named, never from wherever a
 	// redirect led: a redirect to another site must not lend it trust.
 	ks, err := trustedKeys(ctx, opts, u.Scheme+"://"+u.Host+"/.well-known/jwks.json", "", nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	source := u.String()
 	if final.String() != source {
@@ -222,7 +239,7 @@ func verifyURL(ctx context.Context, target string, opts Options, rep *Report) er
 	}
 	rep.Cards = append(rep.Cards, checkCard(source, body, ks, opts))
 	rep.Problems = append(rep.Problems, ks.fatal...)
-	return nil
+	return &fetchedCard{body: body, keys: ks, network: network, url: u}, nil
 }
 
 // urlError says why a URL did not parse without repeating it (it may hold
