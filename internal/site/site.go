@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
@@ -293,7 +292,7 @@ func realPath(p string) (string, error) {
 // previous build. All three paths are real (realPath).
 func checkOutDir(out, manifestDir, keysDir string, known bool) error {
 	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
-		if rel, err := filepath.Rel(out, in.dir); err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+		if within(in.dir, out) {
 			return fmt.Errorf("output folder %s holds %s, which a build would delete; choose a folder of its own (site.output)", out, in.what)
 		}
 	}
