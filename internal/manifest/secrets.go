@@ -1,8 +1,6 @@
 package manifest
 
 import (
-	"strings"
-	"unicode"
 
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -11,37 +9,13 @@ import (
 const publicWarning = "agent cards and everything else built from agents.toml are published for anyone to read, " +
 	"so secrets must never be in it; keep the secret in your agent's deployment and remove it here"
 
-// secretKeyNames are key names (lower case, without '_' and '-') that hold
-// credentials rather than descriptions of them.
-var secretKeyNames = map[string]bool{
-	"secret": true, "sharedsecret": true, "clientsecret": true,
-	"password": true, "passwd": true, "passphrase": true,
-	"credential": true, "credentials": true,
-	"privatekey": true, "signingkey": true,
-	"accesstoken": true, "refreshtoken": true, "bearertoken": true, "idtoken": true,
-	"apikeyvalue": true, "apisecret": true,
-	"secretkey": true, "apikey": true, "apitoken": true, "authtoken": true,
-	"sessiontoken": true, "token": true, "pwd": true,
-}
-
-// keySeparators are dropped when comparing key names.
-var keySeparators = strings.NewReplacer("_", "", "-", "")
-
 // normalizeKey lower-cases a key name and drops '_', '-' and invisible
-// format characters (a zero-width space inside "pass\u200bword").
-func normalizeKey(k string) string {
-	k = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) {
-			return -1
-		}
-		return r
-	}, k)
-	return strings.ToLower(keySeparators.Replace(k))
-}
+// format characters (secret.NormalizeName).
+func normalizeKey(k string) string { return secret.NormalizeName(k) }
 
 // IsSecretKey reports whether a key name (in any case, with or without '_'
 // and '-') holds a credential rather than a description of one.
-func IsSecretKey(k string) bool { return secretKeyNames[normalizeKey(k)] }
+func IsSecretKey(k string) bool { return secret.IsCredentialName(k) }
 
 // HoldsKeyMaterial reports whether a string carries private key material
 // or a credential (secret.InText).
@@ -53,7 +27,7 @@ func HoldsKeyMaterial(s string) bool {
 // secretKey returns why key k is refused, or "" when it is fine.
 func secretKey(k string) string {
 	n := normalizeKey(k)
-	if !secretKeyNames[n] {
+	if !secret.IsCredentialName(k) {
 		return ""
 	}
 	msg := "looks like a secret (" + k + "); " + publicWarning
