@@ -1,0 +1,227 @@
+package lint
+
+import (
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// endpoints checks the URLs callers connect to: the interfaces (v1.0
+// supportedInterfaces, v0.3 url and additionalInterfaces) and every URL
+// of the security schemes (OAuth, OpenID Connect), which carry
+// credentials; and, for private addresses only, the icon, which clients
+// fetch unasked.
+func (l *linter) endpoints(doc map[string]any) {
+	for i, v := range list(doc["supportedInterfaces"]) {
+		p := index("supportedInterfaces", i)
+		l.endpoint(member(p, "url"), str(object(v)["url"]), true)
+	}
+	if u, ok := doc["url"].(string); ok {
+		l.endpoint("url", u, true)
+	}
+	for i, v := range list(doc["additionalInterfaces"]) {
+		p := index("additionalInterfaces", i)
+		l.endpoint(member(p, "url"), str(object(v)["url"]), true)
+	}
+	l.schemeURLs(doc["securitySchemes"], "securitySchemes", 0)
+	if u, ok := doc["iconUrl"].(string); ok {
+		l.endpoint("iconUrl", u, false)
+	}
+}
+
+// schemeURLs checks every member of the security schemes whose name ends
+// in "url", at any depth (v1.0 nests flows inside a oneof member).
+func (l *linter) schemeURLs(v any, path string, depth int) {
+	if depth > 8 {
+		return
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			p := member(path, k)
+			if s, ok := v[k].(string); ok && strings.HasSuffix(strings.ToLower(k), "url") {
+				l.endpoint(p, s, true)
+				continue
+			}
+			l.schemeURLs(v[k], p, depth+1)
+		}
+	case []any:
+		for i, e := range v {
+			l.schemeURLs(e, index(path, i), depth+1)
+		}
+	}
+}
+
+// endpoint checks one URL; secure says it must be https.
+func (l *linter) endpoint(path, raw string, secure bool) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return
+	}
+	bare := !strings.Contains(s, "://")
+	if bare {
+		// host:port with no scheme ("10.0.0.5:50051", as gRPC targets
+		// are written) still names a host.
+		s = "//" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return
+	}
+	if why := privateHost(u.Hostname()); why != "" {
+		l.add(PrivateEndpoint, path, fmt.Sprintf("%s points at %s", quote(raw, 100), why))
+	}
+	if !secure {
+		return
+	}
+	if bare {
+		return // a bare host:port says nothing of TLS
+	}
+	switch scheme := strings.ToLower(u.Scheme); scheme {
+	case "https", "wss":
+	default:
+		l.add(InsecureEndpoint, path, fmt.Sprintf("%s uses %s, not https", quote(raw, 100), strconv.Quote(scheme+":")))
+	}
+}
+
+// internalSuffixes are DNS names that resolve only inside a network (RFC
+// 6762 .local, RFC 8375 .home.arpa, RFC 6761 .localhost, ICANN's
+// .internal) or that public DNS points at the loopback address.
+var internalSuffixes = []string{
+	"localhost", "local", "internal", "intranet", "corp", "home", "lan", "private", "home.arpa",
+	"localdomain", "localtest.me", "lvh.me", "vcap.me",
+}
+
+// ipInName are wildcard DNS services whose names spell the address they
+// resolve to ("10.0.0.1.nip.io").
+var ipInName = []string{"nip.io", "sslip.io", "xip.io", "traefik.me", "nip.direct"}
+
+// privateHost returns why host is not a public address, or "".
+func privateHost(host string) string {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "" {
+		return ""
+	}
+	if i := strings.IndexByte(h, '%'); i >= 0 {
+		// An IPv6 zone names an interface of the caller's machine.
+		if a, err := netip.ParseAddr(h[:i]); err == nil && a.Is6() {
+			return "the link-local address " + h
+		}
+	}
+	if a, ok := parseIP(h); ok {
+		return privateAddr(a)
+	}
+	for _, s := range internalSuffixes {
+		if h == s || strings.HasSuffix(h, "."+s) {
+			return fmt.Sprintf("the internal host name %q", h)
+		}
+	}
+	if !strings.Contains(h, ".") {
+		return fmt.Sprintf("the one-label host name %q, which resolves only inside a private network", h)
+	}
+	for _, s := range ipInName {
+		if rest, ok := strings.CutSuffix(h, "."+s); ok {
+			// a-b-c-d.nip.io, x.10.0.0.1.nip.io, 10-0-0-1.sslip.io
+			labels := strings.Split(rest, ".")
+			for i := range labels {
+				cand := strings.Join(labels[i:], ".")
+				if len(labels)-i == 1 {
+					cand = strings.ReplaceAll(labels[i], "-", ".")
+				}
+				if a, err := netip.ParseAddr(cand); err == nil {
+					if why := privateAddr(a); why != "" {
+						return fmt.Sprintf("%s (through %s)", why, s)
+					}
+					return ""
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// parseIP reads an IP address as resolvers do: IPv6 in brackets or not,
+// and IPv4 in the forms inet_aton(3) takes ("127.1", "0x7f.0.0.1",
+// "2130706433", "017700000001").
+func parseIP(h string) (netip.Addr, bool) {
+	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+	if a, err := netip.ParseAddr(h); err == nil {
+		return a, true
+	}
+	parts := strings.Split(h, ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, false
+	}
+	nums := make([]uint64, len(parts))
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 0, 32) // 0x.. hex, 0.. octal, else decimal
+		if p == "" || err != nil {
+			return netip.Addr{}, false
+		}
+		nums[i] = n
+	}
+	var v uint64
+	last := len(nums) - 1
+	for i, n := range nums[:last] {
+		if n > 255 {
+			return netip.Addr{}, false
+		}
+		v |= n << (24 - 8*i)
+	}
+	if nums[last] >= 1<<(8*(4-last)) {
+		return netip.Addr{}, false
+	}
+	v |= nums[last]
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true
+}
+
+// special are IPv4 and IPv6 ranges that are not public unicast addresses
+// (RFC 6890), beyond what netip's predicates know.
+var special = []struct {
+	prefix netip.Prefix
+	what   string
+}{
+	{netip.MustParsePrefix("0.0.0.0/8"), "the \"this network\" address"},
+	{netip.MustParsePrefix("100.64.0.0/10"), "the carrier-grade NAT address"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "the IETF protocol address"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "the benchmarking address"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "the reserved address"},
+	{netip.MustParsePrefix("fec0::/10"), "the site-local address"},
+}
+
+// privateAddr returns why a is not a public address, or "".
+func privateAddr(a netip.Addr) string {
+	a = a.Unmap()
+	// An IPv6 address that carries an IPv4 one: NAT64 (64:ff9b::/96) and
+	// 6to4 (2002::/16).
+	if a.Is6() {
+		b := a.As16()
+		if netip.MustParsePrefix("64:ff9b::/96").Contains(a) {
+			return privateAddr(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
+		}
+		if netip.MustParsePrefix("2002::/16").Contains(a) {
+			return privateAddr(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+		}
+	}
+	s := a.String()
+	switch {
+	case a.IsLoopback():
+		return "the loopback address " + s
+	case a.IsPrivate():
+		return "the private address " + s
+	case a.IsLinkLocalUnicast():
+		return "the link-local address " + s
+	case a.IsUnspecified():
+		return "the unspecified address " + s
+	case a.IsMulticast():
+		return "the multicast address " + s
+	}
+	for _, sp := range special {
+		if sp.prefix.Contains(a) {
+			return sp.what + " " + s
+		}
+	}
+	return ""
+}

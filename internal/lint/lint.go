@@ -1,0 +1,282 @@
+// Package lint checks Agent Cards for what a signature cannot vouch for:
+// text aimed at the models that read cards, hidden or look-alike
+// characters, endpoints a public card should not name, credentials, and
+// the gaps that make an agent hard to choose (a skill with no examples, a
+// description of three words). It reads a decoded card of either shape
+// (A2A v1.0 or the v0.3.0 agent.json) and never fetches anything.
+package lint
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Severity says whether a finding fails `agentcards lint`.
+type Severity string
+
+// Severities.
+const (
+	// Error fails lint (exit code 1): the card is unsafe to publish or
+	// to trust as it is.
+	Error Severity = "error"
+	// Warning fails lint only with -strict: the card works, but worse
+	// than it could.
+	Warning Severity = "warning"
+)
+
+// Category groups rules.
+type Category string
+
+// Categories.
+const (
+	Safety  Category = "safety"
+	Quality Category = "quality"
+)
+
+// Rule is one check.
+type Rule struct {
+	// ID names the rule in output and in the manifest's
+	// [agents.lint.silence] table.
+	ID       string   `json:"id"`
+	Category Category `json:"category"`
+	Severity Severity `json:"severity"`
+	// Finds says what the rule finds, in words.
+	Finds string `json:"finds"`
+	// Fix says what to do about a finding.
+	Fix string `json:"fix"`
+}
+
+// Rule ids.
+const (
+	PromptInjection    = "prompt-injection"
+	HiddenText         = "hidden-text"
+	ConfusableText     = "confusable-text"
+	PrivateEndpoint    = "private-endpoint"
+	InsecureEndpoint   = "insecure-endpoint"
+	NoSecurity         = "no-security"
+	CredentialInCard   = "credential-in-card"
+	SkillNoExamples    = "skill-no-examples"
+	DescriptionShort   = "description-too-short"
+	DescriptionLong    = "description-too-long"
+	DuplicateTag       = "duplicate-tag"
+	TagCase            = "tag-case"
+	DuplicateSkillDesc = "duplicate-skill-description"
+	NoProvider         = "no-provider"
+	NoDocumentationURL = "no-documentation-url"
+	VersionNotSemver   = "version-not-semver"
+)
+
+var rules = []Rule{
+	{PromptInjection, Safety, Error,
+		"text addressed to a model rather than describing the agent: \"ignore previous instructions\", \"you must call\", role-play prompts, chat-template markers",
+		"describe what the agent does; never instruct the models that read the card"},
+	{HiddenText, Safety, Error,
+		"characters a reader does not see: zero-width and other format characters, bidirectional controls, Unicode tag characters, control characters, invisible fillers",
+		"remove the hidden characters; what the card says must be what people see"},
+	{ConfusableText, Safety, Error,
+		"look-alike text: a word that mixes scripts (Latin with Cyrillic or Greek), a name spelled in look-alike letters of another script, styled mathematical or full-width letters, a non-ASCII host name that mixes scripts",
+		"spell the word in one script"},
+	{PrivateEndpoint, Safety, Error,
+		"an endpoint or security URL on a private, loopback, link-local or internal address (10.0.0.0/8, 127.0.0.1, 169.254.0.0/16, localhost, a one-label host name ...), which a public card must not point callers at",
+		"publish the agent's public https address"},
+	{InsecureEndpoint, Safety, Error,
+		"an endpoint or security URL that is not https: requests and credentials would cross the network in the clear",
+		"serve the endpoint over https and write its https:// URL"},
+	{NoSecurity, Safety, Warning,
+		"interfaces anyone may call: no security requirement (or an empty one, which allows anonymous calls) on the card or on every skill",
+		"declare securitySchemes and securityRequirements; silence the rule, with the reason, for an agent that is public on purpose"},
+	{CredentialInCard, Safety, Error,
+		"a credential in the card: a member named like one (shared_secret, apiKey, password, token ...) with a value, or private key material in any text",
+		"remove it and rotate it: a published card is public; describe the scheme in securitySchemes instead"},
+	{SkillNoExamples, Quality, Warning,
+		"a skill with no examples, which clients and models use to choose an agent",
+		"add one to three example requests to the skill"},
+	{DescriptionShort, Quality, Warning,
+		"a description too short to choose an agent or skill by (under 40 characters or 6 words for an agent, under 25 characters or 4 words for a skill)",
+		"say what it does, for whom, and with what input and output"},
+	{DescriptionLong, Quality, Warning,
+		"a description too long for a card that clients and models read whole (over 1,000 characters for an agent, 600 for a skill)",
+		"keep the card's description short and put the rest in the documentation"},
+	{DuplicateTag, Quality, Warning,
+		"the same tag twice in one skill",
+		"list each tag once"},
+	{TagCase, Quality, Warning,
+		"tags that differ only in letter case (\"Finance\" and \"finance\"), which split searches",
+		"spell each tag one way across the card, in lower case"},
+	{DuplicateSkillDesc, Quality, Warning,
+		"skills with the same description, which no client can choose between",
+		"describe what sets each skill apart"},
+	{NoProvider, Quality, Warning,
+		"no provider organization: callers cannot tell who runs the agent",
+		"set provider.organization and provider.url (in agents.toml, [provider] or [agents.provider])"},
+	{NoDocumentationURL, Quality, Warning,
+		"no documentationUrl",
+		"link the agent's documentation with documentationUrl"},
+	{VersionNotSemver, Quality, Warning,
+		"a version that is not a semantic version (MAJOR.MINOR.PATCH, https://semver.org)",
+		"write the version as MAJOR.MINOR.PATCH, such as 1.4.0"},
+}
+
+// Rules lists every rule, safety first.
+func Rules() []Rule { return slices.Clone(rules) }
+
+// Lookup finds a rule by id.
+func Lookup(id string) (Rule, bool) {
+	for _, r := range rules {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// Finding is one problem in one card.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Category Category `json:"category"`
+	// Path is where in the card, in JSONPath-like notation without the
+	// leading "$.": "skills[2].description"; "" is the whole card.
+	Path    string `json:"path"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+	// Silenced is the reason the manifest gives for silencing the rule
+	// for this agent; a silenced finding fails nothing.
+	Silenced string `json:"silenced,omitempty"`
+}
+
+// Silence marks the findings of the rules in reasons (rule id -> reason)
+// as silenced.
+func Silence(fs []Finding, reasons map[string]string) {
+	for i := range fs {
+		if r, ok := reasons[fs[i].Rule]; ok {
+			fs[i].Silenced = r
+		}
+	}
+}
+
+// Count returns how many findings are errors and warnings, silenced ones
+// left out.
+func Count(fs []Finding) (errors, warnings int) {
+	for _, f := range fs {
+		switch {
+		case f.Silenced != "":
+		case f.Severity == Error:
+			errors++
+		default:
+			warnings++
+		}
+	}
+	return errors, warnings
+}
+
+// Card lints a decoded Agent Card (card.Decode), A2A v1.0 or v0.3.0 shape.
+// Findings come in rule order, then in card order.
+func Card(doc map[string]any) []Finding {
+	l := &linter{}
+	l.text(doc)
+	l.endpoints(doc)
+	l.security(doc)
+	l.quality(doc)
+	slices.SortStableFunc(l.out, func(a, b Finding) int { return ruleIndex(a.Rule) - ruleIndex(b.Rule) })
+	return l.out
+}
+
+func ruleIndex(id string) int {
+	for i, r := range rules {
+		if r.ID == id {
+			return i
+		}
+	}
+	return len(rules)
+}
+
+// linter collects findings.
+type linter struct {
+	out []Finding
+}
+
+func (l *linter) add(rule, path, msg string) {
+	r, _ := Lookup(rule)
+	l.out = append(l.out, Finding{Rule: rule, Severity: r.Severity, Category: r.Category, Path: path, Message: msg, Fix: r.Fix})
+}
+
+// member is the path of member name under parent.
+func member(parent, name string) string {
+	plain := name != ""
+	for i, r := range name {
+		if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if !plain {
+		return parent + "[" + strconv.QuoteToGraphic(name) + "]"
+	}
+	if parent == "" {
+		return name
+	}
+	return parent + "." + name
+}
+
+// index is the path of element i under parent.
+func index(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
+
+// quote shows text in a message: quoted, with every character that is
+// not visible escaped, cut to max runes.
+func quote(s string, max int) string {
+	n := 0
+	for i := range s {
+		if n == max {
+			return strconv.QuoteToGraphic(s[:i]) + "..."
+		}
+		n++
+	}
+	return strconv.QuoteToGraphic(s)
+}
+
+// str is v as a string, or "".
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// list is v as an array, or nil.
+func list(v any) []any {
+	a, _ := v.([]any)
+	return a
+}
+
+// object is v as an object, or nil.
+func object(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// sortedKeys are m's member names in order, so findings come in the same
+// order every run.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// words counts the words of s.
+func words(s string) int { return len(strings.Fields(s)) }
+
+// ServerCard lints a decoded MCP Server Card: the safety rules that apply
+// to any published text (a tool poisoned with orders to the model is the
+// MCP form of prompt injection), and the endpoints of its remotes.
+func ServerCard(doc map[string]any) []Finding {
+	l := &linter{}
+	l.text(doc)
+	for i, v := range list(doc["remotes"]) {
+		l.endpoint(member(index("remotes", i), "url"), str(object(v)["url"]), true)
+	}
+	slices.SortStableFunc(l.out, func(a, b Finding) int { return ruleIndex(a.Rule) - ruleIndex(b.Rule) })
+	return l.out
+}

@@ -1,0 +1,113 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Description limits, in characters and words.
+const (
+	minAgentDescription, minAgentWords = 40, 6
+	minSkillDescription, minSkillWords = 25, 4
+	maxAgentDescription                = 1000
+	maxSkillDescription                = 600
+)
+
+// semverRE is Semantic Versioning 2.0.0's own expression.
+var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+
+// quality checks what makes an agent easy to choose and to trust.
+func (l *linter) quality(doc map[string]any) {
+	l.description("description", str(doc["description"]), "the agent's", minAgentDescription, minAgentWords, maxAgentDescription)
+	if str(object(doc["provider"])["organization"]) == "" {
+		l.add(NoProvider, "provider", "no provider organization")
+	}
+	if str(doc["documentationUrl"]) == "" {
+		l.add(NoDocumentationURL, "documentationUrl", "no documentation URL")
+	}
+	switch v := doc["version"].(type) {
+	case string:
+		if !semverRE.MatchString(v) {
+			msg := fmt.Sprintf("version %s is not a semantic version", quote(v, 40))
+			if semverRE.MatchString(strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V")) {
+				msg += fmt.Sprintf(" (write %q, without the v)", v[1:])
+			}
+			l.add(VersionNotSemver, "version", msg)
+		}
+	case nil:
+		l.add(VersionNotSemver, "version", "no version")
+	default:
+		l.add(VersionNotSemver, "version", "the version is not a string")
+	}
+	l.skills(list(doc["skills"]))
+}
+
+// description checks one description's length.
+func (l *linter) description(path, d, whose string, minChars, minWords, maxChars int) {
+	n := utf8.RuneCountInString(strings.TrimSpace(d))
+	switch {
+	case n == 0:
+		l.add(DescriptionShort, path, whose+" description is empty")
+	case n < minChars || words(d) < minWords:
+		l.add(DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%d characters, %d words)", whose, quote(d, 60), n, words(d)))
+	case n > maxChars:
+		l.add(DescriptionLong, path, fmt.Sprintf("%s description is %d characters, over %d", whose, n, maxChars))
+	}
+}
+
+// skills checks examples, descriptions and tags.
+func (l *linter) skills(skills []any) {
+	descs := map[string]int{} // folded description -> first skill
+	spellings := map[string]string{}
+	reportedCase := map[string]bool{}
+	for i, v := range skills {
+		s := object(v)
+		p := index("skills", i)
+		name := str(s["id"])
+		if name == "" {
+			name = str(s["name"])
+		}
+		who := "skill " + quote(name, 40)
+		hasExample := false
+		for _, e := range list(s["examples"]) {
+			if strings.TrimSpace(str(e)) != "" {
+				hasExample = true
+				break
+			}
+		}
+		if !hasExample {
+			l.add(SkillNoExamples, member(p, "examples"), who+" has no examples")
+		}
+		d := str(s["description"])
+		l.description(member(p, "description"), d, who+"'s", minSkillDescription, minSkillWords, maxSkillDescription)
+		if key := strings.Join(strings.Fields(strings.ToLower(d)), " "); key != "" {
+			if j, ok := descs[key]; ok {
+				l.add(DuplicateSkillDesc, member(p, "description"), fmt.Sprintf("%s has the same description as skills[%d]", who, j))
+			} else {
+				descs[key] = i
+			}
+		}
+		seen := map[string]bool{}
+		for j, t := range list(s["tags"]) {
+			tag, ok := t.(string)
+			if !ok {
+				continue
+			}
+			tp := index(member(p, "tags"), j)
+			if seen[tag] {
+				l.add(DuplicateTag, tp, fmt.Sprintf("%s lists the tag %s twice", who, quote(tag, 40)))
+				continue
+			}
+			seen[tag] = true
+			folded := strings.ToLower(tag)
+			if other, ok := spellings[folded]; ok && other != tag && !reportedCase[folded+"\x00"+tag] {
+				reportedCase[folded+"\x00"+tag] = true
+				l.add(TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case", quote(tag, 40), quote(other, 40)))
+			} else if !ok {
+				spellings[folded] = tag
+			}
+		}
+	}
+}

@@ -1,0 +1,245 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// text checks every string of the card, and every member name, for text
+// aimed at a model, hidden characters, look-alike letters and
+// credentials. The signatures are left out: they are base64url.
+func (l *linter) text(doc map[string]any) {
+	for _, k := range sortedKeys(doc) {
+		if k == "signatures" {
+			continue
+		}
+		l.walk(doc[k], member("", k), k, 0)
+		l.name(member("", k), k)
+	}
+}
+
+// walk checks v, found at path as the value of member key.
+func (l *linter) walk(v any, path, key string, depth int) {
+	switch v := v.(type) {
+	case string:
+		l.value(path, key, v)
+	case []any:
+		for i, e := range v {
+			l.walk(e, index(path, i), key, depth+1)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			p := member(path, k)
+			l.name(p, k)
+			l.walk(v[k], p, k, depth+1)
+		}
+	}
+}
+
+// name checks a member name.
+func (l *linter) name(path, k string) {
+	if h := findHidden(k); h.count > 0 {
+		l.add(HiddenText, path, "the member name "+h.describe())
+	}
+	if inj := injection(k); inj != "" {
+		l.add(PromptInjection, path, "the member name is addressed to a model: "+quote(inj, 80))
+	}
+}
+
+// value checks one string value.
+func (l *linter) value(path, key, s string) {
+	h := findHidden(s)
+	if h.count > 0 {
+		l.add(HiddenText, path, h.describe())
+	}
+	isURL := looksLikeURL(s)
+	if !isURL {
+		inj := injection(s)
+		if inj == "" && h.tags != "" {
+			inj = injection(h.tags)
+		}
+		if inj != "" {
+			l.add(PromptInjection, path, "text addressed to a model: "+quote(inj, 80))
+		}
+	}
+	if msg := confusable(s, isNameField(path), isURL); msg != "" {
+		l.add(ConfusableText, path, msg)
+	}
+	l.credential(path, key, s)
+}
+
+// looksLikeURL reports whether s is a URL (scheme://...) with no spaces.
+func looksLikeURL(s string) bool {
+	i := strings.Index(s, "://")
+	if i <= 0 || strings.ContainsAny(s, " \t\n") {
+		return false
+	}
+	for j, r := range s[:i] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || j > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameFieldRE matches the paths of names people tell agents apart by.
+var nameFieldRE = regexp.MustCompile(`^(name|provider\.organization|skills\[\d+\]\.(name|id|tags\[\d+\]))$`)
+
+func isNameField(path string) bool { return nameFieldRE.MatchString(path) }
+
+// hidden is what findHidden found in one string.
+type hidden struct {
+	first rune
+	count int
+	// tags is the text spelled in Unicode tag characters (U+E0020 to
+	// U+E007E map to ASCII), which models read and people do not.
+	tags string
+}
+
+func (h hidden) describe() string {
+	msg := fmt.Sprintf("holds %d hidden character", h.count)
+	if h.count > 1 {
+		msg += "s"
+	}
+	msg += fmt.Sprintf(", the first %U (%s)", h.first, runeName(h.first))
+	if h.tags != "" {
+		msg += "; the tag characters spell " + quote(h.tags, 80)
+	}
+	return msg
+}
+
+// runeName says what kind of hidden character r is.
+func runeName(r rune) string {
+	switch {
+	case r == 0x200B:
+		return "zero width space"
+	case r == 0x200C:
+		return "zero width non-joiner"
+	case r == 0x200D:
+		return "zero width joiner"
+	case r == 0x2060:
+		return "word joiner"
+	case r == 0xFEFF:
+		return "zero width no-break space"
+	case r == 0x00AD:
+		return "soft hyphen"
+	case r == 0x200E || r == 0x200F || r == 0x061C:
+		return "bidirectional mark"
+	case r >= 0x202A && r <= 0x202E:
+		return "bidirectional embedding or override"
+	case r >= 0x2066 && r <= 0x2069:
+		return "bidirectional isolate"
+	case r >= 0xE0000 && r <= 0xE007F:
+		return "tag character"
+	case r >= 0xFE00 && r <= 0xFE0F, r >= 0xE0100 && r <= 0xE01EF:
+		return "variation selector"
+	case r == 0x2028 || r == 0x2029:
+		return "line or paragraph separator"
+	case unicode.Is(unicode.Cc, r):
+		return "control character"
+	case unicode.Is(unicode.Cf, r):
+		return "invisible format character"
+	}
+	return "invisible filler"
+}
+
+// fillers are letters and marks that render as nothing.
+func isFiller(r rune) bool {
+	switch r {
+	case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F:
+		return true
+	}
+	return false
+}
+
+// isEmoji reports whether r is a pictographic symbol, which joiners and
+// variation selectors legitimately follow.
+func isEmoji(r rune) bool {
+	return r >= 0x1F000 && r <= 0x1FAFF || r >= 0x2190 && r <= 0x2BFF || r >= 0x2300 && r <= 0x23FF ||
+		r == 0x00A9 || r == 0x00AE || r == 0x203C || r == 0x2049 || r == 0x2122 || r == 0x2139 ||
+		r >= 0x3030 && r <= 0x303D || r == 0x3297 || r == 0x3299 || unicode.Is(unicode.So, r) ||
+		r == '#' || r == '*' || r >= '0' && r <= '9' || r == 0x20E3
+}
+
+// findHidden finds characters a reader does not see. Joiners and
+// variation selectors inside emoji, a zero-width non-joiner between
+// letters of a script that needs it (Persian, the Indic scripts),
+// ideographic variation selectors after a Han character, and the tag
+// characters of a flag emoji are what they are meant to be, and pass.
+func findHidden(s string) hidden {
+	var h hidden
+	var tags strings.Builder
+	prev := rune(-1)
+	for i, r := range s {
+		bad := false
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+		case unicode.Is(unicode.Cc, r) || r == 0x2028 || r == 0x2029 || isFiller(r):
+			bad = true
+		case r == 0x200D: // zero width joiner: inside an emoji sequence
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			bad = !((isEmoji(prev) || prev == 0xFE0F || prev >= 0x1F3FB && prev <= 0x1F3FF) && isEmoji(next))
+		case r == 0x200C: // zero width non-joiner: between letters of a script that shapes
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			bad = !(shapes(prev) && shapes(next))
+		case r >= 0xFE00 && r <= 0xFE0F:
+			bad = !isEmoji(prev)
+		case r >= 0xE0100 && r <= 0xE01EF:
+			bad = !unicode.Is(unicode.Han, prev)
+		case r >= 0xE0020 && r <= 0xE007F:
+			// A flag emoji (U+1F3F4, tags, U+E007F) spells a region code.
+			bad = !inFlag(s, i)
+			if bad && r <= 0xE007E {
+				tags.WriteRune(r - 0xE0000)
+			}
+		case unicode.Is(unicode.Cf, r):
+			bad = true
+		}
+		if bad {
+			if h.count == 0 {
+				h.first = r
+			}
+			h.count++
+		}
+		prev = r
+	}
+	h.tags = tags.String()
+	return h
+}
+
+// shapes reports whether r is a letter of a script in which a zero-width
+// non-joiner changes how letters join.
+func shapes(r rune) bool {
+	return r >= 0 && unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) && !unicode.Is(unicode.Common, r)
+}
+
+// inFlag reports whether the tag character at byte i is part of a flag
+// emoji: after U+1F3F4 and a run of tag letters, ending with U+E007F.
+func inFlag(s string, i int) bool {
+	start := i
+	for start > 0 {
+		r, n := utf8.DecodeLastRuneInString(s[:start])
+		if r < 0xE0020 || r > 0xE007E {
+			break
+		}
+		start -= n
+	}
+	if r, _ := utf8.DecodeLastRuneInString(s[:start]); r != 0x1F3F4 {
+		return false
+	}
+	end := i
+	for end < len(s) {
+		r, n := utf8.DecodeRuneInString(s[end:])
+		if r == 0xE007F {
+			return end-start <= 8*4
+		}
+		if r < 0xE0020 || r > 0xE007E {
+			return false
+		}
+		end += n
+	}
+	return false
+}
