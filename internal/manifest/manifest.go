@@ -122,6 +122,25 @@ type Agent struct {
 	// from (ExtendedCards); nil when it has none. It never reaches the
 	// public cards, which only say that extended cards exist.
 	Extended *Extended `toml:"extended"`
+	// Lint is how `agentcards lint` (and the warnings of build) treats
+	// the agent's cards; it never reaches a card.
+	Lint *Lint `toml:"lint"`
+}
+
+// Lint is an agent's [agents.lint] table.
+type Lint struct {
+	// Silence maps a lint rule id to the reason the rule does not apply
+	// to this agent (skill-no-examples = "its one skill takes a ticket
+	// id"); its findings are still listed, as silenced, and fail nothing.
+	Silence map[string]string `toml:"silence"`
+}
+
+// Silenced is the agent's [agents.lint.silence] table, or nil.
+func (a *Agent) Silenced() map[string]string {
+	if a.Lint == nil {
+		return nil
+	}
+	return a.Lint.Silence
 }
 
 // Interface is an A2A AgentInterface: one endpoint and how to talk to it.

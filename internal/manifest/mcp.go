@@ -118,6 +118,9 @@ type MCPAgent struct {
 	IconURL               string                    `toml:"iconUrl"`
 	RepresentativeQueries []string                  `toml:"representativeQueries"`
 	UpdatedAt             string                    `toml:"updatedAt"`
+	// Lint silences lint rules for the synthesized card, as
+	// [agents.lint] does for an agent.
+	Lint *Lint `toml:"lint"`
 }
 
 var (
@@ -435,6 +438,7 @@ func (m *Manifest) MCPAgent(s *MCPServer) (Agent, error) {
 		SecurityRequirements:  x.SecurityRequirements,
 		RepresentativeQueries: x.RepresentativeQueries,
 		UpdatedAt:             x.UpdatedAt,
+		Lint:                  x.Lint,
 	}
 	if a.Name == "" {
 		a.Name = s.Name

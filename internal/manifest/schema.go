@@ -9,8 +9,11 @@ import (
 	"go/token"
 	"maps"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/lint"
 )
 
 // SchemaID is where the JSON Schema of agents.toml is published; an
@@ -78,6 +81,16 @@ var refusedKeys = map[reflect.Type][]string{
 var mapKeys = map[string]string{
 	"securitySchemes": schemeKeyRE.String(),
 	"tiers":           slugRE.String(),
+	"silence":         lintRulePattern(),
+}
+
+// lintRulePattern matches the id of a lint rule.
+func lintRulePattern() string {
+	ids := make([]string, 0, 16)
+	for _, r := range lint.Rules() {
+		ids = append(ids, regexp.QuoteMeta(r.ID))
+	}
+	return "^(" + strings.Join(ids, "|") + ")$"
 }
 
 // Schema is the JSON Schema (draft-07, which Taplo reads) of agents.toml,

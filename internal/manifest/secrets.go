@@ -1,7 +1,6 @@
 package manifest
 
 import (
-
 	"github.com/agentcards/agentcards/internal/secret"
 )
 

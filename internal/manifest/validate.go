@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentcards/agentcards/internal/lint"
 )
 
 var (
@@ -176,6 +178,10 @@ func (c *checker) validateAgent(p string, m *Manifest, a *Agent) {
 	c.required(p+".name", a.Name)
 	c.required(p+".description", a.Description)
 	c.required(p+".version", a.Version)
+	if a.Lint != nil && p != mergedPrefix {
+		// A merged extended card shares the agent's table: checked once.
+		c.validateLint(p+".lint", a.Lint)
+	}
 	if a.Provider != nil {
 		c.validateProvider(p+".provider", a.Provider, m.Provider == nil)
 	}
@@ -533,6 +539,31 @@ func (c *checker) checkRequirements(p string, a *Agent, reqs []Requirement) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// validateLint checks [agents.lint]: every silenced rule is a rule, with a
+// reason.
+func (c *checker) validateLint(p string, l *Lint) {
+	for _, id := range slices.Sorted(maps.Keys(l.Silence)) {
+		kp := p + ".silence." + id
+		if _, ok := lint.Lookup(id); !ok {
+			msg := fmt.Sprintf("%q is not a lint rule", id)
+			best, bestDist := "", 4
+			for _, r := range lint.Rules() {
+				if d := EditDistance(id, r.ID); d < bestDist {
+					best, bestDist = r.ID, d
+				}
+			}
+			if best != "" {
+				msg += fmt.Sprintf("; did you mean %q?", best)
+			}
+			c.errorf(kp, "%s (agentcards lint -rules lists the rules)", msg)
+			continue
+		}
+		if strings.TrimSpace(l.Silence[id]) == "" {
+			c.errorf(kp, "give the reason the rule does not apply to this agent: a finding silenced without one hides a problem from the next reader")
 		}
 	}
 }
