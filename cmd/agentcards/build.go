@@ -8,10 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agentcards/agentcards/internal/keyring"
+	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -101,7 +104,8 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := site.Build(site.Options{Source: src, OutDir: m.OutputDir(), Keys: keys, Signers: signers, Secrets: secrets})
+	linted := &buildLint{}
+	rep, err := site.Build(site.Options{Source: src, OutDir: m.OutputDir(), Keys: keys, Signers: signers, Secrets: secrets, Inspect: linted.inspect})
 	if problems := manifestProblems(err, *manifestPath, stderr); problems != nil {
 		return problems
 	}
@@ -146,6 +150,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		signed = "no agent card to sign (JWKS: " + strings.Join(kids, ", ") + ")"
 	}
 	fmt.Fprintf(stdout, "built %s: %s%s, %d files, %s\n", terminal.Escape(m.OutputDir()), plural(rep.Agents, "agent"), servers, rep.Files, signed)
+	linted.print(stderr)
 	if rep.Extended > 0 {
 		fmt.Fprintf(stdout, "built %s: %s, for the agents' own servers to return from GetExtendedAgentCard; never publish this folder (README, \"Extended cards\")\n", terminal.Escape(rep.PrivateDir), plural(rep.Extended, "extended card"))
 	}
@@ -192,4 +197,50 @@ func warnDevKey(stderr io.Writer, ring *keyring.Ring) {
 	fmt.Fprintf(stderr, "WARNING: no signing key configured: %s the DEVELOPMENT key %s (kid %s).\n"+
 		"WARNING: its public half is added to this build's jwks.json. Do not publish this site;\n"+
 		"WARNING: make a real key with `agentcards keygen` and sign with $%s or -key FILE instead (README, \"Signing keys\").\n", verb, ring.DevKey, ring.Signers[0].KID, sign.EnvSigningKey)
+}
+
+// buildLint collects the lint findings of the cards a build signs.
+type buildLint struct {
+	mu    sync.Mutex
+	cards []lintedCard
+}
+
+// inspect lints one agent's public card (site.Options.Inspect).
+func (l *buildLint) inspect(a *manifest.Agent, unsigned []byte) {
+	findings, err := lintUnsigned(unsigned, a.Silenced())
+	if err != nil || len(findings) == 0 {
+		return
+	}
+	l.mu.Lock()
+	l.cards = append(l.cards, lintedCard{Agent: a.ID, Card: site.CardFile, Findings: findings})
+	l.mu.Unlock()
+}
+
+// maxLintLines is how many findings a build prints; `agentcards lint`
+// lists them all.
+const maxLintLines = 20
+
+// print writes the findings as warnings: lint never fails a build.
+func (l *buildLint) print(w io.Writer) {
+	slices.SortFunc(l.cards, func(a, b lintedCard) int { return strings.Compare(a.Agent, b.Agent) })
+	var errs, warns, shown int
+	for _, c := range l.cards {
+		e, wn := lint.Count(c.Findings)
+		errs, warns = errs+e, warns+wn
+		for _, f := range c.Findings {
+			if f.Silenced != "" {
+				continue
+			}
+			if shown < maxLintLines {
+				fmt.Fprintf(w, "warning: lint: agent %s: %s\n", terminal.Escape(c.Agent), formatFinding(f))
+			}
+			shown++
+		}
+	}
+	if shown > maxLintLines {
+		fmt.Fprintf(w, "warning: lint: and %d more\n", shown-maxLintLines)
+	}
+	if errs+warns > 0 {
+		fmt.Fprintf(w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", plural(errs, "error"), plural(warns, "warning"))
+	}
 }

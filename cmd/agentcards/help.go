@@ -18,7 +18,7 @@ type commandHelp struct {
 }
 
 // commands are the commands in the order `agentcards help` lists them.
-var commands = []string{"build", "serve", "verify", "keygen", "keys", "import", "mcp", "schema", "version", "help"}
+var commands = []string{"build", "serve", "verify", "lint", "keygen", "keys", "import", "mcp", "schema", "version", "help"}
 
 var helps = map[string]commandHelp{
 	"build": {
@@ -53,6 +53,24 @@ var helps = map[string]commandHelp{
 			"agentcards verify public",
 			"agentcards verify https://agents.example.com",
 			"agentcards verify -jwks public private/agents/ledger/extended-agent-card.json",
+		},
+	},
+	"lint": {
+		synopsis: []string{
+			"lint [-manifest agents.toml] [-json] [-strict] [TARGET...]",
+			"lint -rules [-json]",
+		},
+		about: "Checks cards for what a signature cannot vouch for: text aimed at the models that read\n" +
+			"them, hidden or look-alike characters, private or plain-http endpoints, credentials, no\n" +
+			"security requirement (safety), and what makes an agent hard to choose (quality).\n" +
+			"TARGET is a manifest (default agents.toml), a built site folder, a card file or a URL.\n" +
+			"A rule is silenced for one agent, with the reason, in [agents.lint.silence].\n" +
+			"Exit status: 0 no errors (with -strict: no warnings either), 1 problems found, 2 usage.",
+		examples: []string{
+			"agentcards lint",
+			"agentcards lint -strict public",
+			"agentcards lint -json https://agent.example.com",
+			"agentcards lint -rules",
 		},
 	},
 	"keygen": {

@@ -7,6 +7,7 @@
 //	agentcards keygen [-alg Ed25519|ES256|RS256|PS256] [-out FILE] [-keys DIR] [-from FILE] [-manifest agents.toml]
 //	agentcards verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] TARGET...
 //	agentcards verify -extended [-H 'Name: value']... [-header-env Name=VAR]... URL...
+//	agentcards lint   [-manifest agents.toml] [-json] [-strict] [-rules] [TARGET...]
 //	agentcards import [-id ID] [-append agents.toml] SOURCE
 //	agentcards serve  [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]...
 //	agentcards keys   list | next | promote KID | retire KID | drop KID
@@ -61,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.As(err, new(errNotVerified)):
+	case errors.As(err, new(errNotVerified)), errors.As(err, new(errLintFailed)):
 		return 1
 	case errors.Is(err, errUsage):
 		msg := strings.TrimSuffix(strings.TrimSuffix(err.Error(), errUsage.Error()), ": ")
@@ -81,7 +82,7 @@ type runner func(args []string, stdout, stderr io.Writer, getenv env) error
 // runners are the commands by name.
 func runners() map[string]runner {
 	return map[string]runner{
-		"build": runBuild, "keygen": runKeygen, "verify": runVerify, "import": runImport,
+		"build": runBuild, "keygen": runKeygen, "verify": runVerify, "lint": runLint, "import": runImport,
 		"serve": runServe, "keys": runKeys, "mcp": runMCP, "schema": runSchema, "version": runVersion, "help": runHelp,
 	}
 }

@@ -739,6 +739,7 @@ func (b *builder) mkdir(rel string) error {
 // agentOutput is what building one agent produced.
 type agentOutput struct {
 	cardJSON, legacyJSON, page []byte
+	unsigned                   []byte // the v1.0 card before signing
 	notes                      []string
 	projected                  []string
 }
@@ -748,6 +749,9 @@ func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 	out, err := b.signedCards(a)
 	if err != nil {
 		return nil, err
+	}
+	if b.opts.Inspect != nil {
+		b.opts.Inspect(a, out.unsigned)
 	}
 	if out.page, err = b.agentPage(a, len(out.projected) > 0 && b.m.Site.ProjectionSignatures()); err != nil {
 		return nil, fmt.Errorf("page: %w", err)
@@ -765,6 +769,7 @@ func (b *builder) signedCards(a *manifest.Agent) (*agentOutput, error) {
 	if err != nil {
 		return nil, err
 	}
+	out.unsigned = unsigned
 	project := m.Site.ProjectionSignatures()
 	sigs, projected, err := signatures(unsigned, signers, project)
 	if err != nil {

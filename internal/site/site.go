@@ -49,6 +49,11 @@ type Options struct {
 	// build holds) fails the build and nothing is published. Nil scans for
 	// generic key material only.
 	Secrets *secret.Scanner
+	// Inspect, when set, is shown each agent's public A2A v1.0 card that
+	// the build signs, as encoded before signing: agents an incremental
+	// build keeps unchanged are not shown again. It is called from many
+	// goroutines at once. The build's lint warnings come from it.
+	Inspect func(a *manifest.Agent, unsigned []byte)
 }
 
 // Report says what a build did.
