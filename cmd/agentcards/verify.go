@@ -231,6 +231,11 @@ func printReport(w io.Writer, rep *verify.Report) {
 			esc(p)
 			b = append(b, '\n')
 		}
+		for _, f := range c.Lint {
+			b = append(b, "  lint: "...)
+			b = append(b, formatFinding(f)...)
+			b = append(b, '\n')
+		}
 		if c.DevelopmentKey {
 			b = append(b, "  note: signed by an agentcards DEVELOPMENT key (kid dev-...), which `build` makes when no signing key is configured: fine for a local preview, never for a published site\n"...)
 		}

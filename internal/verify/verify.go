@@ -25,6 +25,7 @@ import (
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -101,6 +102,10 @@ type Card struct {
 	// agentcards development key (kid sign.DevKIDPrefix...): a local
 	// preview, never a published site.
 	DevelopmentKey bool `json:"developmentKey,omitempty"`
+	// Lint is what `agentcards lint` finds in the card: warnings, which
+	// never make a card fail verification (a signature says who wrote
+	// the card, not that what it says is safe).
+	Lint []lint.Finding `json:"lint,omitempty"`
 }
 
 // Outcomes of a card.
@@ -596,6 +601,7 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	// the report keeps is copied, so that the text can go.
 	name, _ := head["name"].(string)
 	c.Name = strings.Clone(name)
+	c.Lint = lint.Card(head)
 	c.Version = "1.0"
 	if _, v1 := head["supportedInterfaces"]; !v1 {
 		c.Version = "0.3"
