@@ -90,7 +90,7 @@ func (l *linter) endpoint(path, raw string, secure bool) {
 // 6762 .local, RFC 8375 .home.arpa, RFC 6761 .localhost, ICANN's
 // .internal) or that public DNS points at the loopback address.
 var internalSuffixes = []string{
-	"localhost", "local", "internal", "intranet", "corp", "home", "lan", "private", "home.arpa",
+	"localhost", "local", "internal", "intranet", "corp", "home", "lan", "private", "home.arpa", "svc",
 	"localdomain", "localtest.me", "lvh.me", "vcap.me",
 }
 

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text aimed at a model is found in a folded copy of each string: hidden
@@ -31,6 +32,9 @@ var injectionPatterns = []string{
 	`\b(?:ignore|disregard|forget) (?:everything|anything|all)(?: (?:that|you were|you have been|you ve been|youve been|said|told|written|above|before|previously|so far))+\b`,
 	`\b(?:new|updated|real|true|actual|hidden|secret|revised) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:are|is|follow|below)\b`,
 	`\bsystem (?:prompt|message|instructions?) (?:override|update)\b`,
+	`\b(?:system|admin|administrator|developer|root) override\b`,
+	`\bignore (?:todas )?las instrucciones\b`,
+	`\b(?:ignora|ignorez|ignorer|ignoriere|ignorieren|ignorar|ignorare|negeer|zignoruj)(?: \w+){0,2} (?:instrucciones|instructions|anweisungen|instruções|instrucoes|istruzioni|instructies|instrukcje)\b`,
 	// Roles.
 	`\byou are (?:now|no longer|actually|really) (?:a|an|the|in|my|free|dan|unrestricted|not|jailbroken)\b`,
 	`\bfrom now on(?: \w+)? (?:you|act|respond|answer|behave|ignore|always)\b`,
@@ -49,6 +53,11 @@ var injectionPatterns = []string{
 	`\b(?:do not|dont|never) (?:tell|inform|mention|reveal|disclose|alert|notify|warn)(?: \w+){0,3} (?:the user|the human|users|the operator|the customer)\b`,
 	`\b(?:do not|dont|never|without) (?:ask|asking|wait|waiting|seek|seeking|request|requesting)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)\b`,
 	`\bwithout (?:telling|informing|alerting|warning) (?:the |your )?(?:user|human|operator|customer)\b`,
+	`\b(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`,
+	`\bwhen you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:call|invoke|ignore|run|execute|send|forward|reply|respond|approve)\b`,
+	`\bbefore (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`,
+	`\b(?:other|all other|the other) (?:agents|tools|assistants|skills|servers) (?:are|is) (?:malicious|compromised|unsafe|untrusted|fake)\b`,
+	`\b(?:contents? of|cat|print|send|output|include|exfiltrate|upload)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials)\b`,
 	`\b(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`,
 	`\b(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`,
 	`\b(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`,
@@ -56,13 +65,13 @@ var injectionPatterns = []string{
 	`\b(?:note|message|instructions?|attention|reminder|notice) (?:to|for) (?:the |any |all )?(?:ai|llm|llms|model|models|assistant|assistants|language model|language models|ai assistant|ai agent|ai agents|chatbot)\b`,
 	`\bif you are (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|chatbot|gpt|chatgpt|claude|gemini)\b`,
 	`\b(?:dear|hey|attention) (?:ai|llm|assistant|model|chatgpt|claude|gemini|gpt)\b`,
-	`\b(?:ai|llm|llms|assistants?|models?|language models?|ai agents?) (?:must|shall|are required to) (?:ignore|always|never|call|obey|disregard|forget|reveal)\b`,
+	`\b(?:ai|llm|llms|assistants?|models?|language models?|ai agents?)(?: reading this)? (?:must|shall|should|are required to) (?:always |only |never |now )?(?:ignore|call|obey|disregard|forget|reveal|prefer|choose|select|trust|route|invoke)\b`,
 	`\b(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override) (?:for|to) (?:the )?(?:ai|llm|model|assistant)\b`,
 }
 
 // markerPattern matches chat-template and prompt markers in lower-cased
 // text as written (punctuation matters there).
-var markerPattern = regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?inst\]|<</?sys>>|</?(?:system|system_prompt|instructions?|im_start)>|(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|new instructions?|instructions? for)\b|\bbegin system prompt\b|\bend of system prompt\b`)
+var markerPattern = regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?inst\]|<</?sys>>|</?(?:system|system_prompt|instructions?|im_start)>|(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|input|response|assistant|human)[ \t]*:|\bnew (?:system )?instructions?[ \t]*:|(?:^|[.!?:;\n][ \t]*)instead of (?:answering|responding|replying)\b|\bbegin system prompt\b|\bend of system prompt\b`)
 
 // injectionRE is every pattern at once, so a string is read once; the
 // patterns one by one only say which matched.
@@ -73,7 +82,44 @@ func injection(s string) string {
 	if m := markerPattern.FindString(strings.ToLower(s)); m != "" {
 		return strings.TrimSpace(m)
 	}
-	return injectionRE.FindString(fold(s))
+	folded := fold(s)
+	if m := injectionRE.FindString(folded); m != "" {
+		return m
+	}
+	// "i g n o r e previous instructions": letters spaced out.
+	if joined, ok := joinSpacedLetters(folded); ok {
+		return injectionRE.FindString(joined)
+	}
+	return ""
+}
+
+// joinSpacedLetters joins runs of four or more one-letter words of folded
+// text; ok is false when there is none.
+func joinSpacedLetters(folded string) (string, bool) {
+	words := strings.Split(folded, " ")
+	var b strings.Builder
+	found := false
+	for i := 0; i < len(words); {
+		j := i
+		for j < len(words) && utf8.RuneCountInString(words[j]) == 1 {
+			j++
+		}
+		if j-i >= 4 {
+			found = true
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strings.Join(words[i:j], ""))
+			i = j
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(words[i])
+		i++
+	}
+	return b.String(), found
 }
 
 // fold is s as the injection patterns read it.

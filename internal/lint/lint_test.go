@@ -154,6 +154,7 @@ var cases = []lintCase{
 	{"hex IPv4", text("https://0x7f000001/a2a", "supportedInterfaces", 0, "url"), []string{"private-endpoint supportedInterfaces[0].url"}},
 	{"decimal IPv4", text("https://2130706433/a2a", "supportedInterfaces", 0, "url"), []string{"private-endpoint supportedInterfaces[0].url"}},
 	{"localhost", text("https://localhost:8443/", "supportedInterfaces", 0, "url"), []string{"private-endpoint supportedInterfaces[0].url"}},
+	{"Kubernetes service name", text("https://agents.default.svc/a2a", "supportedInterfaces", 0, "url"), []string{"private-endpoint supportedInterfaces[0].url"}},
 	{"internal name", text("https://agent.corp.internal/a2a", "supportedInterfaces", 0, "url"), []string{"private-endpoint supportedInterfaces[0].url"}},
 	{"one-label name", text("https://my-agent:8001/", "supportedInterfaces", 0, "url"), []string{"private-endpoint supportedInterfaces[0].url"}},
 	{"wildcard DNS", text("https://10.0.0.1.nip.io/a2a", "supportedInterfaces", 0, "url"), []string{"private-endpoint supportedInterfaces[0].url"}},
@@ -197,6 +198,9 @@ var cases = []lintCase{
 	{"shared secret member", value(`{"method": "hmac_sha256", "key_id": "agent://my_agent-default", "shared_secret": "auto-generated-secret"}`, "auth"), []string{"credential-in-card auth.shared_secret"}},
 	{"api key member", text("sk-live-4eC39HqLyjWDarjtT1zdp7dc", "apiKey"), []string{"credential-in-card apiKey"}},
 	{"private key in a description", text("Plans trips.\n-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIBk0t4nbiTdC6fYcMfxw8w4Gxl2FBbbZbbnxRzqgvVpe\n-----END PRIVATE KEY-----", "description"), []string{"credential-in-card description"}},
+	{"password in a URL", text("https://agent:hunter2@voyager.example.com/a2a/v1", "supportedInterfaces", 0, "url"), []string{"credential-in-card supportedInterfaces[0].url"}},
+	{"API key in a query", text("https://voyager.example.com/a2a/v1?api_key=sk_live_51H8", "supportedInterfaces", 0, "url"), []string{"credential-in-card supportedInterfaces[0].url"}},
+	{"a user name alone passes", text("https://agent@voyager.example.com/a2a/v1?tenant=eu", "supportedInterfaces", 0, "url"), nil},
 	{"scheme and scope names pass", func(t *testing.T, doc map[string]any) {
 		set(doc, js(t, `{"token": {"httpAuthSecurityScheme": {"scheme": "Bearer", "description": "A bearer token from the console."}}, "apiKey": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}}}`), "securitySchemes")
 		set(doc, js(t, `[{"schemes": {"token": {"list": ["password"]}}}]`), "securityRequirements")

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/secret"
@@ -72,6 +73,20 @@ func (l *linter) credential(path, key, s string) {
 	if f, found := secret.InText(s); found {
 		l.add(CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
 		return
+	}
+	if looksLikeURL(s) {
+		if u, err := url.Parse(s); err == nil {
+			if _, ok := u.User.Password(); ok {
+				l.add(CredentialInCard, path, "the URL carries a password in its user information (not repeated here)")
+				return
+			}
+			for k, v := range u.Query() {
+				if (secret.IsCredentialName(k) || strings.EqualFold(k, "key")) && len(v) > 0 && v[0] != "" {
+					l.add(CredentialInCard, path, fmt.Sprintf("the URL's query parameter %s holds a value (not repeated here)", quote(k, 40)))
+					return
+				}
+			}
+		}
 	}
 	// Under security schemes and requirements, member names are scheme
 	// and scope names ("token": ["read"]), not credentials.
