@@ -82,6 +82,9 @@ func contains(list []string, s string) bool {
 // exist to look like other letters. In a URL, the host's labels are
 // names.
 func confusable(s string, isName, isURL bool) string {
+	if isASCII(s) {
+		return ""
+	}
 	if isURL {
 		u, err := url.Parse(s)
 		if err != nil {

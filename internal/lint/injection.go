@@ -26,76 +26,194 @@ const orders = `(?:instructions?|prompts?|rules|guidelines|directions|directives
 // ("send the credentials to") is addressed to whoever reads it. The
 // patterns leave out what a skill's example, itself a request, says in
 // earnest ("show me the configuration", "ignore messages from bots").
-var injectionPatterns = []string{
+// injectionPatterns match folded text. Each runs only on text holding
+// one of its gate words, which every match holds: one pass over the words
+// picks the few patterns worth running (Go's regexp has no DFA, and one
+// alternation of them all costs milliseconds a card).
+var injectionPatterns = []struct{ gate, re string }{
 	// Overrides.
-	`\b(?:ignore|disregard|forget|override|bypass|abandon|discard)(?: \w+){0,2} ` + qualifier + `(?: \w+){0,2} ` + orders + `\b`,
-	`\b(?:ignore|disregard|forget) (?:everything|anything|all)(?: (?:that|you were|you have been|you ve been|youve been|said|told|written|above|before|previously|so far))+\b`,
-	`\b(?:new|updated|real|true|actual|hidden|secret|revised) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:are|is|follow|below)\b`,
-	`\bsystem (?:prompt|message|instructions?) (?:override|update)\b`,
-	`\b(?:system|admin|administrator|developer|root) override\b`,
-	`\bignore (?:todas )?las instrucciones\b`,
-	`\b(?:ignora|ignorez|ignorer|ignoriere|ignorieren|ignorar|ignorare|negeer|zignoruj)(?: \w+){0,2} (?:instrucciones|instructions|anweisungen|instruções|instrucoes|istruzioni|instructies|instrukcje)\b`,
+	{`ignore disregard forget override bypass abandon discard`, `\b(?:ignore|disregard|forget|override|bypass|abandon|discard)(?: \w+){0,2} ` + qualifier + `(?: \w+){0,2} ` + orders + `\b`},
+	{`ignore disregard forget`, `\b(?:ignore|disregard|forget) (?:everything|anything|all)(?: (?:that|you were|you have been|you ve been|youve been|said|told|written|above|before|previously|so far))+\b`},
+	{`instructions directives orders prompt objective`, `\b(?:new|updated|real|true|actual|hidden|secret|revised) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:are|is|follow|below)\b`},
+	{`system`, `\bsystem (?:prompt|message|instructions?) (?:override|update)\b`},
+	{`override`, `\b(?:system|admin|administrator|developer|root) override\b`},
+	{`instrucciones`, `\bignore (?:todas )?las instrucciones\b`},
+	{`instrucciones instructions anweisungen instruções instrucoes istruzioni instructies instrukcje`, `\b(?:ignora|ignorez|ignorer|ignoriere|ignorieren|ignorar|ignorare|negeer|zignoruj)(?: \w+){0,2} (?:instrucciones|instructions|anweisungen|instruções|instrucoes|istruzioni|instructies|instrukcje)\b`},
 	// Roles.
-	`\byou are (?:now|no longer|actually|really) (?:a|an|the|in|my|free|dan|unrestricted|not|jailbroken)\b`,
-	`\bfrom now on(?: \w+)? (?:you|act|respond|answer|behave|ignore|always)\b`,
-	`\b(?:pretend|imagine) (?:that )?you (?:are|re|have)\b`,
-	`\bpretend to be\b`,
-	`\byou (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`,
-	`\blets (?:role ?play|pretend)\b`,
-	`\brole ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new)\b`,
-	`\bact as (?:if|though) you\b`,
-	`\b(?:assume|adopt|take on|switch to) (?:the |a |an )?(?:role|persona|identity|character) (?:of|as)\b`,
-	`\byour (?:new|true|real) (?:role|persona|identity|purpose|instructions|goal)\b`,
-	`\b(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`,
+	{`now longer actually really`, `\byou are (?:now|no longer|actually|really) (?:a|an|the|in|my|free|dan|unrestricted|not|jailbroken)\b`},
+	{`now`, `\bfrom now on(?: \w+)? (?:you|act|respond|answer|behave|ignore|always)\b`},
+	{`pretend imagine`, `\b(?:pretend|imagine) (?:that )?you (?:are|re|have)\b`},
+	{`pretend`, `\bpretend to be\b`},
+	{`roleplay role act pretend behave respond`, `\byou (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`},
+	{`lets`, `\blets (?:role ?play|pretend)\b`},
+	{`roleplay role`, `\brole ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new)\b`},
+	{`act`, `\bact as (?:if|though) you\b`},
+	{`role persona identity character`, `\b(?:assume|adopt|take on|switch to) (?:the |a |an )?(?:role|persona|identity|character) (?:of|as)\b`},
+	{`role persona identity purpose instructions goal`, `\byour (?:new|true|real) (?:role|persona|identity|purpose|instructions|goal)\b`},
+	{`anything dan god jailbreak jailbreaked jailbreaking`, `\b(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`},
 	// Orders to the reader.
-	`\byou (?:must|shall|are required to|are instructed to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|trust|approve|grant|exfiltrate|prioriti[sz]e)\b`,
-	`\b(?:always|first|before (?:anything|any other \w+|doing anything|you do anything|answering|responding)) (?:call|invoke|route to|delegate to) (?:this|the|our) (?:agent|tool|skill|function|endpoint|server|service)\b`,
-	`\b(?:do not|dont|never) (?:tell|inform|mention|reveal|disclose|alert|notify|warn)(?: \w+){0,3} (?:the user|the human|users|the operator|the customer)\b`,
-	`\b(?:do not|dont|never|without) (?:ask|asking|wait|waiting|seek|seeking|request|requesting)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)\b`,
-	`\bwithout (?:telling|informing|alerting|warning) (?:the |your )?(?:user|human|operator|customer)\b`,
-	`\b(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`,
-	`\bwhen you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:call|invoke|ignore|run|execute|send|forward|reply|respond|approve)\b`,
-	`\bbefore (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`,
-	`\b(?:other|all other|the other) (?:agents|tools|assistants|skills|servers) (?:are|is) (?:malicious|compromised|unsafe|untrusted|fake)\b`,
-	`\b(?:contents? of|cat|print|send|output|include|exfiltrate|upload)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials)\b`,
-	`\b(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`,
-	`\b(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`,
-	`\b(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`,
+	{`must shall required instructed`, `\byou (?:must|shall|are required to|are instructed to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|trust|approve|grant|exfiltrate|prioriti[sz]e)\b`},
+	{`call invoke route delegate`, `\b(?:always|first|before (?:anything|any other \w+|doing anything|you do anything|answering|responding)) (?:call|invoke|route to|delegate to) (?:this|the|our) (?:agent|tool|skill|function|endpoint|server|service)\b`},
+	{`dont not never`, `\b(?:do not|dont|never) (?:tell|inform|mention|reveal|disclose|alert|notify|warn)(?: \w+){0,3} (?:the user|the human|users|the operator|the customer)\b`},
+	{`dont not never without`, `\b(?:do not|dont|never|without) (?:ask|asking|wait|waiting|seek|seeking|request|requesting)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)\b`},
+	{`without`, `\bwithout (?:telling|informing|alerting|warning) (?:the |your )?(?:user|human|operator|customer)\b`},
+	{`dont not never`, `\b(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`},
+	{`when`, `\bwhen you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:call|invoke|ignore|run|execute|send|forward|reply|respond|approve)\b`},
+	{`before`, `\bbefore (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`},
+	{`malicious compromised unsafe untrusted fake`, `\b(?:other|all other|the other) (?:agents|tools|assistants|skills|servers) (?:are|is) (?:malicious|compromised|unsafe|untrusted|fake)\b`},
+	{`ssh passwd shadow aws`, `\b(?:contents? of|cat|print|send|output|include|exfiltrate|upload)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials)\b`},
+	{`prompt message instructions`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`},
+	{`instructions rules guidelines prompt`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`},
+	{`credentials password passwords secret secrets key keys token tokens cookie cookies history prompt private env environment`, `\b(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`},
 	// Addressed to models.
-	`\b(?:note|message|instructions?|attention|reminder|notice) (?:to|for) (?:the |any |all )?(?:ai|llm|llms|model|models|assistant|assistants|language model|language models|ai assistant|ai agent|ai agents|chatbot)\b`,
-	`\bif you are (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|chatbot|gpt|chatgpt|claude|gemini)\b`,
-	`\b(?:dear|hey|attention) (?:ai|llm|assistant|model|chatgpt|claude|gemini|gpt)\b`,
-	`\b(?:ai|llm|llms|assistants?|models?|language models?|ai agents?)(?: reading this)? (?:must|shall|should|are required to) (?:always |only |never |now )?(?:ignore|call|obey|disregard|forget|reveal|prefer|choose|select|trust|route|invoke)\b`,
-	`\b(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override) (?:for|to) (?:the )?(?:ai|llm|model|assistant)\b`,
+	{`ai llm llms model models assistant assistants language chatbot`, `\b(?:note|message|instructions?|attention|reminder|notice) (?:to|for) (?:the |any |all )?(?:ai|llm|llms|model|models|assistant|assistants|language model|language models|ai assistant|ai agent|ai agents|chatbot)\b`},
+	{`ai llm model assistant chatbot gpt chatgpt claude gemini`, `\bif you are (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|chatbot|gpt|chatgpt|claude|gemini)\b`},
+	{`dear hey attention`, `\b(?:dear|hey|attention) (?:ai|llm|assistant|model|chatgpt|claude|gemini|gpt)\b`},
+	{`ai llm llms assistant assistants model models language`, `\b(?:ai|llm|llms|assistants?|models?|language models?|ai agents?)(?: reading this)? (?:must|shall|should|are required to) (?:always |only |never |now )?(?:ignore|call|obey|disregard|forget|reveal|prefer|choose|select|trust|route|invoke)\b`},
+	{`important urgent critical priority mandatory`, `\b(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override) (?:for|to) (?:the )?(?:ai|llm|model|assistant)\b`},
 }
 
-// markerPattern matches chat-template and prompt markers in lower-cased
-// text as written (punctuation matters there).
-var markerPattern = regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?inst\]|<</?sys>>|</?(?:system|system_prompt|instructions?|im_start)>|(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|input|response|assistant|human)[ \t]*:|\bnew (?:system )?instructions?[ \t]*:|(?:^|[.!?:;\n][ \t]*)instead of (?:answering|responding|replying)\b|\bbegin system prompt\b|\bend of system prompt\b`)
+// markerPatterns match chat-template and prompt markers in lower-cased
+// text as written (punctuation matters there); each runs only on text that
+// holds its gate.
+var markerPatterns = []struct {
+	gate []string // any of them
+	re   *regexp.Regexp
+}{
+	{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|<</?sys>>|</?(?:system|system_prompt|instructions?|im_start)>`)},
+	{[]string{"[inst", "[/inst"}, regexp.MustCompile(`\[/?inst\]`)},
+	{[]string{"system", "assistant", "#", "instruction"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|input|response|assistant|human)[ \t]*:|\bnew (?:system )?instructions?[ \t]*:`)},
+	{[]string{"instead of"}, regexp.MustCompile(`(?:^|[.!?:;\n][ \t]*)instead of (?:answering|responding|replying)\b`)},
+	{[]string{"system prompt"}, regexp.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
+}
 
-// injectionRE is every pattern at once, so a string is read once; the
-// patterns one by one only say which matched.
-var injectionRE = regexp.MustCompile(strings.Join(injectionPatterns, "|"))
+// injectionREs are the compiled patterns, and byGate the patterns each
+// gate word lets run.
+var injectionREs, byGate = compilePatterns()
+
+func compilePatterns() ([]*regexp.Regexp, map[string][]int) {
+	res := make([]*regexp.Regexp, len(injectionPatterns))
+	gates := map[string][]int{}
+	for i, p := range injectionPatterns {
+		res[i] = regexp.MustCompile(p.re)
+		for _, w := range strings.Fields(p.gate) {
+			gates[w] = append(gates[w], i)
+		}
+	}
+	return res, gates
+}
+
+// windowWords is how many words on each side of a gate word a match may
+// reach: more than the longest pattern spans.
+const windowWords = 16
+
+// matchFolded returns the first phrase of folded text that a pattern
+// matches, or "". A pattern runs only around the gate words it needs, on
+// the words within windowWords of each: a card's text is read once, and
+// the regular expressions see a few dozen words.
+func matchFolded(folded string) string {
+	gated := false
+	for w := range strings.SplitSeq(folded, " ") {
+		if byGate[w] != nil {
+			gated = true
+			break
+		}
+	}
+	if !gated {
+		return ""
+	}
+	var starts []int // byte offset of each word
+	pos := 0
+	for w := range strings.SplitSeq(folded, " ") {
+		starts = append(starts, pos)
+		pos += len(w) + 1
+	}
+	best, at := "", len(folded)
+	for k, lo := range starts {
+		end := len(folded)
+		if k+1 < len(starts) {
+			end = starts[k+1] - 1
+		}
+		for _, i := range byGate[folded[lo:end]] {
+			from := starts[max(0, k-windowWords)]
+			to := len(folded)
+			if k+windowWords+1 < len(starts) {
+				to = starts[k+windowWords+1] - 1
+			}
+			if loc := injectionREs[i].FindStringIndex(folded[from:to]); loc != nil && from+loc[0] < at {
+				best, at = folded[from+loc[0]:from+loc[1]], from+loc[0]
+			}
+		}
+	}
+	return best
+}
 
 // injection returns the phrase of s addressed to a model, or "".
 func injection(s string) string {
-	if m := markerPattern.FindString(strings.ToLower(s)); m != "" {
-		return strings.TrimSpace(m)
+	lower := strings.ToLower(s)
+	for _, p := range markerPatterns {
+		for _, g := range p.gate {
+			if strings.Contains(lower, g) {
+				if m := p.re.FindString(lower); m != "" {
+					return strings.TrimSpace(m)
+				}
+				break
+			}
+		}
 	}
 	folded := fold(s)
-	if m := injectionRE.FindString(folded); m != "" {
+	if m := matchFolded(folded); m != "" {
 		return m
 	}
 	// "i g n o r e previous instructions": letters spaced out.
 	if joined, ok := joinSpacedLetters(folded); ok {
-		return injectionRE.FindString(joined)
+		return matchFolded(joined)
 	}
 	return ""
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// foldASCII is fold for ASCII text.
+func foldASCII(s string) string {
+	b := make([]byte, 0, len(s))
+	space := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'' || c == '`':
+			continue
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+			space = false
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			b = append(b, c)
+			space = false
+		case !space:
+			b = append(b, ' ')
+			space = true
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] == ' ' {
+		b = b[:len(b)-1]
+	}
+	return string(b)
 }
 
 // joinSpacedLetters joins runs of four or more one-letter words of folded
 // text; ok is false when there is none.
 func joinSpacedLetters(folded string) (string, bool) {
+	if !strings.Contains(folded, " ") || !spacedLetters(folded) {
+		return folded, false
+	}
 	words := strings.Split(folded, " ")
 	var b strings.Builder
 	found := false
@@ -122,8 +240,35 @@ func joinSpacedLetters(folded string) (string, bool) {
 	return b.String(), found
 }
 
+// spacedLetters reports whether folded text holds four one-letter words in
+// a row.
+func spacedLetters(folded string) bool {
+	run, n := 0, 0
+	for i := 0; i <= len(folded); i++ {
+		if i == len(folded) || folded[i] == ' ' {
+			if n == 1 {
+				run++
+				if run >= 4 {
+					return true
+				}
+			} else {
+				run = 0
+			}
+			n = 0
+			continue
+		}
+		if folded[i] < utf8.RuneSelf || utf8.RuneStart(folded[i]) {
+			n++
+		}
+	}
+	return false
+}
+
 // fold is s as the injection patterns read it.
 func fold(s string) string {
+	if isASCII(s) {
+		return foldASCII(s)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	space := true

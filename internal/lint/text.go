@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -85,10 +84,26 @@ func looksLikeURL(s string) bool {
 	return true
 }
 
-// nameFieldRE matches the paths of names people tell agents apart by.
-var nameFieldRE = regexp.MustCompile(`^(name|provider\.organization|skills\[\d+\]\.(name|id|tags\[\d+\]))$`)
-
-func isNameField(path string) bool { return nameFieldRE.MatchString(path) }
+// isNameField reports whether path is a name people tell agents apart
+// by: name, provider.organization, skills[i].name, .id and .tags[j].
+func isNameField(path string) bool {
+	if path == "name" || path == "provider.organization" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(path, "skills[")
+	if !ok {
+		return false
+	}
+	_, rest, ok = strings.Cut(rest, "].")
+	if !ok {
+		return false
+	}
+	if rest == "name" || rest == "id" {
+		return true
+	}
+	rest, ok = strings.CutPrefix(rest, "tags[")
+	return ok && strings.HasSuffix(rest, "]") && !strings.ContainsAny(rest, ".[")
+}
 
 // hidden is what findHidden found in one string.
 type hidden struct {
@@ -171,6 +186,17 @@ func isEmoji(r rune) bool {
 // characters of a flag emoji are what they are meant to be, and pass.
 func findHidden(s string) hidden {
 	var h hidden
+	if isASCII(s) {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; (c < 0x20 || c == 0x7f) && c != '\t' && c != '\n' && c != '\r' {
+				if h.count == 0 {
+					h.first = rune(c)
+				}
+				h.count++
+			}
+		}
+		return h
+	}
 	var tags strings.Builder
 	prev := rune(-1)
 	for i, r := range s {
