@@ -64,7 +64,7 @@ var injectionPatterns = []struct{ gate, re string }{
 	{`ssh passwd shadow aws`, `\b(?:contents? of|cat|print|send|output|include|exfiltrate|upload)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials)\b`},
 	{`prompt message instructions`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`},
 	{`instructions rules guidelines prompt`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`},
-	{`credentials password passwords secret secrets key keys token tokens cookie cookies history prompt private env environment`, `\b(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`},
+	{`send forward email post upload exfiltrate leak copy transmit`, `\b(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`},
 	// Addressed to models.
 	{`ai llm llms model models assistant assistants language chatbot`, `\b(?:note|message|instructions?|attention|reminder|notice) (?:to|for) (?:the |any |all )?(?:ai|llm|llms|model|models|assistant|assistants|language model|language models|ai assistant|ai agent|ai agents|chatbot)\b`},
 	{`ai llm model assistant chatbot gpt chatgpt claude gemini`, `\bif you are (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|chatbot|gpt|chatgpt|claude|gemini)\b`},
@@ -150,18 +150,21 @@ func matchFolded(folded string) string {
 
 // injection returns the phrase of s addressed to a model, or "".
 func injection(s string) string {
-	lower := strings.ToLower(s)
-	for _, p := range markerPatterns {
-		for _, g := range p.gate {
-			if strings.Contains(lower, g) {
-				if m := p.re.FindString(lower); m != "" {
-					return strings.TrimSpace(m)
+	// Markers need their punctuation, or a phrase the folded text holds.
+	folded := fold(s)
+	if strings.ContainsAny(s, "<[:") || strings.Contains(folded, "instead of") || strings.Contains(folded, "system prompt") {
+		lower := strings.ToLower(s)
+		for _, p := range markerPatterns {
+			for _, g := range p.gate {
+				if strings.Contains(lower, g) {
+					if m := p.re.FindString(lower); m != "" {
+						return strings.TrimSpace(m)
+					}
+					break
 				}
-				break
 			}
 		}
 	}
-	folded := fold(s)
 	if m := matchFolded(folded); m != "" {
 		return m
 	}

@@ -201,6 +201,7 @@ var cases = []lintCase{
 	{"password in a URL", text("https://agent:hunter2@voyager.example.com/a2a/v1", "supportedInterfaces", 0, "url"), []string{"credential-in-card supportedInterfaces[0].url"}},
 	{"API key in a query", text("https://voyager.example.com/a2a/v1?api_key=sk_live_51H8", "supportedInterfaces", 0, "url"), []string{"credential-in-card supportedInterfaces[0].url"}},
 	{"a user name alone passes", text("https://agent@voyager.example.com/a2a/v1?tenant=eu", "supportedInterfaces", 0, "url"), nil},
+	{"a tiny private JWK in a tag", text(`{"kty":"oct","k":"AAAA"}`, "skills", 0, "tags", 1), []string{"credential-in-card skills[0].tags[1]"}},
 	{"scheme and scope names pass", func(t *testing.T, doc map[string]any) {
 		set(doc, js(t, `{"token": {"httpAuthSecurityScheme": {"scheme": "Bearer", "description": "A bearer token from the console."}}, "apiKey": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}}}`), "securitySchemes")
 		set(doc, js(t, `[{"schemes": {"token": {"list": ["password"]}}}]`), "securityRequirements")

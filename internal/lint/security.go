@@ -67,12 +67,20 @@ func emptyRequirement(reqs []any) int {
 	return -1
 }
 
+// minSecretLen is the length under which secret.InText finds nothing but
+// a JSON Web Key (its shortest hex run).
+const minSecretLen = 32
+
 // credential reports a string that is a credential: the value of a member
 // named like one, or key material anywhere.
 func (l *linter) credential(path, key, s string) {
-	if f, found := secret.InText(s); found {
-		l.add(CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
-		return
+	// Key material the detectors know is a JSON Web Key (with "kty") or
+	// a run of 32 characters or more.
+	if len(s) >= minSecretLen || strings.Contains(s, "kty") {
+		if f, found := secret.InText(s); found {
+			l.add(CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
+			return
+		}
 	}
 	if looksLikeURL(s) {
 		if u, err := url.Parse(s); err == nil {
