@@ -51,6 +51,11 @@ type Options struct {
 	// the cards of one origin are checked against one reading of its JWKS
 	// (fetched and parsed once, however many cards there are).
 	Keys *KeyCache
+
+	// skipLint leaves a card's Lint empty: in a site, a card another
+	// card of the same agent already says (agent.json beside
+	// agent-card.json, an agent's copy of the root card).
+	skipLint bool
 }
 
 // KeyCache holds the trusted key sets one run has read, by source (and
@@ -601,7 +606,9 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	// the report keeps is copied, so that the text can go.
 	name, _ := head["name"].(string)
 	c.Name = strings.Clone(name)
-	c.Lint = lint.Card(head)
+	if !opts.skipLint {
+		c.Lint = lint.Card(head)
+	}
 	c.Version = "1.0"
 	if _, v1 := head["supportedInterfaces"]; !v1 {
 		c.Version = "0.3"
@@ -814,8 +821,13 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 				if err != nil {
 					return checked{path: p, card: Card{Source: p, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
 				}
-				c := checked{path: p, card: checkCard(p, body, ks, opts), read: d.Type().IsRegular()}
-				c.isRoot = hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
+				isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
+				o := opts
+				// Both shapes of one card come from the same entry, and
+				// the root card is a copy: each is linted once.
+				o.skipLint = isRoot || d.Name() == "agent.json" && regularFile(filepath.Join(filepath.Dir(p), "agent-card.json"))
+				c := checked{path: p, card: checkCard(p, body, ks, o), read: d.Type().IsRegular()}
+				c.isRoot = isRoot
 				return c
 			}
 			for i := int(next.Add(1)) - 1; i < len(tasks); i = int(next.Add(1)) - 1 {
@@ -851,6 +863,12 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 		slices.SortFunc(out, byPath)
 	}
 	return out, nil
+}
+
+// regularFile reports whether p is a regular file (not following a link).
+func regularFile(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // walkFiles calls visit on every entry under dir (a folder) that is not a
