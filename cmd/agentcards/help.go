@@ -65,7 +65,8 @@ var helps = map[string]commandHelp{
 			"security requirement (safety), and what makes an agent hard to choose (quality).\n" +
 			"TARGET is a manifest (default agents.toml), a built site folder, a card file or a URL.\n" +
 			"A rule is silenced for one agent, with the reason, in [agents.lint.silence].\n" +
-			"Exit status: 0 no errors (with -strict: no warnings either), 1 problems found, 2 usage.",
+			"Exit status: 0 no errors (with -strict: no warnings either), 1 problems found,\n" +
+			"2 usage error or a target that could not be read (the others are still linted).",
 		examples: []string{
 			"agentcards lint",
 			"agentcards lint -strict public",

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -47,6 +48,18 @@ type errLintFailed struct{}
 
 func (errLintFailed) Error() string { return "lint found problems" }
 
+// manifestBroken is a manifest that does not build (its problems are
+// printed): lint fails (exit code 1).
+type manifestBroken string
+
+func (m manifestBroken) Error() string { return string(m) }
+
+// errLintUnread makes exit code 2: a target could not be read or fetched
+// (said already), so its cards are unknown.
+type errLintUnread struct{ n int }
+
+func (e errLintUnread) Error() string { return plural(e.n, "target") + " could not be read" }
+
 func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlags("lint", stderr)
 	manifestPath := fs.String("manifest", "agents.toml", "the manifest to lint when no TARGET is given")
@@ -67,14 +80,25 @@ func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}
 	rep := &lintReport{Cards: []lintedCard{}}
+	failed, broken := 0, 0
 	for _, t := range targets {
 		cards, err := lintTarget(t, client, stderr)
 		if err != nil {
-			return err
+			// The other targets are still linted.
+			fmt.Fprintf(stderr, "agentcards lint: %s\n", terminal.EscapeLines(err.Error()))
+			if errors.As(err, new(manifestBroken)) {
+				broken++
+			} else {
+				failed++
+			}
+			continue
 		}
 		rep.Cards = append(rep.Cards, cards...)
 	}
-	for _, c := range rep.Cards {
+	for i, c := range rep.Cards {
+		if c.Findings == nil {
+			rep.Cards[i].Findings = []lint.Finding{}
+		}
 		e, w := lint.Count(c.Findings)
 		rep.Errors += e
 		rep.Warnings += w
@@ -106,7 +130,10 @@ func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 		fmt.Fprintln(stdout)
 	}
-	if rep.Errors > 0 || *strict && rep.Warnings > 0 {
+	switch {
+	case failed > 0:
+		return errLintUnread{failed}
+	case broken > 0 || rep.Errors > 0 || *strict && rep.Warnings > 0:
 		return errLintFailed{}
 	}
 	return nil
@@ -289,8 +316,12 @@ func hasRootCard(dir string) bool {
 func lintManifest(path string, stderr io.Writer) ([]lintedCard, error) {
 	m, err := manifest.Load(path)
 	if err != nil {
-		if problems := manifestProblems(err, path, stderr); problems != nil {
-			return nil, fmt.Errorf("%v: lint reads a manifest that builds", problems)
+		var errs manifest.Errors
+		if errors.As(err, &errs) {
+			for _, d := range errs {
+				fmt.Fprintln(stderr, terminal.Escape(d.String()))
+			}
+			return nil, manifestBroken(fmt.Sprintf("%s in %s: lint reads the cards of a manifest that builds; fix them first", plural(len(errs), "problem"), path))
 		}
 		return nil, err
 	}

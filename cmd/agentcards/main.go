@@ -64,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		return 0
 	case errors.As(err, new(errNotVerified)), errors.As(err, new(errLintFailed)):
 		return 1
+	case errors.As(err, new(errLintUnread)):
+		return 2
 	case errors.Is(err, errUsage):
 		msg := strings.TrimSuffix(strings.TrimSuffix(err.Error(), errUsage.Error()), ": ")
 		if msg != "" {

@@ -75,8 +75,7 @@ func contains(list []string, s string) bool {
 
 // confusable returns why s holds look-alike text, or "". In a name
 // (isName) any mix of scripts in one word counts, as do words spelled
-// wholly in look-alike letters of another script next to Latin text and
-// full-width letters; in other text, a word that mixes Latin with
+// full-width letters outside Chinese, Japanese or Korean words; in other text, a word that mixes Latin with
 // Cyrillic, Armenian or Cherokee letters (Latin with Greek is how
 // formulas are written: "ΔE"), and styled mathematical letters, which
 // exist to look like other letters. In a URL, the host's labels are
@@ -91,26 +90,24 @@ func confusable(s string, isName, isURL bool) string {
 			return ""
 		}
 		for _, label := range strings.Split(u.Hostname(), ".") {
-			if msg := confusableWord(label, true, false); msg != "" {
+			if msg := confusableWord(label, true); msg != "" {
 				return "the host name " + msg
 			}
 		}
 		return ""
 	}
-	latin := strings.IndexFunc(s, func(r rune) bool { return r < 0x80 && unicode.IsLetter(r) }) >= 0
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) }) {
-		if msg := confusableWord(w, isName, latin); msg != "" {
+		if msg := confusableWord(w, isName); msg != "" {
 			return msg
 		}
 	}
 	return ""
 }
 
-// confusableWord checks one word; latin says the text around it is
-// written in Latin letters.
-func confusableWord(w string, isName, latin bool) string {
+// confusableWord checks one word.
+func confusableWord(w string, isName bool) string {
 	var set []string
-	styled, fullWidth, lookalike, letters := rune(0), rune(0), 0, 0
+	styled, fullWidth := rune(0), rune(0)
 	for _, r := range w {
 		switch {
 		case r >= 0x1D400 && r <= 0x1D7FF || r >= 0x24B6 && r <= 0x24E9:
@@ -119,12 +116,8 @@ func confusableWord(w string, isName, latin bool) string {
 		case r >= 0xFF21 && r <= 0xFF3A || r >= 0xFF41 && r <= 0xFF5A:
 			fullWidth = r
 			continue
-		case !unicode.IsLetter(r):
+		case !unicode.IsLetter(r) || r == 'μ': // μ is also the micro sign: μs, μService
 			continue
-		}
-		letters++
-		if _, ok := lookalikes[r]; ok {
-			lookalike++
 		}
 		if sc := scriptOf(r); sc != "" && !contains(set, sc) {
 			set = append(set, sc)
@@ -133,19 +126,13 @@ func confusableWord(w string, isName, latin bool) string {
 	if styled != 0 {
 		return fmt.Sprintf("%s is written in styled letters (%U), which imitate %q", quote(w, 40), styled, string(asLatin(styled)))
 	}
-	if isName && fullWidth != 0 {
+	if isName && fullWidth != 0 && !strings.ContainsFunc(w, func(r rune) bool {
+		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	}) {
 		return fmt.Sprintf("%s is written in full-width letters (%U)", quote(w, 40), fullWidth)
 	}
 	if !allowed(set) && (isName || contains(set, "Latin") && (contains(set, "Cyrillic") || contains(set, "Armenian") || contains(set, "Cherokee"))) {
 		return fmt.Sprintf("%s mixes %s letters in one word", quote(w, 40), strings.Join(set, " and "))
 	}
-	if isName && latin && letters > 1 && lookalike == letters && len(set) == 1 && set[0] != "Latin" {
-		return fmt.Sprintf("%s is spelled in %s letters that look like the Latin %q", quote(w, 40), set[0], latinOf(w))
-	}
 	return ""
-}
-
-// latinOf is w with each look-alike letter replaced by its Latin twin.
-func latinOf(w string) string {
-	return strings.Map(asLatin, w)
 }

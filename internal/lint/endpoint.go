@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -60,30 +62,110 @@ func (l *linter) endpoint(path, raw string, secure bool) {
 	if s == "" {
 		return
 	}
-	bare := !strings.Contains(s, "://")
-	if bare {
+	scheme, rest, hasScheme := splitScheme(s)
+	if !hasScheme {
+		if !strings.ContainsAny(s, ".:[") {
+			if secure {
+				l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL", quote(raw, 100)))
+			}
+			return
+		}
 		// host:port with no scheme ("10.0.0.5:50051", as gRPC targets
-		// are written) still names a host.
-		s = "//" + s
+		// are written) still names a host, and says nothing of TLS.
+		scheme, rest = "", "//"+s
 	}
-	u, err := url.Parse(s)
-	if err != nil {
+	if scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss" {
+		// As browsers read it (the WHATWG URL standard): a backslash is a
+		// slash, and "https:host" or "https:/host" is "https://host".
+		rest = "//" + strings.TrimLeft(strings.ReplaceAll(rest, "\\", "/"), "/")
+	}
+	u, err := url.Parse(rest)
+	host := ""
+	if err == nil {
+		host = u.Hostname()
+	} else if h, ok := hostOf(rest); ok {
+		host = h // Go refuses what a browser may still read ("%zz" in the path)
+	} else if secure {
+		l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: %v", quote(raw, 100), urlProblem(err)))
 		return
 	}
-	if why := privateHost(u.Hostname()); why != "" {
+	if why := privateHost(normalizeHost(host)); why != "" {
 		l.add(PrivateEndpoint, path, fmt.Sprintf("%s points at %s", quote(raw, 100), why))
 	}
-	if !secure {
+	if !secure || !hasScheme {
 		return
 	}
-	if bare {
-		return // a bare host:port says nothing of TLS
-	}
-	switch scheme := strings.ToLower(u.Scheme); scheme {
+	switch scheme {
 	case "https", "wss":
 	default:
 		l.add(InsecureEndpoint, path, fmt.Sprintf("%s uses %s, not https", quote(raw, 100), strconv.Quote(scheme+":")))
 	}
+}
+
+// splitScheme splits "scheme:rest", the scheme lower-cased.
+func splitScheme(s string) (scheme, rest string, ok bool) {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 {
+		return "", s, false
+	}
+	for j, r := range s[:i] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || j > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return "", s, false
+		}
+	}
+	// "10.0.0.5:50051" and "localhost:8080" are hosts with ports.
+	if p := s[i+1:]; !strings.HasPrefix(p, "/") && p != "" && strings.TrimLeft(p, "0123456789") == "" || strings.Contains(s[:i], ".") {
+		return "", s, false
+	}
+	return strings.ToLower(s[:i]), s[i+1:], true
+}
+
+// hostOf is the host of "//host[:port]/...", read without judging the rest.
+func hostOf(rest string) (string, bool) {
+	h, ok := strings.CutPrefix(rest, "//")
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexAny(h, "/?#"); i >= 0 {
+		h = h[:i]
+	}
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	if strings.HasPrefix(h, "[") {
+		if i := strings.IndexByte(h, ']'); i > 0 {
+			return h[1:i], true
+		}
+		return strings.TrimPrefix(h, "["), true
+	}
+	if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		h = h[:i]
+	}
+	return h, h != ""
+}
+
+// urlProblem says why a URL did not parse, without repeating it.
+func urlProblem(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// normalizeHost reads a host as resolvers and browsers do: full-width
+// digits and letters, and the ideographic full stops, as ASCII.
+func normalizeHost(h string) string {
+	if isASCII(h) {
+		return h
+	}
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case 0x3002, 0xFF0E, 0xFF61:
+			return '.'
+		}
+		return asLatin(r)
+	}, h)
 }
 
 // internalSuffixes are DNS names that resolve only inside a network (RFC
@@ -93,6 +175,13 @@ var internalSuffixes = []string{
 	"localhost", "local", "internal", "intranet", "corp", "home", "lan", "private", "home.arpa", "svc",
 	"localdomain", "localtest.me", "lvh.me", "vcap.me",
 }
+
+// dashedIPv4 and hexIPv4 are the address at the end of a wildcard DNS
+// label: "app-10-0-0-1", "7f000001".
+var (
+	dashedIPv4 = regexp.MustCompile(`(?:^|-)\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}$`)
+	hexIPv4    = regexp.MustCompile(`(?:^|-)[0-9a-f]{8}$`)
+)
 
 // ipInName are wildcard DNS services whose names spell the address they
 // resolve to ("10.0.0.1.nip.io").
@@ -123,6 +212,29 @@ func privateHost(host string) string {
 	}
 	for _, s := range ipInName {
 		if rest, ok := strings.CutSuffix(h, "."+s); ok {
+			// app-10-0-0-1.nip.io, 7f000001.nip.io, --1.sslip.io (::1)
+			last := rest[strings.LastIndexByte(rest, '.')+1:]
+			if m := dashedIPv4.FindString(last); m != "" {
+				if a, err := netip.ParseAddr(strings.ReplaceAll(strings.TrimPrefix(m, "-"), "-", ".")); err == nil {
+					if why := privateAddr(a); why != "" {
+						return fmt.Sprintf("%s (through %s)", why, s)
+					}
+				}
+			}
+			if m := hexIPv4.FindString(last); m != "" {
+				if n, err := strconv.ParseUint(strings.TrimPrefix(m, "-"), 16, 32); err == nil {
+					if why := privateAddr(netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)})); why != "" {
+						return fmt.Sprintf("%s (through %s)", why, s)
+					}
+				}
+			}
+			if strings.Contains(last, "--") {
+				if a, err := netip.ParseAddr(strings.ReplaceAll(last, "-", ":")); err == nil {
+					if why := privateAddr(a); why != "" {
+						return fmt.Sprintf("%s (through %s)", why, s)
+					}
+				}
+			}
 			// a-b-c-d.nip.io, x.10.0.0.1.nip.io, 10-0-0-1.sslip.io
 			labels := strings.Split(rest, ".")
 			for i := range labels {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Text aimed at a model is found in a folded copy of each string: hidden
@@ -16,7 +18,7 @@ import (
 
 // qualifier is what makes "ignore ... instructions" an override: the
 // instructions are someone else's.
-const qualifier = `(?:all|any|every|previous|prior|above|earlier|preceding|former|original|existing|initial|your|the system|system|safety|other|these|those|developer|developers|its|my)`
+const qualifier = `(?:all|any|every|previous|prior|above|earlier|preceding|former|original|initial|your|the system|safety|other|these|those|developer|developers|its|my)`
 
 // orders are what an override throws away.
 const orders = `(?:instructions?|prompts?|rules|guidelines|directions|directives|guardrails|constraints|policies|context|programming)`
@@ -30,47 +32,51 @@ const orders = `(?:instructions?|prompts?|rules|guidelines|directions|directives
 // one of its gate words, which every match holds: one pass over the words
 // picks the few patterns worth running (Go's regexp has no DFA, and one
 // alternation of them all costs milliseconds a card).
-var injectionPatterns = []struct{ gate, re string }{
+var injectionPatterns = []struct {
+	gate, re string
+	role     bool // a role-play prompt, which a skill's example may fairly be
+}{
 	// Overrides.
-	{`ignore disregard forget override bypass abandon discard`, `\b(?:ignore|disregard|forget|override|bypass|abandon|discard)(?: \w+){0,2} ` + qualifier + `(?: \w+){0,2} ` + orders + `\b`},
-	{`ignore disregard forget`, `\b(?:ignore|disregard|forget) (?:everything|anything|all)(?: (?:that|you were|you have been|you ve been|youve been|said|told|written|above|before|previously|so far))+\b`},
-	{`instructions directives orders prompt objective`, `\b(?:new|updated|real|true|actual|hidden|secret|revised) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:are|is|follow|below)\b`},
-	{`system`, `\bsystem (?:prompt|message|instructions?) (?:override|update)\b`},
-	{`override`, `\b(?:system|admin|administrator|developer|root) override\b`},
-	{`instrucciones`, `\bignore (?:todas )?las instrucciones\b`},
-	{`instrucciones instructions anweisungen instruções instrucoes istruzioni instructies instrukcje`, `\b(?:ignora|ignorez|ignorer|ignoriere|ignorieren|ignorar|ignorare|negeer|zignoruj)(?: \w+){0,2} (?:instrucciones|instructions|anweisungen|instruções|instrucoes|istruzioni|instructies|instrukcje)\b`},
+	{`ignore disregard forget override bypass abandon discard`, `\b(?:ignore|disregard|forget|override|bypass|abandon|discard)(?: \w+){0,2} ` + qualifier + `(?: \w+){0,2} ` + orders + `\b`, false},
+	{`ignore disregard forget`, `\b(?:ignore|disregard|forget) (?:everything|anything|all)(?: (?:that|you were|you have been|you ve been|youve been|said|told|written|above|before|previously|so far))+\b`, false},
+	{`instructions directives orders prompt objective`, `\b(?:new|updated|real|true|actual|hidden|secret|revised) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:are|is|follow|below)\b`, false},
+	{`system`, `\bsystem (?:prompt|message|instructions?) (?:override|update)\b`, false},
+	{`override`, `\b(?:system|admin|administrator|developer|root) override\b`, false},
+	{`instrucciones instructions anweisungen instruções instrucoes istruzioni instructies instrukcje`, `\b(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignorar|ignorare|negeer|zignoruj)(?: \S+){0,2} (?:todas|todos|toutes|alle|tutte|wszystkie|anteriores|previas|précédentes|precedenti|vorherigen|bisherigen|eerdere|poprzednie)(?: \S+){0,2} (?:instrucciones|instructions|anweisungen|instruções|instrucoes|istruzioni|instructies|instrukcje)\b`, false},
+	{`instrucciones instructions anweisungen instruções instrucoes istruzioni instructies instrukcje`, `\b(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignorar|ignorare|negeer|zignoruj)(?: \S+){0,2} (?:instrucciones|instructions|anweisungen|instruções|instrucoes|istruzioni|instructies|instrukcje) (?:anteriores|previas|précédentes|precedenti|vorherigen|bisherigen|eerdere|poprzednie)`, false},
 	// Roles.
-	{`now longer actually really`, `\byou are (?:now|no longer|actually|really) (?:a|an|the|in|my|free|dan|unrestricted|not|jailbroken)\b`},
-	{`now`, `\bfrom now on(?: \w+)? (?:you|act|respond|answer|behave|ignore|always)\b`},
-	{`pretend imagine`, `\b(?:pretend|imagine) (?:that )?you (?:are|re|have)\b`},
-	{`pretend`, `\bpretend to be\b`},
-	{`roleplay role act pretend behave respond`, `\byou (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`},
-	{`lets`, `\blets (?:role ?play|pretend)\b`},
-	{`roleplay role`, `\brole ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new)\b`},
-	{`act`, `\bact as (?:if|though) you\b`},
-	{`role persona identity character`, `\b(?:assume|adopt|take on|switch to) (?:the |a |an )?(?:role|persona|identity|character) (?:of|as)\b`},
-	{`role persona identity purpose instructions goal`, `\byour (?:new|true|real) (?:role|persona|identity|purpose|instructions|goal)\b`},
-	{`anything dan god jailbreak jailbreaked jailbreaking`, `\b(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`},
+	{`now longer actually really`, `\byou are (?:now|no longer|actually|really) (?:a|an|the|in|my|free|dan|unrestricted|not|jailbroken)\b`, true},
+	{`now`, `\bfrom now on(?: \w+)? (?:you|act|respond|answer|behave|ignore|always)\b`, true},
+	{`pretend imagine`, `\b(?:pretend|imagine) (?:that )?you (?:are|re|have)\b`, true},
+	{`pretend`, `\bpretend to be\b`, true},
+	{`roleplay role act pretend behave respond`, `\byou (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`, true},
+	{`lets`, `\blets (?:role ?play|pretend)\b`, true},
+	{`roleplay role`, `\brole ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new)\b`, true},
+	{`act`, `\bact as (?:if|though) you\b`, true},
+	{`role persona identity character`, `\b(?:assume|adopt|take on|switch to) (?:the |a |an )?(?:role|persona|identity|character) (?:of|as)\b`, true},
+	{`role persona identity purpose instructions goal`, `\byour (?:new|true|real) (?:role|persona|identity|purpose|instructions|goal)\b`, true},
+	{`anything dan god jailbreak jailbreaked jailbreaking`, `\b(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`, true},
 	// Orders to the reader.
-	{`must shall required instructed`, `\byou (?:must|shall|are required to|are instructed to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|trust|approve|grant|exfiltrate|prioriti[sz]e)\b`},
-	{`call invoke route delegate`, `\b(?:always|first|before (?:anything|any other \w+|doing anything|you do anything|answering|responding)) (?:call|invoke|route to|delegate to) (?:this|the|our) (?:agent|tool|skill|function|endpoint|server|service)\b`},
-	{`dont not never`, `\b(?:do not|dont|never) (?:tell|inform|mention|reveal|disclose|alert|notify|warn)(?: \w+){0,3} (?:the user|the human|users|the operator|the customer)\b`},
-	{`dont not never without`, `\b(?:do not|dont|never|without) (?:ask|asking|wait|waiting|seek|seeking|request|requesting)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)\b`},
-	{`without`, `\bwithout (?:telling|informing|alerting|warning) (?:the |your )?(?:user|human|operator|customer)\b`},
-	{`dont not never`, `\b(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`},
-	{`when`, `\bwhen you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:call|invoke|ignore|run|execute|send|forward|reply|respond|approve)\b`},
-	{`before`, `\bbefore (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`},
-	{`malicious compromised unsafe untrusted fake`, `\b(?:other|all other|the other) (?:agents|tools|assistants|skills|servers) (?:are|is) (?:malicious|compromised|unsafe|untrusted|fake)\b`},
-	{`ssh passwd shadow aws`, `\b(?:contents? of|cat|print|send|output|include|exfiltrate|upload)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials)\b`},
-	{`prompt message instructions`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`},
-	{`instructions rules guidelines prompt`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`},
-	{`send forward email post upload exfiltrate leak copy transmit`, `\b(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`},
+	{`must shall required instructed`, `\byou (?:must|shall|are required to|are instructed to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|trust|approve|grant|exfiltrate|prioriti[sz]e)\b`, false},
+	{`call invoke route delegate`, `\b(?:always|first|before (?:anything|any other \w+|doing anything|you do anything|answering|responding)) (?:call|invoke|route to|delegate to) (?:this|the|our) (?:agent|tool|skill|function|endpoint|server|service)\b`, false},
+	{`dont not never`, `\b(?:do not|dont|never) (?:tell|inform|alert|notify|warn) (?:the user|the human|users|the operator|the customer) (?:about )?(?:this|that|these|it)\b`, false},
+	{`dont not never`, `\b(?:do not|dont|never) (?:mention|reveal|disclose) (?:this|that|it)\b`, false},
+	{`dont not never`, `\b(?:do not|dont|never) (?:ask|wait|seek|request)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)\b`, false},
+	{`without`, `\bwithout (?:telling|informing|alerting|warning) (?:the |your )?(?:user|human|operator|customer)\b`, false},
+	{`dont not never`, `\b(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`, false},
+	{`when`, `\bwhen you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:invoke|ignore|execute|forward|approve|call (?:the |this )?\w+(?: \w+)? (?:tool|function|skill|agent))\b`, false},
+	{`before`, `\bbefore (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`, false},
+	{`malicious compromised unsafe untrusted fake`, `\b(?:other|all other|the other) (?:agents|tools|assistants|skills|servers) (?:are|is) (?:malicious|compromised|unsafe|untrusted|fake)\b`, false},
+	{`ssh passwd shadow aws mcp env`, `\b(?:contents? of|cat|print|send|output|include|exfiltrate|upload|read|pass)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials|cursor mcp json|mcp json|claude json|env file)\b`, false},
+	{`prompt message instructions`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, false},
+	{`instructions rules guidelines prompt`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`, false},
+	{`send forward email post upload exfiltrate leak copy transmit`, `\b(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`, false},
 	// Addressed to models.
-	{`ai llm llms model models assistant assistants language chatbot`, `\b(?:note|message|instructions?|attention|reminder|notice) (?:to|for) (?:the |any |all )?(?:ai|llm|llms|model|models|assistant|assistants|language model|language models|ai assistant|ai agent|ai agents|chatbot)\b`},
-	{`ai llm model assistant chatbot gpt chatgpt claude gemini`, `\bif you are (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|chatbot|gpt|chatgpt|claude|gemini)\b`},
-	{`dear hey attention`, `\b(?:dear|hey|attention) (?:ai|llm|assistant|model|chatgpt|claude|gemini|gpt)\b`},
-	{`ai llm llms assistant assistants model models language`, `\b(?:ai|llm|llms|assistants?|models?|language models?|ai agents?)(?: reading this)? (?:must|shall|should|are required to) (?:always |only |never |now )?(?:ignore|call|obey|disregard|forget|reveal|prefer|choose|select|trust|route|invoke)\b`},
-	{`important urgent critical priority mandatory`, `\b(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override) (?:for|to) (?:the )?(?:ai|llm|model|assistant)\b`},
+	{`ai llm llms model models assistant assistants language chatbot`, `\b(?:note|message|instructions?|attention|reminder|notice) (?:to|for) (?:the |any |all )?(?:ai|llm|llms|model|models|assistant|assistants|language model|language models|ai assistant|ai agent|ai agents|chatbot)\b`, false},
+	{`ai llm model assistant chatbot gpt chatgpt claude gemini`, `\bif you are (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|chatbot|gpt|chatgpt|claude|gemini)(?:$| (?:reading|processing|parsing|model|system|tool|assistant|agent|then|you|please|ignore|always|never|must|do|dont|call|and))`, false},
+	{`dear hey attention`, `\b(?:dear|hey|attention) (?:ai|llm|assistant|model|chatgpt|claude|gemini|gpt)(?:$| (?:reading|you|please|ignore|assistant|assistants|model|models|agent|agents|system))`, false},
+	{`ai llm llms assistant assistants model models language`, `\b(?:ai|llm|llms|assistants?|models?|language models?|ai agents?)(?: reading this)? (?:must|shall|should|are required to) (?:always |only |never |now )?(?:ignore|call|obey|disregard|forget|reveal|prefer|trust|route|invoke)\b`, false},
+	{`important urgent critical priority mandatory`, `\b(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override) (?:for|to) (?:the )?(?:ai|llm|model|assistant)\b`, false},
 }
 
 // markerPatterns match chat-template and prompt markers in lower-cased
@@ -80,10 +86,9 @@ var markerPatterns = []struct {
 	gate []string // any of them
 	re   *regexp.Regexp
 }{
-	{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|<</?sys>>|</?(?:system|system_prompt|instructions?|im_start)>`)},
+	{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system|system_prompt|instructions?|im_start|important)>|<(?:start|end)_of_turn>`)},
 	{[]string{"[inst", "[/inst"}, regexp.MustCompile(`\[/?inst\]`)},
-	{[]string{"system", "assistant", "#", "instruction"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:system|assistant)[ \t]*:|(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|input|response|assistant|human)[ \t]*:|\bnew (?:system )?instructions?[ \t]*:`)},
-	{[]string{"instead of"}, regexp.MustCompile(`(?:^|[.!?:;\n][ \t]*)instead of (?:answering|responding|replying)\b`)},
+	{[]string{"#", "instruction"}, regexp.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:|\bnew (?:system )?instructions?[ \t]*:`)},
 	{[]string{"system prompt"}, regexp.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
 }
 
@@ -111,7 +116,7 @@ const windowWords = 16
 // matches, or "". A pattern runs only around the gate words it needs, on
 // the words within windowWords of each: a card's text is read once, and
 // the regular expressions see a few dozen words.
-func matchFolded(folded string) string {
+func matchFolded(folded string, example bool) string {
 	gated := false
 	for w := range strings.SplitSeq(folded, " ") {
 		if byGate[w] != nil {
@@ -135,6 +140,9 @@ func matchFolded(folded string) string {
 			end = starts[k+1] - 1
 		}
 		for _, i := range byGate[folded[lo:end]] {
+			if example && injectionPatterns[i].role {
+				continue
+			}
 			from := starts[max(0, k-windowWords)]
 			to := len(folded)
 			if k+windowWords+1 < len(starts) {
@@ -149,11 +157,15 @@ func matchFolded(folded string) string {
 }
 
 // injection returns the phrase of s addressed to a model, or "".
-func injection(s string) string {
+func injection(s string, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
 	folded := fold(s)
-	if strings.ContainsAny(s, "<[:") || strings.Contains(folded, "instead of") || strings.Contains(folded, "system prompt") {
-		lower := strings.ToLower(s)
+	if strings.ContainsAny(s, "<[:\uff1c\uff3b\uff1a") || strings.Contains(folded, "system prompt") {
+		lower := s
+		if !isASCII(s) {
+			lower = norm.NFKC.String(s)
+		}
+		lower = strings.ToLower(lower)
 		for _, p := range markerPatterns {
 			for _, g := range p.gate {
 				if strings.Contains(lower, g) {
@@ -165,12 +177,12 @@ func injection(s string) string {
 			}
 		}
 	}
-	if m := matchFolded(folded); m != "" {
+	if m := matchFolded(folded, example); m != "" {
 		return m
 	}
 	// "i g n o r e previous instructions": letters spaced out.
 	if joined, ok := joinSpacedLetters(folded); ok {
-		return matchFolded(joined)
+		return matchFolded(joined, example)
 	}
 	return ""
 }
@@ -272,6 +284,9 @@ func fold(s string) string {
 	if isASCII(s) {
 		return foldASCII(s)
 	}
+	// Compatibility forms (ℐ, ⁱ, ⒤, 🄸, full-width) become the letters
+	// they show, and accents come apart from their letters (dropped below).
+	s = norm.NFKD.String(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	space := true
@@ -303,6 +318,9 @@ var lookalikes = map[rune]rune{
 	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
 	// Armenian
 	'օ': 'o', 'ս': 'u', 'ց': 'g', 'հ': 'h', 'ո': 'n', 'զ': 'q',
+	// small capitals and dotless i
+	'ı': 'i', 'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ꜰ': 'f', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k',
+	'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v', 'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
 }
 
 // asLatin maps a look-alike, full-width or mathematical styled letter or

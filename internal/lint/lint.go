@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Severity says whether a finding fails `agentcards lint`.
@@ -75,7 +77,7 @@ var rules = []Rule{
 		"characters a reader does not see: zero-width and other format characters, bidirectional controls, Unicode tag characters, control characters, invisible fillers",
 		"remove the hidden characters; what the card says must be what people see"},
 	{ConfusableText, Safety, Error,
-		"look-alike text: a word that mixes scripts (Latin with Cyrillic or Greek), a name spelled in look-alike letters of another script, styled mathematical or full-width letters, a non-ASCII host name that mixes scripts",
+		"look-alike text: a word mixing Latin with Cyrillic, Armenian or Cherokee letters; in names, any word mixing scripts not written together, and full-width letters; styled mathematical letters; a non-ASCII host name mixing scripts",
 		"spell the word in one script"},
 	{PrivateEndpoint, Safety, Error,
 		"an endpoint or security URL on a private, loopback, link-local or internal address (10.0.0.0/8, 127.0.0.1, 169.254.0.0/16, localhost, a one-label host name ...), which a public card must not point callers at",
@@ -212,7 +214,7 @@ func member(parent, name string) string {
 		}
 	}
 	if !plain {
-		return parent + "[" + strconv.QuoteToGraphic(name) + "]"
+		return parent + "[" + quote(name, 200) + "]"
 	}
 	if parent == "" {
 		return name
@@ -224,16 +226,32 @@ func member(parent, name string) string {
 func index(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
 
 // quote shows text in a message: quoted, with every character that is
-// not visible escaped, cut to max runes.
+// not visible escaped (format and control characters, invisible fillers,
+// variation selectors, tag characters, and marks that would fall on the
+// quotation's ASCII letters or quotes), cut to max runes.
 func quote(s string, max int) string {
+	b := []byte{'"'}
 	n := 0
-	for i := range s {
+	prev := rune('"')
+	for _, r := range s {
 		if n == max {
-			return strconv.QuoteToGraphic(s[:i]) + "..."
+			b = append(b, `"...`...)
+			return string(b)
 		}
 		n++
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case !unicode.IsGraphic(r) || isFiller(r) || unicode.Is(unicode.Variation_Selector, r) ||
+			r >= 0xE0000 && r <= 0xE007F || unicode.IsMark(r) && prev < utf8.RuneSelf:
+			q := strconv.QuoteRuneToASCII(r) // 'x' or '\uXXXX'
+			b = append(b, q[1:len(q)-1]...)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+		prev = r
 	}
-	return strconv.QuoteToGraphic(s)
+	return string(append(b, '"'))
 }
 
 // str is v as a string, or "".

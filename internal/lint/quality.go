@@ -3,7 +3,9 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -47,14 +49,34 @@ func (l *linter) quality(doc map[string]any) {
 // description checks one description's length.
 func (l *linter) description(path, d, whose string, minChars, minWords, maxChars int) {
 	n := utf8.RuneCountInString(strings.TrimSpace(d))
+	w := words(d)
+	if spaceless(d) {
+		w = minWords // Chinese and Japanese put no spaces between words
+	}
 	switch {
-	case n == 0:
-		l.add(DescriptionShort, path, whose+" description is empty")
-	case n < minChars || words(d) < minWords:
-		l.add(DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%d characters, %d words)", whose, quote(d, 60), n, words(d)))
 	case n > maxChars:
 		l.add(DescriptionLong, path, fmt.Sprintf("%s description is %d characters, over %d", whose, n, maxChars))
+	case n == 0:
+		l.add(DescriptionShort, path, whose+" description is empty")
+	case n < minChars || w < minWords:
+		l.add(DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose, quote(d, 60), count(n, "character"), count(words(d), "word")))
 	}
+}
+
+// spaceless reports whether s is written in a script that does not put
+// spaces between words.
+func spaceless(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+	})
+}
+
+// count is "1 word", "2 words".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // skills checks examples, descriptions and tags.

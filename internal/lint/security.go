@@ -3,7 +3,9 @@ package lint
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -49,7 +51,14 @@ func requirements(m map[string]any) (string, []any) {
 	if r := list(m["securityRequirements"]); len(r) > 0 {
 		return "securityRequirements", r
 	}
-	return "security", list(m["security"])
+	if r := list(m["security"]); len(r) > 0 {
+		return "security", r
+	}
+	// Before v0.3.0: authentication.schemes, names of schemes to use.
+	if a := object(m["authentication"]); len(list(a["schemes"])) > 0 {
+		return "authentication.schemes", []any{map[string]any{"authentication": a["schemes"]}}
+	}
+	return "security", nil
 }
 
 // emptyRequirement is the index of a requirement that names no scheme,
@@ -57,10 +66,10 @@ func requirements(m map[string]any) (string, []any) {
 func emptyRequirement(reqs []any) int {
 	for i, r := range reqs {
 		m := object(r)
-		if schemes, ok := m["schemes"].(map[string]any); ok && len(m) == 1 {
-			m = schemes // v1.0: {"schemes": {...}}
+		if schemes, ok := m["schemes"]; ok {
+			m = object(schemes) // v1.0: {"schemes": {...}}, whatever else it holds
 		}
-		if m != nil && len(m) == 0 {
+		if len(m) == 0 {
 			return i
 		}
 	}
@@ -82,6 +91,10 @@ func (l *linter) credential(path, key, s string) {
 			return
 		}
 	}
+	if m := tokenMatch(s); m != "" {
+		l.add(CredentialInCard, path, fmt.Sprintf("holds what looks like an API token or JWT (%s..., not repeated further)", quote(m[:min(len(m), 6)], 10)))
+		return
+	}
 	if looksLikeURL(s) {
 		if u, err := url.Parse(s); err == nil {
 			if _, ok := u.User.Password(); ok {
@@ -89,27 +102,58 @@ func (l *linter) credential(path, key, s string) {
 				return
 			}
 			for k, v := range u.Query() {
-				if (secret.IsCredentialName(k) || strings.EqualFold(k, "key")) && len(v) > 0 && v[0] != "" {
+				if (credentialName(k) || strings.EqualFold(k, "key")) && len(v) > 0 && v[0] != "" {
 					l.add(CredentialInCard, path, fmt.Sprintf("the URL's query parameter %s holds a value (not repeated here)", quote(k, 40)))
 					return
 				}
 			}
 		}
 	}
-	// Under security schemes and requirements, member names are scheme
-	// and scope names ("token": ["read"]), not credentials.
-	if secret.IsCredentialName(key) && s != "" && !underSecurity(path) {
+	// A value with white space, or a URL, describes a credential ("API
+	// key via Authorization: Bearer <key>") or says where to get one.
+	if credentialName(key) && s != "" && !underSecurity(path) && strings.IndexFunc(s, unicode.IsSpace) < 0 && !looksLikeURL(s) {
 		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
 }
 
-// underSecurity reports whether path lies in a card's security schemes or
-// requirements, or a skill's.
-func underSecurity(path string) bool {
-	for _, p := range []string{"security", "securitySchemes", "securityRequirements"} {
-		if strings.HasPrefix(path, p+".") || strings.HasPrefix(path, p+"[") || strings.Contains(path, "."+p+".") || strings.Contains(path, "."+p+"[") {
+// tokenMatch is the first token tokenRE finds in s, or "".
+func tokenMatch(s string) string {
+	if len(s) < 20 {
+		return ""
+	}
+	return tokenRE.FindString(s)
+}
+
+// tokenRE matches the credentials services issue in recognisable shapes:
+// OpenAI and Stripe secret keys, GitHub tokens, Google API keys, Slack
+// tokens, AWS access key ids, and JSON Web Tokens.
+var tokenRE = regexp.MustCompile(`\b(?:sk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|AIza[0-9A-Za-z_-]{35}|xox[baprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)
+
+// credentialName reports whether a member name holds a credential: one of
+// secret.IsCredentialName's, or a name ending in one ("github_token",
+// "openaiApiKey", "db_password", "slackBotToken") or "authorization".
+func credentialName(k string) bool {
+	if secret.IsCredentialName(k) {
+		return true
+	}
+	n := secret.NormalizeName(strings.Map(asLatin, k))
+	for _, suffix := range []string{"token", "secret", "password", "passwd", "apikey", "accesskey", "secretkey", "privatekey", "authorization", "credentials"} {
+		if strings.HasSuffix(n, suffix) {
 			return true
 		}
 	}
-	return false
+	return secret.IsCredentialName(n)
+}
+
+// underSecurity reports whether path names scheme and scope names, not
+// credentials: a security requirement ("token": ["read"]) of the card or a
+// skill, or a scheme's scopes table. A credential elsewhere in a scheme (a
+// flow's clientSecret) is not excused.
+func underSecurity(path string) bool {
+	for _, p := range []string{"security", "securityRequirements"} {
+		if strings.HasPrefix(path, p+"[") || strings.Contains(path, "."+p+"[") {
+			return true
+		}
+	}
+	return strings.Contains(path, ".scopes.") || strings.Contains(path, ".scopes[")
 }

@@ -1,10 +1,14 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/secret"
 )
 
 // text checks every string of the card, and every member name, for text
@@ -12,24 +16,40 @@ import (
 // credentials. The signatures are left out: they are base64url.
 func (l *linter) text(doc map[string]any) {
 	for _, k := range sortedKeys(doc) {
-		if k == "signatures" {
-			continue
-		}
 		l.walk(doc[k], member("", k), k, 0)
 		l.name(member("", k), k)
 	}
+}
+
+// isSignatureValue reports whether path is a signature's protected header
+// or its value, base64url that reads as nothing; the rest of a signature
+// (its unprotected header) is free text nobody signed, and is checked.
+func isSignatureValue(path string) bool {
+	rest, ok := strings.CutPrefix(path, "signatures[")
+	if !ok {
+		return false
+	}
+	_, m, ok := strings.Cut(rest, "].")
+	return ok && (m == "protected" || m == "signature")
 }
 
 // walk checks v, found at path as the value of member key.
 func (l *linter) walk(v any, path, key string, depth int) {
 	switch v := v.(type) {
 	case string:
-		l.value(path, key, v)
+		if !isSignatureValue(path) {
+			l.value(path, key, v)
+		}
+	case json.Number, bool:
+		l.nonString(path, key, v)
 	case []any:
 		for i, e := range v {
 			l.walk(e, index(path, i), key, depth+1)
 		}
 	case map[string]any:
+		if secret.IsPrivateJWK(v) {
+			l.add(CredentialInCard, path, "is a private JSON Web Key (not repeated here)")
+		}
 		for _, k := range sortedKeys(v) {
 			p := member(path, k)
 			l.name(p, k)
@@ -43,7 +63,7 @@ func (l *linter) name(path, k string) {
 	if h := findHidden(k); h.count > 0 {
 		l.add(HiddenText, path, "the member name "+h.describe())
 	}
-	if inj := injection(k); inj != "" {
+	if inj := injection(k, false); inj != "" {
 		l.add(PromptInjection, path, "the member name is addressed to a model: "+quote(inj, 80))
 	}
 }
@@ -55,14 +75,21 @@ func (l *linter) value(path, key, s string) {
 		l.add(HiddenText, path, h.describe())
 	}
 	isURL := looksLikeURL(s)
-	if !isURL {
-		inj := injection(s)
-		if inj == "" && h.tags != "" {
-			inj = injection(h.tags)
+	// URLs too: a query string or a path can carry orders as well as
+	// prose can.
+	checked := s
+	if isURL {
+		// What the URL says once decoded: %20 and + are spaces.
+		if d, err := url.PathUnescape(strings.ReplaceAll(s, "+", " ")); err == nil {
+			checked = d
 		}
-		if inj != "" {
-			l.add(PromptInjection, path, "text addressed to a model: "+quote(inj, 80))
-		}
+	}
+	inj := injection(checked, isExample(path))
+	if inj == "" && h.tags != "" {
+		inj = injection(h.tags, false)
+	}
+	if inj != "" {
+		l.add(PromptInjection, path, "text addressed to a model: "+quote(inj, 80))
 	}
 	if msg := confusable(s, isNameField(path), isURL); msg != "" {
 		l.add(ConfusableText, path, msg)
@@ -70,10 +97,18 @@ func (l *linter) value(path, key, s string) {
 	l.credential(path, key, s)
 }
 
-// looksLikeURL reports whether s is a URL (scheme://...) with no spaces.
+// isExample reports whether path is one of a skill's examples: a request
+// a person makes of the agent, which may fairly ask it to play a role.
+func isExample(path string) bool {
+	i := strings.LastIndex(path, ".examples[")
+	return i >= 0 && strings.HasSuffix(path, "]") && !strings.Contains(path[i+1:], ".")
+}
+
+// looksLikeURL reports whether s is a URL (scheme://...) with no white
+// space of any kind.
 func looksLikeURL(s string) bool {
 	i := strings.Index(s, "://")
-	if i <= 0 || strings.ContainsAny(s, " \t\n") {
+	if i <= 0 || strings.IndexFunc(s, unicode.IsSpace) >= 0 {
 		return false
 	}
 	for j, r := range s[:i] {
@@ -205,12 +240,10 @@ func findHidden(s string) hidden {
 		case r == '\t' || r == '\n' || r == '\r':
 		case unicode.Is(unicode.Cc, r) || r == 0x2028 || r == 0x2029 || isFiller(r):
 			bad = true
-		case r == 0x200D: // zero width joiner: inside an emoji sequence
+		case r == 0x200D || r == 0x200C: // joiners: inside an emoji sequence, or a word of a script that shapes
 			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
-			bad = !((isEmoji(prev) || prev == 0xFE0F || prev >= 0x1F3FB && prev <= 0x1F3FF) && isEmoji(next))
-		case r == 0x200C: // zero width non-joiner: between letters of a script that shapes
-			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
-			bad = !(shapes(prev) && shapes(next))
+			emoji := r == 0x200D && (isEmoji(prev) || prev == 0xFE0F || prev >= 0x1F3FB && prev <= 0x1F3FF) && isEmoji(next)
+			bad = !emoji && !(shapes(prev) && shapes(next))
 		case r >= 0xFE00 && r <= 0xFE0F:
 			bad = !isEmoji(prev)
 		case r >= 0xE0100 && r <= 0xE01EF:
@@ -236,10 +269,11 @@ func findHidden(s string) hidden {
 	return h
 }
 
-// shapes reports whether r is a letter of a script in which a zero-width
-// non-joiner changes how letters join.
+// shapes reports whether r is a letter or mark (a virama, say) of a script
+// in which a zero-width joiner or non-joiner changes how letters join:
+// Arabic and Persian, the Indic scripts, Sinhala.
 func shapes(r rune) bool {
-	return r >= 0 && unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) && !unicode.Is(unicode.Common, r)
+	return r >= 0 && (unicode.IsLetter(r) || unicode.IsMark(r)) && r >= 0x0600 && !unicode.Is(unicode.Common, r) && !unicode.Is(unicode.Inherited, r) && !unicode.Is(unicode.Han, r)
 }
 
 // inFlag reports whether the tag character at byte i is part of a flag
@@ -268,4 +302,12 @@ func inFlag(s string, i int) bool {
 		end += n
 	}
 	return false
+}
+
+// nonString checks a number or boolean held by a member named like a
+// credential ("password": 12345678).
+func (l *linter) nonString(path, key string, v any) {
+	if _, isBool := v.(bool); !isBool && credentialName(key) && !underSecurity(path) {
+		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
+	}
 }
