@@ -61,6 +61,7 @@ func headerRules(pages []string, mcp bool) []headerRule {
 		file("/" + SitemapFile),
 		folder("/"+SitemapsFolder+"/*", "/"+SitemapsFolder+"/1.xml"),
 		file("/" + RobotsFile),
+		file("/" + SumsFile),
 	}
 	if mcp {
 		sc := cards("/" + manifest.MCPFolder + "/:id/" + manifest.ServerCardFile)

@@ -21,7 +21,7 @@ import (
 // notes in README, "Incremental builds").
 
 // stateFormat is the version of the state file's layout.
-const stateFormat = 4
+const stateFormat = 5
 
 // agentRecord is what a tree holds of one agent: the key of the inputs its
 // files were made from (zero: unknown, to be rewritten), and the fields its
@@ -92,10 +92,13 @@ type treeState struct {
 	// A build that finds the same text again looks only in the files it
 	// wrote.
 	Clean key
+	// Sums are the SHA-256 of every file of the tree, each with the file
+	// as summed (SumsFile lists them).
+	Sums map[string]fileSum
 }
 
 func newTreeState() *treeState {
-	return &treeState{Agents: map[string]agentRecord{}, Raws: map[key]string{}, Files: map[string]fileRecord{}}
+	return &treeState{Agents: map[string]agentRecord{}, Raws: map[key]string{}, Files: map[string]fileRecord{}, Sums: map[string]fileSum{}}
 }
 
 // matches reports whether dir is the folder t describes.
@@ -178,6 +181,9 @@ func fixNil(t *treeState) {
 	}
 	if t.Files == nil {
 		t.Files = map[string]fileRecord{}
+	}
+	if t.Sums == nil {
+		t.Sums = map[string]fileSum{}
 	}
 }
 

@@ -5,10 +5,12 @@ import (
 	"context"
 	"crypto"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -112,6 +114,7 @@ func (p *project) sameAsClean(out, step string) {
 		p.t.Fatalf("%s: clean build: %v", step, err)
 	}
 	got, want := readTree(p.t, out), readTree(p.t, clean)
+	checkSums(p.t, step, got)
 	for name, b := range want {
 		if g, ok := got[name]; !ok {
 			p.t.Errorf("%s: %s missing from the incremental build", step, name)
@@ -226,6 +229,7 @@ func TestIncrementalWritesOnlyWhatChanged(t *testing.T) {
 	want := []string{
 		"agents/agent-7/.well-known/agent-card.json", "agents/agent-7/.well-known/agent.json", "agents/agent-7/index.html",
 		"catalog/2.json", "page/3/index.html", "page/4/index.html", "search/2.json",
+		"sha256sums.txt", // lists every file, so changes with any
 	}
 	if !slices.Equal(rewritten, want) {
 		t.Errorf("rewritten:\n%v\nwant:\n%v", rewritten, want)
@@ -783,5 +787,21 @@ func TestVerifyTamperedCatalogEntries(t *testing.T) {
 				t.Errorf("want a problem with %q, got %q", c.want, rep.Problems)
 			}
 		})
+	}
+}
+
+// checkSums checks that a tree's SumsFile lists exactly its other files,
+// each with its SHA-256, sorted, as sha256sum -c reads it.
+func checkSums(t *testing.T, step string, tree map[string][]byte) {
+	t.Helper()
+	var want strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(tree)) {
+		if name == SumsFile {
+			continue
+		}
+		fmt.Fprintf(&want, "%x  %s\n", sha256.Sum256(tree[name]), name)
+	}
+	if got := string(tree[SumsFile]); got != want.String() {
+		t.Errorf("%s: %s is not the SHA-256 of every file:\n got:\n%s\nwant:\n%s", step, SumsFile, got, want.String())
 	}
 }

@@ -108,7 +108,8 @@ type builder struct {
 	indexed bool // sitemap.xml is a sitemap index
 
 	files     atomic.Int64
-	miscNames map[string]bool // the files misc wrote
+	miscNames map[string]bool     // the files misc wrote
+	sums      map[string][32]byte // SHA-256 of each file this build wrote (guarded by mu)
 	// sources are the site/ Markdown files, by path from the manifest's
 	// folder, for the leak check.
 	sources map[string][]byte
@@ -193,6 +194,9 @@ func (b *builder) run() (*Report, error) {
 		return nil, err
 	}
 	if err := b.prune(ids); err != nil {
+		return nil, err
+	}
+	if err := b.checksums(); err != nil {
 		return nil, err
 	}
 	if err := b.checkLeaks(); err != nil {
@@ -703,6 +707,7 @@ func (b *builder) writeFile(rel string, data []byte) (fileStat, error) {
 	}
 	b.mu.Lock()
 	b.written = append(b.written, rel)
+	b.noteSum(rel, data)
 	b.mu.Unlock()
 	st, ok := statFile(p)
 	if !ok {
@@ -980,6 +985,7 @@ func (b *builder) misc(ids []string) error {
 	for name := range files {
 		b.miscNames[name] = true
 	}
+	b.miscNames[SumsFile] = true // written last, by checksums
 
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		k := hashParts(files[name])
