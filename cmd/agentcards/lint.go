@@ -109,11 +109,7 @@ func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 	}
 	if *asJSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		if _, err := stdout.Write(append(terminal.EscapeJSON(b), '\n')); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			return err
 		}
 	} else {

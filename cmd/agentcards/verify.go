@@ -92,11 +92,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	verify.Finish(rep)
 	if *asJSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		if _, err := stdout.Write(append(terminal.EscapeJSON(b), '\n')); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			return err
 		}
 	} else {
@@ -279,4 +275,15 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// writeJSON writes v as indented JSON, escaped for a terminal (it holds
+// text from cards), and a new line.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(terminal.EscapeJSON(b), '\n'))
+	return err
 }
