@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,8 +22,9 @@ type workflow struct {
 		CancelInProgress bool   `yaml:"cancel-in-progress"`
 	} `yaml:"concurrency"`
 	Jobs map[string]struct {
-		Needs any `yaml:"needs"`
-		Steps []struct {
+		Needs       any               `yaml:"needs"`
+		Permissions map[string]string `yaml:"permissions"`
+		Steps       []struct {
 			Name string            `yaml:"name"`
 			If   string            `yaml:"if"`
 			Uses string            `yaml:"uses"`
@@ -69,15 +71,12 @@ func TestPublishWorkflow(t *testing.T) {
 	if _, ok := w.On["workflow_dispatch"]; !ok {
 		t.Error("cannot be run by hand")
 	}
-	want := map[string]string{"contents": "read", "pages": "write", "id-token": "write"}
-	if len(w.Permissions) != len(want) {
-		t.Errorf("permissions %v, want exactly %v", w.Permissions, want)
-	}
-	for k, v := range want {
-		if w.Permissions[k] != v {
-			t.Errorf("permissions.%s = %q, want %q", k, w.Permissions[k], v)
-		}
-	}
+	checkJobPermissions(t, w, map[string]map[string]string{
+		"build":       attestPermissions,
+		"deploy":      {"pages": "write", "id-token": "write"},
+		"verify-live": {"contents": "read"},
+	})
+	checkAttest(t, w, "build", "agentcards verify public", "actions/upload-pages-artifact@")
 	if w.Concurrency.Group != "pages" || w.Concurrency.CancelInProgress {
 		t.Errorf("concurrency %+v", w.Concurrency)
 	}
@@ -136,9 +135,8 @@ func TestPublishWorkflow(t *testing.T) {
 func TestCDNWorkflow(t *testing.T) {
 	w, raw := readWorkflow(t, "cdn.yml")
 	raw = withoutComments(raw)
-	if len(w.Permissions) != 1 || w.Permissions["contents"] != "read" {
-		t.Errorf("permissions %v", w.Permissions)
-	}
+	checkJobPermissions(t, w, map[string]map[string]string{"deploy": attestPermissions})
+	checkAttest(t, w, "deploy", "agentcards verify public", "cloudflare/wrangler-action@")
 	signing := w.stepIndex("deploy", func(_, run string) bool { return strings.Contains(run, "agentcards build") })
 	verify := w.stepIndex("deploy", func(_, run string) bool { return strings.Contains(run, "agentcards verify public") })
 	deploy := w.stepIndex("deploy", func(uses, _ string) bool { return strings.HasPrefix(uses, "cloudflare/wrangler-action@") })
@@ -248,4 +246,43 @@ func withoutComments(s string) string {
 		}
 	}
 	return strings.Join(keep, "\n")
+}
+
+// attestPermissions are what the job that attests needs, and only it:
+// the OIDC token for the Sigstore certificate, writing the attestation and
+// its storage record.
+var attestPermissions = map[string]string{"contents": "read", "id-token": "write", "attestations": "write", "artifact-metadata": "write"}
+
+// checkJobPermissions checks that the workflow grants nothing and each job
+// exactly what want says.
+func checkJobPermissions(t *testing.T, w *workflow, want map[string]map[string]string) {
+	t.Helper()
+	if len(w.Permissions) != 0 {
+		t.Errorf("workflow-level permissions %v, want none (per job)", w.Permissions)
+	}
+	for job, j := range w.Jobs {
+		if !maps.Equal(j.Permissions, want[job]) {
+			t.Errorf("job %s: permissions %v, want %v", job, j.Permissions, want[job])
+		}
+	}
+}
+
+// checkAttest checks that job attests with actions/attest@v4 the subjects
+// attest-subjects.sh chose for public/, after the verify step and before
+// the site leaves (publish).
+func checkAttest(t *testing.T, w *workflow, job, verifyRun, publish string) {
+	t.Helper()
+	verify := w.stepIndex(job, func(_, run string) bool { return strings.Contains(run, verifyRun) })
+	subjects := w.stepIndex(job, func(_, run string) bool {
+		return strings.Contains(run, ".github/scripts/attest-subjects.sh public") && strings.Contains(run, "GITHUB_OUTPUT")
+	})
+	attest := w.stepIndex(job, func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/attest@") })
+	out := w.stepIndex(job, func(uses, _ string) bool { return strings.HasPrefix(uses, publish) })
+	if !(verify >= 0 && verify < subjects && subjects < attest && attest < out) {
+		t.Fatalf("order: verify %d, choose subjects %d, attest %d, publish %d", verify, subjects, attest, out)
+	}
+	a := w.Jobs[job].Steps[attest]
+	if a.Uses != "actions/attest@v4" || a.With["subject-path"] != "${{ steps.subjects.outputs.paths }}" {
+		t.Errorf("attest step %s %v", a.Uses, a.With)
+	}
 }
