@@ -1,0 +1,419 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rhysd/actionlint"
+	"go.yaml.in/yaml/v3"
+)
+
+// action is the part of action.yml these tests read.
+type action struct {
+	Name   string `yaml:"name"`
+	Inputs map[string]struct {
+		Default  string `yaml:"default"`
+		Required bool   `yaml:"required"`
+	} `yaml:"inputs"`
+	Outputs map[string]struct {
+		Value string `yaml:"value"`
+	} `yaml:"outputs"`
+	Runs struct {
+		Using string `yaml:"using"`
+		Steps []struct {
+			ID               string            `yaml:"id"`
+			Name             string            `yaml:"name"`
+			Uses             string            `yaml:"uses"`
+			Run              string            `yaml:"run"`
+			Shell            string            `yaml:"shell"`
+			WorkingDirectory string            `yaml:"working-directory"`
+			With             map[string]any    `yaml:"with"`
+			Env              map[string]string `yaml:"env"`
+		} `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+func readAction(t *testing.T) (*action, string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a action
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	return &a, string(data)
+}
+
+// TestActionMetadata checks what matters in action.yml: a composite action
+// with the inputs manifest, output and verify and none that could carry
+// the key; inputs reach scripts only through env (never ${{ }} pasted
+// into a script, which would let an input run commands); agentcards is
+// built from the action's own checkout; the site is verified unless the
+// input says not to; the attestation subjects come from the one script
+// the workflows use too.
+func TestActionMetadata(t *testing.T) {
+	a, raw := readAction(t)
+	if a.Runs.Using != "composite" {
+		t.Fatalf("runs.using %q, want composite", a.Runs.Using)
+	}
+	var inputs []string
+	for name := range a.Inputs {
+		inputs = append(inputs, name)
+		if regexp.MustCompile(`(?i)key|secret|token|password|pem`).MatchString(name) {
+			t.Errorf("input %q could carry a credential: inputs are printed in logs", name)
+		}
+	}
+	slices.Sort(inputs)
+	if !slices.Equal(inputs, []string{"manifest", "output", "verify"}) {
+		t.Errorf("inputs %v", inputs)
+	}
+	if a.Inputs["manifest"].Default != "agents.toml" || a.Inputs["output"].Default != "public" || a.Inputs["verify"].Default != "true" {
+		t.Errorf("defaults %+v", a.Inputs)
+	}
+	for _, o := range []string{"output", "private-output", "attest-subjects"} {
+		if a.Outputs[o].Value == "" {
+			t.Errorf("no output %s", o)
+		}
+	}
+	if strings.Contains(raw, "secrets.") {
+		t.Error("the action reads a secret itself; the caller's env gives the key")
+	}
+	setup, install, build, verify, subjects := -1, -1, -1, -1, -1
+	for i, s := range a.Runs.Steps {
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("step %d (%s) pastes an expression into its script: %q", i, s.Name, s.Run)
+		}
+		if s.Run != "" && s.Shell != "bash" {
+			t.Errorf("step %d (%s): shell %q, want bash", i, s.Name, s.Shell)
+		}
+		for k, v := range s.Env {
+			if strings.Contains(v, "secrets.") || k == "AGENTCARDS_SIGNING_KEY" {
+				t.Errorf("step %d sets %s itself", i, k)
+			}
+		}
+		switch {
+		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
+			setup = i
+			if s.With["go-version-file"] != "${{ github.action_path }}/go.mod" || s.With["cache-dependency-path"] != "${{ github.action_path }}/go.sum" {
+				t.Errorf("setup-go reads %v, want the action's own go.mod and go.sum", s.With)
+			}
+		case strings.Contains(s.Run, "go build") && s.WorkingDirectory == "${{ github.action_path }}":
+			install = i
+		case strings.Contains(s.Run, `/agentcards" build -manifest "$MANIFEST" -out "$OUTPUT"`):
+			build = i
+			if s.Env["MANIFEST"] != "${{ inputs.manifest }}" || s.Env["OUTPUT"] != "${{ inputs.output }}" {
+				t.Errorf("build step env %v", s.Env)
+			}
+		case strings.Contains(s.Run, `/agentcards" verify "$OUTPUT"`):
+			verify = i
+			if s.Env["VERIFY"] != "${{ inputs.verify }}" || !strings.Contains(s.Run, `verify -jwks "$OUTPUT"`) || !strings.Contains(s.Run, "false)") {
+				t.Errorf("verify step: %v %q", s.Env, s.Run)
+			}
+		case strings.Contains(s.Run, `"$GITHUB_ACTION_PATH/.github/scripts/attest-subjects.sh" "$OUTPUT"`):
+			subjects = i
+		}
+	}
+	if !(setup >= 0 && setup < install && install < build && build < verify && verify < subjects) {
+		t.Errorf("steps: setup-go %d, install %d, build %d, verify %d, subjects %d", setup, install, build, verify, subjects)
+	}
+}
+
+// readmeWorkflows extracts from README.md the user's workflow and the CDN
+// variant, with that variant's step put in place of the Pages upload and
+// deploy job.
+func readmeWorkflows(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(data), -1) {
+		blocks = append(blocks, m[1])
+	}
+	if len(blocks) != 2 || !strings.Contains(blocks[0], "uses: agentcards/agentcards@") || !strings.Contains(blocks[1], "cloudflare/wrangler-action@") {
+		t.Fatalf("README.md should hold two yaml blocks, the user's workflow and its CDN step; found %d", len(blocks))
+	}
+	pages := blocks[0]
+	cut := strings.Index(pages, "      - uses: actions/upload-pages-artifact@")
+	if cut < 0 {
+		t.Fatal("the README workflow has no upload-pages-artifact step")
+	}
+	cdn := pages[:cut] + blocks[1]
+	cdn = strings.Replace(cdn, "environment: signing\n", "environment: signing\n    if: vars.CLOUDFLARE_PROJECT != ''\n", 1)
+	return map[string]string{"pages": pages, "cdn": cdn}
+}
+
+// lintWorkflow runs actionlint on a workflow in a project holding this
+// repository's action.yml, with agentcards/agentcards@... read as that
+// action (uses: ./), so that its inputs and outputs are checked.
+func lintWorkflow(t *testing.T, name, content string) []*actionlint.Error {
+	t.Helper()
+	dir := t.TempDir()
+	meta, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "action.yml"), meta, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wf := filepath.Join(dir, ".github", "workflows", name+".yml")
+	if err := os.MkdirAll(filepath.Dir(wf), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	local := regexp.MustCompile(`uses: agentcards/agentcards@\S+`).ReplaceAllString(content, "uses: ./")
+	if err := os.WriteFile(wf, []byte(local), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{WorkingDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj, err := actionlint.NewProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := l.LintFile(wf, proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return errs
+}
+
+// TestREADMEWorkflows runs actionlint on the workflows README.md gives
+// users, against action.yml, and checks their properties: per-job
+// permissions, the attestation's only on the job that attests, the key
+// only in the env of the agentcards step, hidden files uploaded.
+func TestREADMEWorkflows(t *testing.T) {
+	for name, content := range readmeWorkflows(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, e := range lintWorkflow(t, name, content) {
+				t.Errorf("actionlint: %s", e.Error())
+			}
+			var w workflow
+			if err := yaml.Unmarshal([]byte(content), &w); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]map[string]string{"build": attestPermissions}
+			if name == "pages" {
+				want["deploy"] = map[string]string{"pages": "write", "id-token": "write"}
+			}
+			checkJobPermissions(t, &w, want)
+			steps := w.Jobs["build"].Steps
+			ac := w.stepIndex("build", func(uses, _ string) bool { return strings.HasPrefix(uses, "agentcards/agentcards@") })
+			attest := w.stepIndex("build", func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/attest@") })
+			if ac < 0 || attest < ac {
+				t.Fatalf("agentcards step %d, attest %d", ac, attest)
+			}
+			if strings.Count(content, "secrets.AGENTCARDS_SIGNING_KEY") != 1 || steps[ac].Env["AGENTCARDS_SIGNING_KEY"] != "${{ secrets.AGENTCARDS_SIGNING_KEY }}" {
+				t.Error("the signing key does not reach the agentcards step through its env alone")
+			}
+			if steps[attest].With["subject-path"] != "${{ steps.agentcards.outputs.attest-subjects }}" {
+				t.Errorf("attest subjects %v", steps[attest].With)
+			}
+			if name == "pages" {
+				up := steps[w.stepIndex("build", func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/upload-pages-artifact@") })]
+				if up.With["include-hidden-files"] != true || up.With["path"] != "${{ steps.agentcards.outputs.output }}" {
+					t.Errorf("upload %v: /.well-known would be lost, or the wrong folder sent", up.With)
+				}
+			}
+		})
+	}
+}
+
+// TestREADMEWorkflowLintCanFail: the actionlint check above reads the
+// action's metadata: an input the action does not have is reported.
+func TestREADMEWorkflowLintCanFail(t *testing.T) {
+	pages := readmeWorkflows(t)["pages"]
+	bad := strings.Replace(pages, "        env:\n          AGENTCARDS_SIGNING_KEY", "        with:\n          manifests: agents.toml\n        env:\n          AGENTCARDS_SIGNING_KEY", 1)
+	if bad == pages {
+		t.Fatal("could not add an input")
+	}
+	errs := lintWorkflow(t, "bad", bad)
+	found := false
+	for _, e := range errs {
+		found = found || strings.Contains(e.Message, "manifests")
+	}
+	if !found {
+		t.Errorf("actionlint did not report the unknown input manifests: %v", errs)
+	}
+}
+
+// TestAttestSubjects runs .github/scripts/attest-subjects.sh: the globs
+// that match, and sha256sums.txt; past 1024 subjects, sha256sums.txt
+// alone; a folder without it is refused.
+func TestAttestSubjects(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", ".github", "scripts", "attest-subjects.sh"))
+	run := func(dir string) (string, error) {
+		var out, errb bytes.Buffer
+		cmd := exec.Command("bash", script, dir)
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		if err != nil {
+			err = fmt.Errorf("%v: %s", err, errb.String())
+		}
+		return out.String(), err
+	}
+	site := t.TempDir()
+	write := func(rel string) {
+		p := filepath.Join(site, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := run(site); err == nil {
+		t.Error("a folder without sha256sums.txt was accepted")
+	}
+	for _, rel := range []string{"sha256sums.txt", ".well-known/agent-card.json", ".well-known/jwks.json", "agents/a/.well-known/agent-card.json", "index.html"} {
+		write(rel)
+	}
+	got, err := run(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := site + "/.well-known/*.json\n" + site + "/agents/*/.well-known/*.json\n" + site + "/sha256sums.txt\n"
+	if got != want {
+		t.Errorf("small site:\n got %q\nwant %q", got, want)
+	}
+	for i := range 1020 {
+		write(fmt.Sprintf("agents/a%d/.well-known/agent-card.json", i))
+	}
+	if got, _ := run(site); got != want {
+		t.Errorf("1024 subjects:\n got %q\nwant %q", got, want)
+	}
+	write("mcp/m/server-card.json")
+	if got, _ := run(site); got != site+"/sha256sums.txt\n" {
+		t.Errorf("1025 subjects: %q, want sha256sums.txt alone", got)
+	}
+}
+
+// TestActionRunsInAFreshRepository runs action.yml's scripts, in order, the
+// way the runner does (bash -e -o pipefail, env from the inputs' defaults
+// and earlier steps' outputs), in a repository holding only agents.toml
+// and keys/, with the key in the env as the README's workflow passes it:
+// the site is built, verified, and the subjects to attest are chosen.
+func TestActionRunsInAFreshRepository(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds agentcards")
+	}
+	a, _ := readAction(t)
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	runner := t.TempDir()
+	bin := filepath.Join(runner, "agentcards-bin", "agentcards")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "cmd", "agentcards")).CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	repo := t.TempDir()
+	manifest := `[site]
+baseUrl = "https://agents.example.test"
+
+[[agents]]
+id = "echo"
+name = "Echo"
+description = "Repeats back whatever text it is sent, for testing A2A clients."
+version = "1.0.0"
+
+[[agents.supportedInterfaces]]
+url = "https://echo.example.test/a2a"
+protocolBinding = "JSONRPC"
+protocolVersion = "1.0"
+
+[[agents.skills]]
+id = "echo"
+name = "Echo"
+description = "Sends the message it was given straight back."
+tags = ["demo"]
+`
+	pub, err := os.ReadFile(filepath.Join(root, "testdata", "keys", "public", "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pem, err := os.ReadFile(filepath.Join(root, "testdata", "keys", "test-ed25519.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(repo, "keys"), 0o755)
+	os.WriteFile(filepath.Join(repo, "keys", "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM.json"), pub, 0o644)
+	os.WriteFile(filepath.Join(repo, "agents.toml"), []byte(manifest), 0o644)
+
+	outputs := map[string]map[string]string{}
+	expr := regexp.MustCompile(`\$\{\{ *(inputs|steps)\.([a-z-]+)(?:\.outputs\.([a-z-]+))? *\}\}`)
+	for i, s := range a.Runs.Steps {
+		if s.Run == "" || s.WorkingDirectory != "" {
+			continue // setup-go, and the install step done above
+		}
+		ghOut := filepath.Join(runner, fmt.Sprintf("output-%d", i))
+		os.WriteFile(ghOut, nil, 0o644)
+		env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "CI=true",
+			"RUNNER_TEMP=" + runner, "GITHUB_OUTPUT=" + ghOut, "GITHUB_ACTION_PATH=" + root,
+			"AGENTCARDS_SIGNING_KEY=" + string(pem)}
+		for k, v := range s.Env {
+			v = expr.ReplaceAllStringFunc(v, func(m string) string {
+				p := expr.FindStringSubmatch(m)
+				if p[1] == "inputs" {
+					return a.Inputs[p[2]].Default
+				}
+				return outputs[p[2]][p[3]]
+			})
+			env = append(env, k+"="+v)
+		}
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)
+		cmd.Dir, cmd.Env = repo, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("step %d (%s): %v\n%s", i, s.Name, err, out)
+		}
+		outputs[s.ID] = parseOutput(t, ghOut)
+	}
+	if got := outputs["build"]["output"]; got != "public" {
+		t.Errorf("output %q", got)
+	}
+	subjects := outputs["subjects"]["paths"]
+	if subjects != "public/.well-known/*.json\npublic/agents/*/.well-known/*.json\npublic/sha256sums.txt" {
+		t.Errorf("attest-subjects %q", subjects)
+	}
+	sums, err := os.ReadFile(filepath.Join(repo, "public", "sha256sums.txt"))
+	if err != nil || !bytes.Contains(sums, []byte("  .well-known/agent-card.json\n")) {
+		t.Errorf("sha256sums.txt: %v\n%s", err, sums)
+	}
+}
+
+// parseOutput reads a $GITHUB_OUTPUT file: name=value lines and
+// name<<DELIMITER blocks.
+func parseOutput(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		if name, delim, ok := strings.Cut(lines[i], "<<"); ok {
+			var v []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				v = append(v, lines[i])
+			}
+			out[name] = strings.Join(v, "\n")
+		} else if name, v, ok := strings.Cut(lines[i], "="); ok {
+			out[name] = v
+		}
+	}
+	return out
+}
