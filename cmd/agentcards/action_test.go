@@ -97,17 +97,23 @@ func TestActionMetadata(t *testing.T) {
 			t.Errorf("step %d (%s): shell %q, want bash", i, s.Name, s.Shell)
 		}
 		for k, v := range s.Env {
-			if strings.Contains(v, "secrets.") || k == "AGENTCARDS_SIGNING_KEY" {
-				t.Errorf("step %d sets %s itself", i, k)
+			if strings.Contains(v, "secrets.") {
+				t.Errorf("step %d sets %s from a secret itself", i, k)
 			}
+		}
+		// The caller's env reaches every step: all but the build blank
+		// the key.
+		isBuild := strings.Contains(s.Run, `/agentcards" build `)
+		if key, ok := s.Env["AGENTCARDS_SIGNING_KEY"]; isBuild == (ok && key == "") {
+			t.Errorf("step %d (%s%s): AGENTCARDS_SIGNING_KEY env %q set=%v; only the build may see the key", i, s.Name, s.Uses, key, ok)
 		}
 		switch {
 		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
 			setup = i
-			if s.With["go-version-file"] != "${{ github.action_path }}/go.mod" || s.With["cache-dependency-path"] != "${{ github.action_path }}/go.sum" {
-				t.Errorf("setup-go reads %v, want the action's own go.mod and go.sum", s.With)
+			if s.With["go-version-file"] != "${{ github.action_path }}/go.mod" || s.With["cache"] != false {
+				t.Errorf("setup-go reads %v, want the action's own go.mod, no cache (setup-go hashes only workspace files)", s.With)
 			}
-		case strings.Contains(s.Run, "go build") && s.WorkingDirectory == "${{ github.action_path }}":
+		case strings.Contains(s.Run, "go build") && strings.Contains(s.Run, `cd "$GITHUB_ACTION_PATH"`):
 			install = i
 		case strings.Contains(s.Run, `/agentcards" build -manifest "$MANIFEST" -out "$OUTPUT"`):
 			build = i
@@ -119,7 +125,7 @@ func TestActionMetadata(t *testing.T) {
 			if s.Env["VERIFY"] != "${{ inputs.verify }}" || !strings.Contains(s.Run, `verify -jwks "$OUTPUT"`) || !strings.Contains(s.Run, "false)") {
 				t.Errorf("verify step: %v %q", s.Env, s.Run)
 			}
-		case strings.Contains(s.Run, `"$GITHUB_ACTION_PATH/.github/scripts/attest-subjects.sh" "$OUTPUT"`):
+		case strings.Contains(s.Run, `bash "$GITHUB_ACTION_PATH/.github/scripts/attest-subjects.sh" "$OUTPUT"`):
 			subjects = i
 		}
 	}
@@ -355,7 +361,7 @@ tags = ["demo"]
 	outputs := map[string]map[string]string{}
 	expr := regexp.MustCompile(`\$\{\{ *(inputs|steps)\.([a-z-]+)(?:\.outputs\.([a-z-]+))? *\}\}`)
 	for i, s := range a.Runs.Steps {
-		if s.Run == "" || s.WorkingDirectory != "" {
+		if s.Run == "" || strings.Contains(s.Run, "go build") {
 			continue // setup-go, and the install step done above
 		}
 		ghOut := filepath.Join(runner, fmt.Sprintf("output-%d", i))
@@ -416,4 +422,26 @@ func parseOutput(t *testing.T, path string) map[string]string {
 		}
 	}
 	return out
+}
+
+// TestActionRefusesOddOutputs: the output folder becomes globs (which
+// actions/attest splits at commas) and outputs; the build step refuses a
+// name that is not plain before building anything.
+func TestActionRefusesOddOutputs(t *testing.T) {
+	a, _ := readAction(t)
+	var script string
+	for _, s := range a.Runs.Steps {
+		if s.ID == "build" {
+			script = s.Run
+		}
+	}
+	for _, out := range []string{"my site,v2", "public\noutput=private", "-rf", "!public", "public/*", ""} {
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+		cmd.Dir = t.TempDir()
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OUTPUT=" + out, "MANIFEST=agents.toml", "RUNNER_TEMP=" + cmd.Dir, "GITHUB_OUTPUT=" + filepath.Join(cmd.Dir, "out")}
+		msg, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(msg), "is not a plain folder name") {
+			t.Errorf("output %q: %v %s", out, err, msg)
+		}
+	}
 }

@@ -207,6 +207,9 @@ func TestExtendedCardsNeverPublished(t *testing.T) {
 			if verify < 0 || upload < 0 || verify > upload {
 				t.Fatalf("the extended cards are not verified, then uploaded as an artifact (verify %d, upload %d)", verify, upload)
 			}
+			if !strings.Contains(steps[upload].If, "github.event.repository.private") {
+				t.Errorf("the extended cards are uploaded from a public repository too (if %q): anyone signed in can download its artifacts", steps[upload].If)
+			}
 			up := steps[upload]
 			if up.With["name"] != "extended-cards" || up.With["path"] != "private" || up.With["retention-days"] != 1 {
 				t.Errorf("extended cards artifact: %v, want name extended-cards, path private, kept 1 day", up.With)

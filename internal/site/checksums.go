@@ -25,17 +25,19 @@ type fileSum struct {
 	Stat fileStat
 }
 
-// noteSum records the SHA-256 of a file the build writes (with mu held).
-func (b *builder) noteSum(rel string, data []byte) {
+// noteSum records the SHA-256 of a file the build wrote, and the file as
+// written (with mu held).
+func (b *builder) noteSum(rel string, data []byte, st fileStat) {
 	if b.sums == nil {
-		b.sums = map[string][32]byte{}
+		b.sums = map[string]fileSum{}
 	}
-	b.sums[rel] = sha256.Sum256(data)
+	b.sums[rel] = fileSum{sha256.Sum256(data), st}
 }
 
 // checksums writes SumsFile: the SHA-256 of every file of the tree. A
-// file this build wrote was summed as it was written; one it kept, from
-// the tree's record when the file is still as recorded; any other is read.
+// file this build wrote was summed as it was written, one it kept is in
+// the tree's record; either counts only while the file is still as it was
+// then. Any other file is read.
 // The tree's record then holds exactly the files listed.
 func (b *builder) checksums() error {
 	sums := map[string]fileSum{}
@@ -57,11 +59,13 @@ func (b *builder) checksums() error {
 		if !ok {
 			return fmt.Errorf("%s vanished from the tree %s", rel, b.root)
 		}
-		if sum, ok := b.sums[rel]; ok {
-			sums[rel] = fileSum{sum, st}
+		// A sum counts only for the file as it was summed: anything
+		// changed since is read again.
+		if rec, ok := b.sums[rel]; ok && rec.Stat == st {
+			sums[rel] = rec
 			return nil
 		}
-		if rec, ok := b.st.Sums[rel]; ok && intact(p, rec.Stat) {
+		if rec, ok := b.st.Sums[rel]; ok && rec.Stat == st && fs.FileMode(st.Mode).IsRegular() {
 			sums[rel] = rec
 			return nil
 		}

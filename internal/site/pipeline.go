@@ -108,8 +108,8 @@ type builder struct {
 	indexed bool // sitemap.xml is a sitemap index
 
 	files     atomic.Int64
-	miscNames map[string]bool     // the files misc wrote
-	sums      map[string][32]byte // SHA-256 of each file this build wrote (guarded by mu)
+	miscNames map[string]bool    // the files misc wrote
+	sums      map[string]fileSum // SHA-256 of each file this build wrote, as written (guarded by mu)
 	// sources are the site/ Markdown files, by path from the manifest's
 	// folder, for the leak check.
 	sources map[string][]byte
@@ -705,14 +705,14 @@ func (b *builder) writeFile(rel string, data []byte) (fileStat, error) {
 	if err := writeOutput(b.opts.Secrets, b.root, p, data); err != nil {
 		return fileStat{}, err
 	}
-	b.mu.Lock()
-	b.written = append(b.written, rel)
-	b.noteSum(rel, data)
-	b.mu.Unlock()
 	st, ok := statFile(p)
 	if !ok {
 		return fileStat{}, fmt.Errorf("%s vanished after it was written", p)
 	}
+	b.mu.Lock()
+	b.written = append(b.written, rel)
+	b.noteSum(rel, data, st)
+	b.mu.Unlock()
 	return st, nil
 }
 
