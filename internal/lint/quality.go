@@ -66,6 +66,9 @@ func (l *linter) description(path, d, whose string, minChars, minWords, maxChars
 // spaceless reports whether s is written in a script that does not put
 // spaces between words.
 func spaceless(s string) bool {
+	if isASCII(s) {
+		return false
+	}
 	return strings.ContainsFunc(s, func(r rune) bool {
 		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 	})

@@ -121,8 +121,17 @@ func tokenMatch(s string) string {
 	if len(s) < 20 {
 		return ""
 	}
-	return tokenRE.FindString(s)
+	for _, prefix := range tokenPrefixes {
+		if strings.Contains(s, prefix) {
+			return tokenRE.FindString(s)
+		}
+	}
+	return ""
 }
+
+// tokenPrefixes are what every match of tokenRE holds: the expression
+// runs only on text that holds one.
+var tokenPrefixes = []string{"sk-", "sk_", "rk_", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "AIza", "xox", "AKIA", "eyJ"}
 
 // tokenRE matches the credentials services issue in recognisable shapes:
 // OpenAI and Stripe secret keys, GitHub tokens, Google API keys, Slack
@@ -136,7 +145,10 @@ func credentialName(k string) bool {
 	if secret.IsCredentialName(k) {
 		return true
 	}
-	n := secret.NormalizeName(strings.Map(asLatin, k))
+	if !isASCII(k) {
+		k = strings.Map(asLatin, k)
+	}
+	n := secret.NormalizeName(k)
 	for _, suffix := range []string{"token", "secret", "password", "passwd", "apikey", "accesskey", "secretkey", "privatekey", "authorization", "credentials"} {
 		if strings.HasSuffix(n, suffix) {
 			return true
