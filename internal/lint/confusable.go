@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -52,21 +53,12 @@ func allowed(set []string) bool {
 	for _, t := range together {
 		all := true
 		for _, s := range set {
-			if !contains(t, s) {
+			if !slices.Contains(t, s) {
 				all = false
 				break
 			}
 		}
 		if all {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}
@@ -119,7 +111,7 @@ func confusableWord(w string, isName bool) string {
 		case !unicode.IsLetter(r) || r == 'μ': // μ is also the micro sign: μs, μService
 			continue
 		}
-		if sc := scriptOf(r); sc != "" && !contains(set, sc) {
+		if sc := scriptOf(r); sc != "" && !slices.Contains(set, sc) {
 			set = append(set, sc)
 		}
 	}
@@ -131,7 +123,7 @@ func confusableWord(w string, isName bool) string {
 	}) {
 		return fmt.Sprintf("%s is written in full-width letters (%U)", quote(w, 40), fullWidth)
 	}
-	if !allowed(set) && (isName || contains(set, "Latin") && (contains(set, "Cyrillic") || contains(set, "Armenian") || contains(set, "Cherokee"))) {
+	if !allowed(set) && (isName || slices.Contains(set, "Latin") && (slices.Contains(set, "Cyrillic") || slices.Contains(set, "Armenian") || slices.Contains(set, "Cherokee"))) {
 		return fmt.Sprintf("%s mixes %s letters in one word", quote(w, 40), strings.Join(set, " and "))
 	}
 	return ""

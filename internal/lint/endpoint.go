@@ -303,6 +303,12 @@ var special = []struct {
 	{netip.MustParsePrefix("fec0::/10"), "the site-local address"},
 }
 
+// nat64 and sixToFour are IPv6 prefixes that carry an IPv4 address.
+var (
+	nat64     = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour = netip.MustParsePrefix("2002::/16")
+)
+
 // privateAddr returns why a is not a public address, or "".
 func privateAddr(a netip.Addr) string {
 	a = a.Unmap()
@@ -310,10 +316,10 @@ func privateAddr(a netip.Addr) string {
 	// 6to4 (2002::/16).
 	if a.Is6() {
 		b := a.As16()
-		if netip.MustParsePrefix("64:ff9b::/96").Contains(a) {
+		if nat64.Contains(a) {
 			return privateAddr(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
 		}
-		if netip.MustParsePrefix("2002::/16").Contains(a) {
+		if sixToFour.Contains(a) {
 			return privateAddr(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
 		}
 	}

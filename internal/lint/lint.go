@@ -181,6 +181,11 @@ func Card(doc map[string]any) []Finding {
 	l.endpoints(doc)
 	l.security(doc)
 	l.quality(doc)
+	return l.findings()
+}
+
+// findings are the linter's findings in rule order, then in card order.
+func (l *linter) findings() []Finding {
 	slices.SortStableFunc(l.out, func(a, b Finding) int { return ruleIndex(a.Rule) - ruleIndex(b.Rule) })
 	return l.out
 }
@@ -295,6 +300,5 @@ func ServerCard(doc map[string]any) []Finding {
 	for i, v := range list(doc["remotes"]) {
 		l.endpoint(member(index("remotes", i), "url"), str(object(v)["url"]), true)
 	}
-	slices.SortStableFunc(l.out, func(a, b Finding) int { return ruleIndex(a.Rule) - ruleIndex(b.Rule) })
-	return l.out
+	return l.findings()
 }

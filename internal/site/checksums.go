@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,13 +103,7 @@ func (b *builder) checksums() error {
 // with a backslash.
 func sumsText(sums map[string]fileSum) []byte {
 	var b []byte
-	for _, rel := range slices.Sorted(func(yield func(string) bool) {
-		for k := range sums {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, rel := range slices.Sorted(maps.Keys(sums)) {
 		s := sums[rel].Sum
 		name := rel
 		if strings.ContainsAny(name, "\\\n\r") {
