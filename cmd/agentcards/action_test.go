@@ -312,8 +312,9 @@ func TestAttestSubjects(t *testing.T) {
 // TestActionRunsInAFreshRepository runs action.yml's scripts, in order, the
 // way the runner does (bash -e -o pipefail, env from the inputs' defaults
 // and earlier steps' outputs), in a repository holding only agents.toml
-// and keys/, with the key in the env as the README's workflow passes it:
-// the site is built, verified, and the subjects to attest are chosen.
+// (no keys/ yet), with the key in the env as the README's workflow passes
+// it: the site is built and signed, its JWKS holds the key's public half,
+// it is verified, and the subjects to attest are chosen.
 func TestActionRunsInAFreshRepository(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds agentcards")
@@ -346,16 +347,10 @@ name = "Echo"
 description = "Sends the message it was given straight back."
 tags = ["demo"]
 `
-	pub, err := os.ReadFile(filepath.Join(root, "testdata", "keys", "public", "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	pem, err := os.ReadFile(filepath.Join(root, "testdata", "keys", "test-ed25519.pem"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(filepath.Join(repo, "keys"), 0o755)
-	os.WriteFile(filepath.Join(repo, "keys", "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM.json"), pub, 0o644)
 	os.WriteFile(filepath.Join(repo, "agents.toml"), []byte(manifest), 0o644)
 
 	outputs := map[string]map[string]string{}
@@ -386,6 +381,10 @@ tags = ["demo"]
 			t.Fatalf("step %d (%s): %v\n%s", i, s.Name, err, out)
 		}
 		outputs[s.ID] = parseOutput(t, ghOut)
+	}
+	jwks, err := os.ReadFile(filepath.Join(repo, "public", ".well-known", "jwks.json"))
+	if err != nil || !bytes.Contains(jwks, []byte(`"kid": "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"`)) {
+		t.Errorf("jwks.json: %v\n%s", err, jwks)
 	}
 	if got := outputs["build"]["output"]; got != "public" {
 		t.Errorf("output %q", got)

@@ -5,8 +5,11 @@ package keyring
 
 import (
 	"crypto"
+	"crypto/ecdsa"
+	"crypto/rsa"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -79,10 +82,39 @@ type Ring struct {
 // key is not allowed (CI).
 var ErrDevKeyRefused = errors.New("no signing key, and the development key is refused here")
 
+// Options says where a build's keys come from.
+type Options struct {
+	// KeysDir is the folder of committed public keys.
+	KeysDir string
+	// KeysNamed is set when the manifest names KeysDir (site.keys): then
+	// it must exist.
+	KeysNamed bool
+	// DevDir is where the development key is kept.
+	DevDir string
+	// Private are the private keys given.
+	Private []Private
+	// JKU is the JWKS URL every signature names.
+	JKU string
+	// AllowDev allows the development key when no private key is given.
+	AllowDev bool
+}
+
 // Open loads the keys folder and makes a signer for each private key (its
 // alg from its public JWK; a key without one is an error). With no private
-// key it uses the development key kept in devDir when allowDev is set.
-func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*Ring, error) {
+// key it uses the development key kept in o.DevDir when o.AllowDev is set.
+//
+// A keys folder that does not exist (and that the manifest does not name)
+// is a project that has not committed its keys yet, such as a new
+// repository with only agents.toml: each private key given then publishes
+// its own public half, with the default alg of its type (DefaultAlg), and
+// a note says how to commit it.
+func Open(o Options) (*Ring, error) {
+	keysDir, privs := o.KeysDir, o.Private
+	_, statErr := os.Lstat(keysDir)
+	absent := errors.Is(statErr, fs.ErrNotExist)
+	if absent && o.KeysNamed {
+		return nil, fmt.Errorf("site.keys names the keys folder %s, which does not exist: create it with `agentcards keygen`, or fix site.keys", keysDir)
+	}
 	keys, err := sign.LoadKeySet(keysDir)
 	if err != nil {
 		return nil, fmt.Errorf("keys folder: %v", err)
@@ -98,14 +130,14 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 	}
 	r := &Ring{Keys: keys, Warnings: rot.Overdue(time.Now())}
 	if len(privs) == 0 {
-		if !allowDev {
+		if !o.AllowDev {
 			return nil, ErrDevKeyRefused
 		}
-		key, path, created, err := sign.DevKey(devDir)
+		key, path, created, err := sign.DevKey(o.DevDir)
 		if err != nil {
 			return nil, fmt.Errorf("development key: %v", err)
 		}
-		s, err := sign.NewDevSigner(key, jku)
+		s, err := sign.NewDevSigner(key, o.JKU)
 		if err != nil {
 			return nil, err
 		}
@@ -117,12 +149,23 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 	for _, p := range privs {
 		r.Private = append(r.Private, p.Key)
 	}
+	var derived []string
 	for _, p := range privs {
 		kid, err := sign.Thumbprint(p.Key.Public())
 		if err != nil {
 			return nil, err
 		}
 		pub := keys.Find(kid)
+		if pub == nil && absent {
+			alg := DefaultAlg(p.Key.Public())
+			jwk, err := sign.PublicJWK(p.Key.Public(), alg)
+			if err != nil {
+				return nil, fmt.Errorf("signing key %s (from %s): %v", kid, p.From, err)
+			}
+			keys.Add(jwk)
+			pub = keys.Find(kid)
+			derived = append(derived, fmt.Sprintf("%s (%s, from %s)", kid, alg, p.From))
+		}
 		if state, since := rot.State(kid); pub == nil && state == StateDropped {
 			stop := "stop passing -key " + p.From
 			if strings.HasPrefix(p.From, "$") {
@@ -146,11 +189,14 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 			r.Notes = append(r.Notes, fmt.Sprintf("key %s (from %s) is retired: it no longer signs; remove it from the secret", kid, p.From))
 			continue
 		}
-		s, err := sign.NewSigner(p.Key, pub.Algorithm, jku)
+		s, err := sign.NewSigner(p.Key, pub.Algorithm, o.JKU)
 		if err != nil {
 			return nil, fmt.Errorf("signing key %s (from %s): %v", kid, p.From, err)
 		}
 		r.Signers = append(r.Signers, s)
+	}
+	if len(derived) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("there is no keys folder (%s), so the JWKS publishes the public half of each signing key given: %s. Commit it to pin the published keys (a secret holding another key then fails the build) and to rotate them: write the PEM to a file, run `agentcards keygen -from FILE -alg ALG` with the alg above, and commit %s (README, \"Signing keys\")", keysDir, strings.Join(derived, "; "), keysDir))
 	}
 	if len(r.Signers) == 0 {
 		if len(r.Warnings) > 0 {
@@ -159,4 +205,17 @@ func Open(keysDir, devDir string, privs []Private, jku string, allowDev bool) (*
 		return nil, fmt.Errorf("none of the signing keys given is active (%s): give the active key's PEM (agentcards keys list shows which key is active); a next key signs only after `agentcards keys promote KID`", rot.Describe())
 	}
 	return r, nil
+}
+
+// DefaultAlg is the JWS alg a key signs with when no public JWK says
+// otherwise: EdDSA for Ed25519, ES256 for P-256, RS256 for RSA (the one
+// every JOSE library and A2A SDK verifies).
+func DefaultAlg(pub crypto.PublicKey) string {
+	switch pub.(type) {
+	case *ecdsa.PublicKey:
+		return sign.ES256
+	case *rsa.PublicKey:
+		return sign.RS256
+	}
+	return sign.EdDSA
 }
