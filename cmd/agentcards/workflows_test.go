@@ -21,18 +21,48 @@ type workflow struct {
 		Group            string `yaml:"group"`
 		CancelInProgress bool   `yaml:"cancel-in-progress"`
 	} `yaml:"concurrency"`
-	Jobs map[string]struct {
-		Needs       any               `yaml:"needs"`
-		Permissions map[string]string `yaml:"permissions"`
-		Steps       []struct {
-			Name string            `yaml:"name"`
-			If   string            `yaml:"if"`
-			Uses string            `yaml:"uses"`
-			Run  string            `yaml:"run"`
-			With map[string]any    `yaml:"with"`
-			Env  map[string]string `yaml:"env"`
-		} `yaml:"steps"`
-	} `yaml:"jobs"`
+	Jobs map[string]job `yaml:"jobs"`
+}
+
+// job is one job of a workflow.
+type job struct {
+	Needs       any               `yaml:"needs"`
+	Permissions map[string]string `yaml:"permissions"`
+	Environment any               `yaml:"environment"`
+	Outputs     map[string]string `yaml:"outputs"`
+	Steps       []step            `yaml:"steps"`
+}
+
+// step is one step of a job.
+type step struct {
+	ID   string            `yaml:"id"`
+	Name string            `yaml:"name"`
+	If   string            `yaml:"if"`
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	With map[string]any    `yaml:"with"`
+	Env  map[string]string `yaml:"env"`
+}
+
+// holdsSecrets says whether a job can sign or mint credentials: it may
+// ask for an OIDC token (id-token: write), or a step reads a secret.
+func (j job) holdsSecrets() bool {
+	if j.Permissions["id-token"] == "write" {
+		return true
+	}
+	for _, s := range j.Steps {
+		for _, v := range s.Env {
+			if strings.Contains(v, "secrets.") {
+				return true
+			}
+		}
+		for _, v := range s.With {
+			if v, ok := v.(string); ok && strings.Contains(v, "secrets.") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func readWorkflow(t *testing.T, name string) (*workflow, string) {
@@ -220,6 +250,48 @@ func TestExtendedCardsNeverPublished(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNoGoCacheNextToSecrets: ci.yml runs third-party code (npm install
+// scripts, the tests) on every push to main, and setup-go saves the Go
+// module and build caches under a key that the publishing workflows would
+// restore. A job that holds the signing key or can ask for an OIDC token
+// must restore none of that: setup-go caches unless told not to, so each
+// of its steps there says cache: false, and no actions/cache step runs
+// there. In publish.yml and cdn.yml every job does without, including
+// the ones that build the agentcards checking the live site.
+func TestNoGoCacheNextToSecrets(t *testing.T) {
+	files := map[string]*workflow{}
+	for _, name := range []string{"publish.yml", "cdn.yml", "ci.yml"} {
+		files[name], _ = readWorkflow(t, name)
+	}
+	for name, content := range readmeWorkflows(t) {
+		var w workflow
+		if err := yaml.Unmarshal([]byte(content), &w); err != nil {
+			t.Fatal(err)
+		}
+		files["README "+name] = &w
+	}
+	checked := 0
+	for name, w := range files {
+		for jobName, j := range w.Jobs {
+			if !j.holdsSecrets() && name != "publish.yml" && name != "cdn.yml" {
+				continue
+			}
+			checked++
+			for i, s := range j.Steps {
+				if strings.HasPrefix(s.Uses, "actions/setup-go@") && s.With["cache"] != false {
+					t.Errorf("%s job %s step %d: setup-go without cache: false restores what ci.yml saved", name, jobName, i)
+				}
+				if strings.HasPrefix(s.Uses, "actions/cache@") || strings.HasPrefix(s.Uses, "actions/cache/") {
+					t.Errorf("%s job %s step %d: %s next to the secrets", name, jobName, i, s.Uses)
+				}
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d jobs checked", checked)
 	}
 }
 
