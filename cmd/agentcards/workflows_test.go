@@ -361,3 +361,44 @@ func checkAttest(t *testing.T, w *workflow, job, verifyRun, publish string) {
 		t.Errorf("attest step %s %v", a.Uses, a.With)
 	}
 }
+
+// TestActionPinsAgree: every file that names an action (the workflows,
+// action.yml, the README's workflows and prose) names the same major
+// version of it, so that an update (Dependabot's, or by hand) reaches
+// them all; and each is a major version tag.
+func TestActionPinsAgree(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", ".github", "workflows", "*.yml"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no workflows", err)
+	}
+	files = append(files, filepath.Join("..", "..", "action.yml"), filepath.Join("..", "..", "README.md"))
+	pin := regexp.MustCompile(`\b((?:actions|cloudflare)/[A-Za-z0-9_.-]+)@(\S+?)[` + "`" + `\s,)]`)
+	seen := map[string]map[string][]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range pin.FindAllStringSubmatch(string(data), -1) {
+			if seen[m[1]] == nil {
+				seen[m[1]] = map[string][]string{}
+			}
+			seen[m[1]][m[2]] = append(seen[m[1]][m[2]], filepath.Base(f))
+		}
+	}
+	for _, a := range []string{"actions/checkout", "actions/setup-go", "actions/attest", "actions/upload-pages-artifact", "actions/deploy-pages", "cloudflare/wrangler-action"} {
+		if len(seen[a]) == 0 {
+			t.Errorf("%s is named nowhere", a)
+		}
+	}
+	for a, refs := range seen {
+		if len(refs) != 1 {
+			t.Errorf("%s is pinned to several versions: %v", a, refs)
+		}
+		for ref := range refs {
+			if !regexp.MustCompile(`^v[0-9]+$`).MatchString(ref) {
+				t.Errorf("%s@%s: pin a major version tag (or change this test to a full commit SHA everywhere)", a, ref)
+			}
+		}
+	}
+}
