@@ -135,8 +135,8 @@ func TestActionMetadata(t *testing.T) {
 }
 
 // readmeWorkflows extracts from README.md the user's workflow and the CDN
-// variant, with that variant's step put in place of the Pages upload and
-// deploy job.
+// variant, with that variant's upload step and deploy job put in place of
+// the Pages upload and deploy job.
 func readmeWorkflows(t *testing.T) map[string]string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
@@ -148,16 +148,14 @@ func readmeWorkflows(t *testing.T) map[string]string {
 		blocks = append(blocks, m[1])
 	}
 	if len(blocks) != 2 || !strings.Contains(blocks[0], "uses: agentcards/agentcards@") || !strings.Contains(blocks[1], "cloudflare/wrangler-action@") {
-		t.Fatalf("README.md should hold two yaml blocks, the user's workflow and its CDN step; found %d", len(blocks))
+		t.Fatalf("README.md should hold two yaml blocks, the user's workflow and its CDN variant; found %d", len(blocks))
 	}
 	pages := blocks[0]
 	cut := strings.Index(pages, "      - uses: actions/upload-pages-artifact@")
 	if cut < 0 {
 		t.Fatal("the README workflow has no upload-pages-artifact step")
 	}
-	cdn := pages[:cut] + blocks[1]
-	cdn = strings.Replace(cdn, "environment: signing\n", "environment: signing\n    if: vars.CLOUDFLARE_PROJECT != ''\n", 1)
-	return map[string]string{"pages": pages, "cdn": cdn}
+	return map[string]string{"pages": pages, "cdn": pages[:cut] + blocks[1]}
 }
 
 // lintWorkflow runs actionlint on a workflow in a project holding this
@@ -210,7 +208,7 @@ func TestREADMEWorkflows(t *testing.T) {
 			if err := yaml.Unmarshal([]byte(content), &w); err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]map[string]string{"build": attestPermissions}
+			want := map[string]map[string]string{"build": attestPermissions, "deploy": {}}
 			if name == "pages" {
 				want["deploy"] = map[string]string{"pages": "write", "id-token": "write"}
 			}
@@ -227,10 +225,30 @@ func TestREADMEWorkflows(t *testing.T) {
 			if steps[attest].With["subject-path"] != "${{ steps.agentcards.outputs.attest-subjects }}" {
 				t.Errorf("attest subjects %v", steps[attest].With)
 			}
-			if name == "pages" {
-				up := steps[w.stepIndex("build", func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/upload-pages-artifact@") })]
-				if up.With["include-hidden-files"] != true || up.With["path"] != "${{ steps.agentcards.outputs.output }}" {
-					t.Errorf("upload %v: /.well-known would be lost, or the wrong folder sent", up.With)
+			upload := "actions/upload-pages-artifact@"
+			if name == "cdn" {
+				upload = "actions/upload-artifact@"
+			}
+			ui := w.stepIndex("build", func(uses, _ string) bool { return strings.HasPrefix(uses, upload) })
+			if ui < attest {
+				t.Fatalf("upload %d, attest %d", ui, attest)
+			}
+			if up := steps[ui]; up.With["include-hidden-files"] != true || up.With["path"] != "${{ steps.agentcards.outputs.output }}" {
+				t.Errorf("upload %v: /.well-known would be lost, or the wrong folder sent", up.With)
+			}
+			if name == "cdn" {
+				// The deploy job: the site artifact, then wrangler on it,
+				// in a job with no permissions and no signing key.
+				if steps[ui].With["name"] != "site" {
+					t.Errorf("the site artifact is named %v", steps[ui].With["name"])
+				}
+				d := w.Jobs["deploy"].Steps
+				if len(d) != 2 || !strings.HasPrefix(d[0].Uses, "actions/download-artifact@") || d[0].With["name"] != "site" || d[0].With["path"] != "site" ||
+					!strings.HasPrefix(d[1].Uses, "cloudflare/wrangler-action@") || !strings.HasPrefix(fmt.Sprint(d[1].With["command"]), "pages deploy site ") {
+					t.Errorf("the deploy job should download the artifact site into site/, and deploy that: %+v", d)
+				}
+				if w.Jobs["deploy"].Needs != "build" {
+					t.Errorf("deploy needs %v", w.Jobs["deploy"].Needs)
 				}
 			}
 		})

@@ -106,7 +106,7 @@ func TestPublishWorkflow(t *testing.T) {
 		"deploy":      {"pages": "write", "id-token": "write"},
 		"verify-live": {"contents": "read"},
 	})
-	checkAttest(t, w, "build", "agentcards verify public", "actions/upload-pages-artifact@")
+	checkAttest(t, w, "build", "agentcards verify public", uses("actions/upload-pages-artifact@"))
 	if w.Concurrency.Group != "pages" || w.Concurrency.CancelInProgress {
 		t.Errorf("concurrency %+v", w.Concurrency)
 	}
@@ -146,13 +146,7 @@ func TestPublishWorkflow(t *testing.T) {
 	if w.stepIndex("deploy", func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/deploy-pages@") }) < 0 {
 		t.Error("no deploy-pages")
 	}
-	live := w.Jobs["verify-live"]
-	needs, _ := live.Needs.([]any)
-	if len(needs) != 2 || needs[1] != "deploy" || !strings.Contains(raw, "CARD_SHA256") || w.stepIndex("verify-live", func(_, run string) bool {
-		return strings.Contains(run, "verify") && strings.Contains(run, "for attempt") && strings.Contains(run, "exit 1")
-	}) < 0 {
-		t.Error("no retrying verify of the live site after deploy")
-	}
+	checkLiveVerify(t, w)
 	for job := range w.Jobs {
 		for _, s := range w.Jobs[job].Steps {
 			if s.Uses != "" && !strings.Contains(s.Uses, "@v") {
@@ -162,34 +156,68 @@ func TestPublishWorkflow(t *testing.T) {
 	}
 }
 
+// TestCDNWorkflow checks what matters in cdn.yml: the build job signs,
+// verifies, attests and hands public/ on as the artifact "site" (hidden
+// files included); Cloudflare's action runs in a job of its own, which has
+// no permissions (so no OIDC token) and no signing key, and deploys what
+// it downloaded; the live site is then checked to serve the root card this
+// run built.
 func TestCDNWorkflow(t *testing.T) {
 	w, raw := readWorkflow(t, "cdn.yml")
 	raw = withoutComments(raw)
-	checkJobPermissions(t, w, map[string]map[string]string{"deploy": attestPermissions})
-	checkAttest(t, w, "deploy", "agentcards verify public", "cloudflare/wrangler-action@")
-	signing := w.stepIndex("deploy", func(_, run string) bool { return strings.Contains(run, "agentcards build") })
-	verify := w.stepIndex("deploy", func(_, run string) bool { return strings.Contains(run, "agentcards verify public") })
-	deploy := w.stepIndex("deploy", func(uses, _ string) bool { return strings.HasPrefix(uses, "cloudflare/wrangler-action@") })
-	live := w.stepIndex("deploy", func(_, run string) bool { return strings.Contains(run, "for attempt") })
-	if !(signing >= 0 && signing < verify && verify < deploy && deploy < live) {
-		t.Errorf("order: build %d, verify %d, deploy %d, live verify %d", signing, verify, deploy, live)
+	checkJobPermissions(t, w, map[string]map[string]string{
+		"build":       attestPermissions,
+		"deploy":      {},
+		"verify-live": {"contents": "read"},
+	})
+	checkAttest(t, w, "build", "agentcards verify public", isSiteUpload)
+	signing := w.stepIndex("build", func(_, run string) bool { return strings.Contains(run, "agentcards build") })
+	verify := w.stepIndex("build", func(_, run string) bool { return strings.Contains(run, "agentcards verify public") })
+	if !(signing >= 0 && signing < verify) {
+		t.Errorf("order: build %d, verify %d", signing, verify)
 	}
-	for i, s := range w.Jobs["deploy"].Steps {
-		if _, has := s.Env["AGENTCARDS_SIGNING_KEY"]; has != (i == signing) {
-			t.Errorf("step %d: signing key in env = %v", i, has)
+	for job, j := range w.Jobs {
+		for i, s := range j.Steps {
+			if _, has := s.Env["AGENTCARDS_SIGNING_KEY"]; has != (job == "build" && i == signing) {
+				t.Errorf("%s step %d: signing key in env = %v", job, i, has)
+			}
 		}
 	}
 	if strings.Count(raw, "secrets.AGENTCARDS_SIGNING_KEY") != 1 {
 		t.Error("signing key referenced more than once")
 	}
+	if w.stepIndex("build", func(uses, _ string) bool { return strings.HasPrefix(uses, "cloudflare/") }) >= 0 {
+		t.Error("Cloudflare's action runs in the job that signs and attests")
+	}
+	for _, s := range w.Jobs["build"].Steps {
+		if isSiteUpload(s) && (s.With["path"] != "public" || s.With["include-hidden-files"] != true || s.If != "") {
+			t.Errorf("site upload %v (if %q): public/ whole, hidden files (/.well-known) included, always", s.With, s.If)
+		}
+	}
+	if needs, _ := w.Jobs["deploy"].Needs.(string); needs != "build" {
+		t.Errorf("deploy needs %v", w.Jobs["deploy"].Needs)
+	}
+	steps := w.Jobs["deploy"].Steps
+	if len(steps) != 2 || !strings.HasPrefix(steps[0].Uses, "actions/download-artifact@") || !strings.HasPrefix(steps[1].Uses, "cloudflare/wrangler-action@") {
+		t.Fatalf("the deploy job should download the site, then run wrangler: %+v", steps)
+	}
+	if steps[0].With["name"] != "site" || steps[0].With["path"] != "public" {
+		t.Errorf("download %v", steps[0].With)
+	}
+	if cmd, _ := steps[1].With["command"].(string); !strings.HasPrefix(cmd, "pages deploy public ") {
+		t.Errorf("wrangler command %q", cmd)
+	}
+	checkLiveVerify(t, w)
 }
 
 // TestExtendedCardsNeverPublished: in both publishing workflows the
 // private output (extended cards) never reaches what is deployed. The
-// site upload takes public/ only, which the example manifest's private
-// output is not inside; no step copies private/ anywhere; the extended
-// cards are verified and leave only as a workflow artifact kept one day,
-// which no deploying job downloads.
+// site leaves as public/ only (the Pages upload, or the artifact "site"
+// that cdn.yml's deploy job downloads by name, and wrangler deploys),
+// which the example manifest's private output is not inside; no step
+// copies private/ anywhere; the extended cards are verified and leave
+// only as the artifact "extended-cards", kept one day, which no job
+// downloads.
 func TestExtendedCardsNeverPublished(t *testing.T) {
 	m, err := manifest.Load(filepath.Join("..", "..", "agents.toml"))
 	if err != nil {
@@ -199,41 +227,55 @@ func TestExtendedCardsNeverPublished(t *testing.T) {
 		t.Fatalf("the example's private output %s is inside its output %s", m.PrivateDir(), m.OutputDir())
 	}
 	copies := regexp.MustCompile(`\b(cp|mv|rsync|ln|tar|zip|install)\b[^\n]*\bprivate\b|\bprivate\b[^\n]*\b(public|_site)\b`)
-	for _, tc := range []struct{ file, job, deploy string }{
-		{"publish.yml", "build", "actions/upload-pages-artifact@"},
-		{"cdn.yml", "deploy", "cloudflare/wrangler-action@"},
+	for _, tc := range []struct {
+		file    string
+		publish func(step) bool
+	}{
+		{"publish.yml", uses("actions/upload-pages-artifact@")},
+		{"cdn.yml", isSiteUpload},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			w, _ := readWorkflow(t, tc.file)
-			steps := w.Jobs[tc.job].Steps
-			deploy := w.stepIndex(tc.job, func(uses, _ string) bool { return strings.HasPrefix(uses, tc.deploy) })
-			if deploy < 0 {
-				t.Fatal("no deploy step")
-			}
-			d := steps[deploy]
-			if path, ok := d.With["path"]; ok && path != "public" {
-				t.Errorf("the site upload takes %v, want public only", path)
-			}
-			if cmd, ok := d.With["command"].(string); ok && !strings.HasPrefix(cmd, "pages deploy public ") {
-				t.Errorf("the CDN deploy is %q, want public only", cmd)
-			}
+			steps := w.Jobs["build"].Steps
+			published := false
 			for job, j := range w.Jobs {
 				for i, s := range j.Steps {
+					if job == "build" && tc.publish(s) {
+						published = true
+						if s.With["path"] != "public" {
+							t.Errorf("the site leaves as %v, want public only", s.With["path"])
+						}
+					}
 					if copies.MatchString(s.Run) {
 						t.Errorf("%s step %d copies the private output: %q", job, i, s.Run)
 					}
-					if strings.HasPrefix(s.Uses, "actions/download-artifact@") {
-						t.Errorf("%s step %d downloads an artifact into a publishing workflow", job, i)
-					}
-					if strings.HasPrefix(s.Uses, "actions/upload-pages-artifact@") && s.With["path"] != "public" {
+					switch {
+					case strings.HasPrefix(s.Uses, "actions/download-artifact@") && s.With["name"] != "site":
+						// Without a name it downloads every artifact of
+						// the run, the extended cards too.
+						t.Errorf("%s step %d downloads %v, want the artifact site alone", job, i, s.With)
+					case strings.HasPrefix(s.Uses, "actions/upload-artifact@") && !(s.With["name"] == "site" && s.With["path"] == "public" || s.With["name"] == "extended-cards"):
+						t.Errorf("%s step %d uploads %v", job, i, s.With)
+					case strings.HasPrefix(s.Uses, "actions/upload-pages-artifact@") && s.With["path"] != "public":
 						t.Errorf("%s step %d uploads %v to Pages", job, i, s.With["path"])
+					}
+					if cmd, ok := s.With["command"].(string); ok && strings.HasPrefix(s.Uses, "cloudflare/") && !strings.HasPrefix(cmd, "pages deploy public ") {
+						t.Errorf("the CDN deploy is %q, want public only", cmd)
 					}
 				}
 			}
-			verify := w.stepIndex(tc.job, func(_, run string) bool {
+			if !published {
+				t.Fatal("no step sends the site on")
+			}
+			verify := w.stepIndex("build", func(_, run string) bool {
 				return strings.Contains(run, "agentcards verify -jwks public private/agents/")
 			})
-			upload := w.stepIndex(tc.job, func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/upload-artifact@") })
+			upload := -1
+			for i, s := range steps {
+				if upload < 0 && strings.HasPrefix(s.Uses, "actions/upload-artifact@") && s.With["name"] == "extended-cards" {
+					upload = i
+				}
+			}
 			if verify < 0 || upload < 0 || verify > upload {
 				t.Fatalf("the extended cards are not verified, then uploaded as an artifact (verify %d, upload %d)", verify, upload)
 			}
@@ -241,8 +283,8 @@ func TestExtendedCardsNeverPublished(t *testing.T) {
 				t.Errorf("the extended cards are uploaded from a public repository too (if %q): anyone signed in can download its artifacts", steps[upload].If)
 			}
 			up := steps[upload]
-			if up.With["name"] != "extended-cards" || up.With["path"] != "private" || up.With["retention-days"] != 1 {
-				t.Errorf("extended cards artifact: %v, want name extended-cards, path private, kept 1 day", up.With)
+			if up.With["path"] != "private" || up.With["retention-days"] != 1 {
+				t.Errorf("extended cards artifact: %v, want path private, kept 1 day", up.With)
 			}
 			for _, i := range []int{verify, upload} {
 				if !strings.Contains(steps[i].If, "hashFiles('private/agents/**')") {
@@ -250,6 +292,51 @@ func TestExtendedCardsNeverPublished(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIDTokenJobsRunOnlyGitHubActions: a job that may ask for an OIDC
+// token (id-token: write) can have it minted by any action it runs, and
+// the token names this repository's workflow (what an attestation or a
+// Pages deploy trusts). Such jobs run only GitHub's own actions
+// (actions/...) and, in the README's workflows, agentcards' action,
+// whose own steps run only GitHub's actions too; Cloudflare's action runs
+// in a job without it.
+func TestIDTokenJobsRunOnlyGitHubActions(t *testing.T) {
+	files := map[string]*workflow{}
+	for _, name := range []string{"publish.yml", "cdn.yml", "ci.yml"} {
+		files[name], _ = readWorkflow(t, name)
+	}
+	for name, content := range readmeWorkflows(t) {
+		var w workflow
+		if err := yaml.Unmarshal([]byte(content), &w); err != nil {
+			t.Fatal(err)
+		}
+		files["README "+name] = &w
+	}
+	checked := 0
+	for name, w := range files {
+		for jobName, j := range w.Jobs {
+			if j.Permissions["id-token"] != "write" {
+				continue
+			}
+			checked++
+			for i, s := range j.Steps {
+				own := strings.HasPrefix(name, "README ") && strings.HasPrefix(s.Uses, "agentcards/agentcards@")
+				if s.Uses != "" && !strings.HasPrefix(s.Uses, "actions/") && !own {
+					t.Errorf("%s job %s step %d runs %s next to the OIDC token", name, jobName, i, s.Uses)
+				}
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d jobs checked", checked)
+	}
+	a, _ := readAction(t)
+	for i, s := range a.Runs.Steps {
+		if s.Uses != "" && !strings.HasPrefix(s.Uses, "actions/") {
+			t.Errorf("action.yml step %d runs %s", i, s.Uses)
+		}
 	}
 }
 
@@ -344,15 +431,20 @@ func checkJobPermissions(t *testing.T, w *workflow, want map[string]map[string]s
 
 // checkAttest checks that job attests with actions/attest@v4 the subjects
 // attest-subjects.sh chose for public/, after the verify step and before
-// the site leaves (publish).
-func checkAttest(t *testing.T, w *workflow, job, verifyRun, publish string) {
+// the step that sends the site on (publish).
+func checkAttest(t *testing.T, w *workflow, job, verifyRun string, publish func(step) bool) {
 	t.Helper()
 	verify := w.stepIndex(job, func(_, run string) bool { return strings.Contains(run, verifyRun) })
 	subjects := w.stepIndex(job, func(_, run string) bool {
 		return strings.Contains(run, ".github/scripts/attest-subjects.sh public") && strings.Contains(run, "GITHUB_OUTPUT")
 	})
 	attest := w.stepIndex(job, func(uses, _ string) bool { return strings.HasPrefix(uses, "actions/attest@") })
-	out := w.stepIndex(job, func(uses, _ string) bool { return strings.HasPrefix(uses, publish) })
+	out := -1
+	for i, s := range w.Jobs[job].Steps {
+		if out < 0 && publish(s) {
+			out = i
+		}
+	}
 	if !(verify >= 0 && verify < subjects && subjects < attest && attest < out) {
 		t.Fatalf("order: verify %d, choose subjects %d, attest %d, publish %d", verify, subjects, attest, out)
 	}
@@ -362,43 +454,48 @@ func checkAttest(t *testing.T, w *workflow, job, verifyRun, publish string) {
 	}
 }
 
-// TestActionPinsAgree: every file that names an action (the workflows,
-// action.yml, the README's workflows and prose) names the same major
-// version of it, so that an update (Dependabot's, or by hand) reaches
-// them all; and each is a major version tag.
-func TestActionPinsAgree(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", ".github", "workflows", "*.yml"))
-	if err != nil || len(files) == 0 {
-		t.Fatal("no workflows", err)
+// uses matches a step that runs an action whose uses: starts with prefix.
+func uses(prefix string) func(step) bool {
+	return func(s step) bool { return strings.HasPrefix(s.Uses, prefix) }
+}
+
+// isSiteUpload matches the step that hands the public folder to a later
+// job as the artifact "site".
+func isSiteUpload(s step) bool {
+	return strings.HasPrefix(s.Uses, "actions/upload-artifact@") && s.With["name"] == "site"
+}
+
+// checkLiveVerify checks that job verify-live, after the build and the
+// deploy, retries until the live root card has the SHA-256 that the build
+// job recorded of the one it built (so that the previous deploy, still
+// served, cannot pass), and verifies it.
+func checkLiveVerify(t *testing.T, w *workflow) {
+	t.Helper()
+	live := w.Jobs["verify-live"]
+	needs, _ := live.Needs.([]any)
+	if len(needs) != 2 || needs[0] != "build" || needs[1] != "deploy" {
+		t.Errorf("verify-live needs %v, want [build deploy]", live.Needs)
 	}
-	files = append(files, filepath.Join("..", "..", "action.yml"), filepath.Join("..", "..", "README.md"))
-	pin := regexp.MustCompile(`\b((?:actions|cloudflare)/[A-Za-z0-9_.-]+)@(\S+?)[` + "`" + `\s,)]`)
-	seen := map[string]map[string][]string{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range pin.FindAllStringSubmatch(string(data), -1) {
-			if seen[m[1]] == nil {
-				seen[m[1]] = map[string][]string{}
-			}
-			seen[m[1]][m[2]] = append(seen[m[1]][m[2]], filepath.Base(f))
-		}
+	if got := w.Jobs["build"].Outputs["card_sha256"]; got != "${{ steps.digest.outputs.card_sha256 }}" {
+		t.Errorf("build job output card_sha256 = %q", got)
 	}
-	for _, a := range []string{"actions/checkout", "actions/setup-go", "actions/attest", "actions/upload-pages-artifact", "actions/deploy-pages", "cloudflare/wrangler-action"} {
-		if len(seen[a]) == 0 {
-			t.Errorf("%s is named nowhere", a)
-		}
+	digest := w.stepIndex("build", func(_, run string) bool {
+		return strings.Contains(run, "sha256sum public/.well-known/agent-card.json") && strings.Contains(run, "card_sha256=")
+	})
+	verify := w.stepIndex("build", func(_, run string) bool { return strings.Contains(run, "agentcards verify public") })
+	if digest < 0 || digest < verify || w.Jobs["build"].Steps[digest].ID != "digest" {
+		t.Errorf("no step digest recording the built root card's SHA-256 after the verify (%d, verify %d)", digest, verify)
 	}
-	for a, refs := range seen {
-		if len(refs) != 1 {
-			t.Errorf("%s is pinned to several versions: %v", a, refs)
-		}
-		for ref := range refs {
-			if !regexp.MustCompile(`^v[0-9]+$`).MatchString(ref) {
-				t.Errorf("%s@%s: pin a major version tag (or change this test to a full commit SHA everywhere)", a, ref)
-			}
-		}
+	i := w.stepIndex("verify-live", func(_, run string) bool { return strings.Contains(run, "for attempt") })
+	if i < 0 {
+		t.Fatal("no retrying verify of the live site")
+	}
+	s := live.Steps[i]
+	if s.Env["CARD_SHA256"] != "${{ needs.build.outputs.card_sha256 }}" ||
+		!strings.Contains(s.Run, `/.well-known/agent-card.json" | sha256sum`) ||
+		!strings.Contains(s.Run, `[ "$live" = "$CARD_SHA256" ] && `) ||
+		!strings.Contains(s.Run, `verify -jwks "$base/.well-known/jwks.json" "$base/.well-known/agent-card.json"`) ||
+		!strings.Contains(s.Run, "exit 1") {
+		t.Errorf("the live verify does not compare the live root card with the one built, then verify it: env %v\n%s", s.Env, s.Run)
 	}
 }
