@@ -274,8 +274,9 @@ func TestREADMEWorkflowLintCanFail(t *testing.T) {
 }
 
 // TestAttestSubjects runs .github/scripts/attest-subjects.sh: the globs
-// that match, and sha256sums.txt; past 1024 subjects, sha256sums.txt
-// alone; a folder without it is refused.
+// that match, and sha256sums.txt; past 1024 subjects, the root's
+// .well-known/*.json (so that the root card still verifies with gh
+// attestation verify) and sha256sums.txt; a folder without it is refused.
 func TestAttestSubjects(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
@@ -304,7 +305,7 @@ func TestAttestSubjects(t *testing.T) {
 	if _, err := run(site); err == nil {
 		t.Error("a folder without sha256sums.txt was accepted")
 	}
-	for _, rel := range []string{"sha256sums.txt", ".well-known/agent-card.json", ".well-known/jwks.json", "agents/a/.well-known/agent-card.json", "index.html"} {
+	for _, rel := range []string{"sha256sums.txt", ".well-known/agent-card.json", ".well-known/agent.json", ".well-known/jwks.json", ".well-known/ai-catalog.json", "agents/a/.well-known/agent-card.json", "index.html"} {
 		write(rel)
 	}
 	got, err := run(site)
@@ -315,15 +316,29 @@ func TestAttestSubjects(t *testing.T) {
 	if got != want {
 		t.Errorf("small site:\n got %q\nwant %q", got, want)
 	}
-	for i := range 1020 {
+	// 4 root files, sha256sums.txt, 1 + 1018 per-agent cards: 1024.
+	for i := range 1018 {
 		write(fmt.Sprintf("agents/a%d/.well-known/agent-card.json", i))
 	}
 	if got, _ := run(site); got != want {
 		t.Errorf("1024 subjects:\n got %q\nwant %q", got, want)
 	}
 	write("mcp/m/server-card.json")
+	if got, _ := run(site); got != site+"/.well-known/*.json\n"+site+"/sha256sums.txt\n" {
+		t.Errorf("1025 subjects: %q, want the root's cards, JWKS and catalog, and sha256sums.txt", got)
+	}
+	// Past the limit with no root card (a site of agents' folders alone):
+	// sha256sums.txt alone.
+	for _, rel := range []string{"agent-card.json", "agent.json", "jwks.json", "ai-catalog.json"} {
+		if err := os.Remove(filepath.Join(site, ".well-known", rel)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 4 {
+		write(fmt.Sprintf("agents/b%d/.well-known/agent-card.json", i))
+	}
 	if got, _ := run(site); got != site+"/sha256sums.txt\n" {
-		t.Errorf("1025 subjects: %q, want sha256sums.txt alone", got)
+		t.Errorf("1025 subjects, no root card: %q, want sha256sums.txt alone", got)
 	}
 }
 
