@@ -158,9 +158,10 @@ func readmeWorkflows(t *testing.T) map[string]string {
 	return map[string]string{"pages": pages, "cdn": pages[:cut] + blocks[1]}
 }
 
-// lintWorkflow runs actionlint on a workflow in a project holding this
-// repository's action.yml, with agentcards/agentcards@... read as that
-// action (uses: ./), so that its inputs and outputs are checked.
+// lintWorkflow runs actionlint, with shellcheck on the scripts, on a
+// workflow in a project holding this repository's action.yml, with
+// agentcards/agentcards@... read as that action (uses: ./), so that its
+// inputs and outputs are checked.
 func lintWorkflow(t *testing.T, name, content string) []*actionlint.Error {
 	t.Helper()
 	dir := t.TempDir()
@@ -179,7 +180,7 @@ func lintWorkflow(t *testing.T, name, content string) []*actionlint.Error {
 	if err := os.WriteFile(wf, []byte(local), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{WorkingDir: dir})
+	l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{WorkingDir: dir, Shellcheck: shellcheckPath(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,6 +253,146 @@ func TestREADMEWorkflows(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// shellcheckPath is the shellcheck that actionlint runs on scripts:
+// required under CI=true (.ci/run installs it), optional elsewhere.
+func shellcheckPath(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("shellcheck")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("shellcheck is not installed, and CI=true: .ci/run installs it (Debian package shellcheck)")
+		}
+		t.Log("no shellcheck: the scripts are not checked (apt-get install shellcheck)")
+		return ""
+	}
+	return p
+}
+
+// actionAsWorkflow turns action.yml into a workflow that actionlint can
+// check as a whole: actionlint lints workflows only, and for uses: ./ it
+// reads the action's inputs and outputs, never its steps. The workflow
+// is called (workflow_call) with the action's inputs as its inputs, so
+// that inputs.* in the steps is typed; its one job runs the action's
+// steps as they are and gives the action's outputs as its own.
+func actionAsWorkflow(t *testing.T, meta []byte) string {
+	t.Helper()
+	var a struct {
+		Inputs  map[string]map[string]any `yaml:"inputs"`
+		Outputs map[string]map[string]any `yaml:"outputs"`
+		Runs    struct {
+			Steps []any `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(meta, &a); err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]any{}
+	for name, in := range a.Inputs {
+		def := map[string]any{"type": "string"}
+		for _, k := range []string{"description", "required", "default"} {
+			if v, ok := in[k]; ok {
+				def[k] = v
+			}
+		}
+		inputs[name] = def
+	}
+	outputs := map[string]any{}
+	for name, out := range a.Outputs {
+		outputs[name] = out["value"]
+	}
+	if len(a.Runs.Steps) == 0 {
+		t.Fatal("action.yml has no steps")
+	}
+	wf := map[string]any{
+		"name":        "action",
+		"on":          map[string]any{"workflow_call": map[string]any{"inputs": inputs}},
+		"permissions": map[string]any{},
+		"jobs": map[string]any{"action": map[string]any{
+			"runs-on": "ubuntu-latest",
+			"outputs": outputs,
+			"steps":   a.Runs.Steps,
+		}},
+	}
+	out, err := yaml.Marshal(wf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestActionStepsLint runs actionlint, with shellcheck, on action.yml's
+// steps (through actionAsWorkflow): expressions, contexts, step ids, the
+// uses: steps' inputs, and every bash script.
+func TestActionStepsLint(t *testing.T) {
+	meta, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range lintWorkflow(t, "action", actionAsWorkflow(t, meta)) {
+		t.Errorf("actionlint: %s", e.Error())
+	}
+}
+
+// TestActionStepsLintCanFail: the check above sees the composite steps:
+// an input the action does not have, a step id that does not exist and
+// (with shellcheck) an unquoted variable are each reported.
+func TestActionStepsLintCanFail(t *testing.T) {
+	meta, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ old, new, want string }{
+		{"${{ inputs.manifest }}", "${{ inputs.manifests }}", "manifests"},
+		{"${{ steps.build.outputs.output }}", "${{ steps.bulid.outputs.output }}", "bulid"},
+	}
+	if shellcheckPath(t) != "" {
+		cases = append(cases, struct{ old, new, want string }{`"$RUNNER_TEMP/agentcards-bin/agentcards" verify "$OUTPUT"`, `"$RUNNER_TEMP/agentcards-bin/agentcards" verify $OUTPUT`, "SC2086"})
+	}
+	for _, c := range cases {
+		bad := strings.Replace(string(meta), c.old, c.new, 1)
+		if bad == string(meta) {
+			t.Fatalf("action.yml has no %q", c.old)
+		}
+		errs := lintWorkflow(t, "action", actionAsWorkflow(t, []byte(bad)))
+		found := false
+		for _, e := range errs {
+			found = found || strings.Contains(e.Error(), c.want)
+		}
+		if !found {
+			t.Errorf("%s: actionlint did not report %s: %v", c.new, c.want, errs)
+		}
+	}
+}
+
+// TestRepoWorkflowsLint runs actionlint, with shellcheck, on this
+// repository's workflows (as .ci/run does with the actionlint command).
+func TestRepoWorkflowsLint(t *testing.T) {
+	for _, name := range []string{"publish", "cdn", "ci"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", ".github", "workflows", name+".yml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range lintWorkflow(t, name, string(data)) {
+			t.Errorf("%s.yml: actionlint: %s", name, e.Error())
+		}
+	}
+}
+
+// TestShellScripts runs shellcheck on the repository's own shell scripts:
+// .ci/run and the attestation subjects script the workflows and the
+// action run.
+func TestShellScripts(t *testing.T) {
+	sc := shellcheckPath(t)
+	if sc == "" {
+		t.Skip("no shellcheck")
+	}
+	root := filepath.Join("..", "..")
+	cmd := exec.Command(sc, "--shell=bash", filepath.Join(root, ".ci", "run"), filepath.Join(root, ".github", "scripts", "attest-subjects.sh"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
 	}
 }
 
