@@ -77,7 +77,8 @@ func TestActionMetadata(t *testing.T) {
 	if !slices.Equal(inputs, []string{"manifest", "output", "verify"}) {
 		t.Errorf("inputs %v", inputs)
 	}
-	if a.Inputs["manifest"].Default != "agents.toml" || a.Inputs["output"].Default != "public" || a.Inputs["verify"].Default != "true" {
+	// output: empty, so that the manifest's site.output is kept.
+	if a.Inputs["manifest"].Default != "agents.toml" || a.Inputs["output"].Default != "" || a.Inputs["verify"].Default != "true" {
 		t.Errorf("defaults %+v", a.Inputs)
 	}
 	for _, o := range []string{"output", "private-output", "attest-subjects"} {
@@ -103,7 +104,10 @@ func TestActionMetadata(t *testing.T) {
 		}
 		// The caller's env reaches every step: all but the build blank
 		// the key.
-		isBuild := strings.Contains(s.Run, `/agentcards" build `)
+		isBuild := s.ID == "build"
+		if !isBuild && regexp.MustCompile(`\bbuild -manifest\b`).MatchString(s.Run) {
+			t.Errorf("step %d (%s) builds, and is not the step build", i, s.Name)
+		}
 		if key, ok := s.Env["AGENTCARDS_SIGNING_KEY"]; isBuild == (ok && key == "") {
 			t.Errorf("step %d (%s%s): AGENTCARDS_SIGNING_KEY env %q set=%v; only the build may see the key", i, s.Name, s.Uses, key, ok)
 		}
@@ -115,8 +119,11 @@ func TestActionMetadata(t *testing.T) {
 			}
 		case strings.Contains(s.Run, "go build") && strings.Contains(s.Run, `cd "$GITHUB_ACTION_PATH"`):
 			install = i
-		case strings.Contains(s.Run, `/agentcards" build -manifest "$MANIFEST" -out "$OUTPUT"`):
+		case isBuild:
 			build = i
+			if !strings.Contains(s.Run, `args=(build -manifest "$MANIFEST")`) || !strings.Contains(s.Run, `/agentcards" "${args[@]}"`) {
+				t.Errorf("build step: %q", s.Run)
+			}
 			if s.Env["MANIFEST"] != "${{ inputs.manifest }}" || s.Env["OUTPUT"] != "${{ inputs.output }}" {
 				t.Errorf("build step env %v", s.Env)
 			}
@@ -503,6 +510,7 @@ func TestActionRunsInAFreshRepository(t *testing.T) {
 	repo := t.TempDir()
 	manifest := `[site]
 baseUrl = "https://agents.example.test"
+output = "dist"
 
 [[agents]]
 id = "echo"
@@ -536,7 +544,7 @@ tags = ["demo"]
 		ghOut := filepath.Join(runner, fmt.Sprintf("output-%d", i))
 		os.WriteFile(ghOut, nil, 0o644)
 		env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "CI=true",
-			"RUNNER_TEMP=" + runner, "GITHUB_OUTPUT=" + ghOut, "GITHUB_ACTION_PATH=" + root,
+			"RUNNER_TEMP=" + runner, "GITHUB_OUTPUT=" + ghOut, "GITHUB_ACTION_PATH=" + root, "GITHUB_WORKSPACE=" + repo,
 			"AGENTCARDS_SIGNING_KEY=" + string(pem)}
 		for k, v := range s.Env {
 			v = expr.ReplaceAllStringFunc(v, func(m string) string {
@@ -556,18 +564,22 @@ tags = ["demo"]
 		}
 		outputs[s.ID] = parseOutput(t, ghOut)
 	}
-	jwks, err := os.ReadFile(filepath.Join(repo, "public", ".well-known", "jwks.json"))
+	// The output input is empty: the site goes where the manifest says.
+	jwks, err := os.ReadFile(filepath.Join(repo, "dist", ".well-known", "jwks.json"))
 	if err != nil || !bytes.Contains(jwks, []byte(`"kid": "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"`)) {
 		t.Errorf("jwks.json: %v\n%s", err, jwks)
 	}
-	if got := outputs["build"]["output"]; got != "public" {
-		t.Errorf("output %q", got)
+	if got := outputs["build"]["output"]; got != "dist" {
+		t.Errorf("output %q, want the manifest's site.output, dist", got)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "public")); !os.IsNotExist(err) {
+		t.Errorf("public/ was built too: %v", err)
 	}
 	subjects := outputs["subjects"]["paths"]
-	if subjects != "public/.well-known/*.json\npublic/agents/*/.well-known/*.json\npublic/sha256sums.txt" {
+	if subjects != "dist/.well-known/*.json\ndist/agents/*/.well-known/*.json\ndist/sha256sums.txt" {
 		t.Errorf("attest-subjects %q", subjects)
 	}
-	sums, err := os.ReadFile(filepath.Join(repo, "public", "sha256sums.txt"))
+	sums, err := os.ReadFile(filepath.Join(repo, "dist", "sha256sums.txt"))
 	if err != nil || !bytes.Contains(sums, []byte("  .well-known/agent-card.json\n")) {
 		t.Errorf("sha256sums.txt: %v\n%s", err, sums)
 	}
@@ -597,10 +609,13 @@ func parseOutput(t *testing.T, path string) map[string]string {
 	return out
 }
 
-// TestActionRefusesOddOutputs: the output folder becomes globs (which
-// actions/attest splits at commas) and outputs; the build step refuses a
-// name that is not plain before building anything.
-func TestActionRefusesOddOutputs(t *testing.T) {
+// runBuildStep runs action.yml's build step in a workspace, with a
+// stand-in for agentcards that records its arguments and prints the
+// "built DIR: ..." line of a build into built (the "built" line is left
+// out when built is empty). It returns the step's combined output, its
+// $GITHUB_OUTPUT and the arguments agentcards was given.
+func runBuildStep(t *testing.T, output, built string) (string, map[string]string, string, error) {
+	t.Helper()
 	a, _ := readAction(t)
 	var script string
 	for _, s := range a.Runs.Steps {
@@ -608,13 +623,80 @@ func TestActionRefusesOddOutputs(t *testing.T) {
 			script = s.Run
 		}
 	}
-	for _, out := range []string{"my site,v2", "public\noutput=private", "-rf", "!public", "public/*", ""} {
-		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
-		cmd.Dir = t.TempDir()
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OUTPUT=" + out, "MANIFEST=agents.toml", "RUNNER_TEMP=" + cmd.Dir, "GITHUB_OUTPUT=" + filepath.Join(cmd.Dir, "out")}
-		msg, err := cmd.CombinedOutput()
-		if err == nil || !strings.Contains(string(msg), "is not a plain folder name") {
+	ws := t.TempDir()
+	runner := t.TempDir()
+	fake := filepath.Join(runner, "agentcards-bin", "agentcards")
+	if err := os.MkdirAll(filepath.Dir(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stub := "#!/usr/bin/env bash\nprintf '%s\\n' \"$@\" > \"$RUNNER_TEMP/args\"\n"
+	if built != "" {
+		stub += "echo \"built $FAKE_BUILT: 1 agent, 12 files, signed by k (EdDSA)\"\n"
+	}
+	if err := os.WriteFile(fake, []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	built = strings.ReplaceAll(built, "$WS", ws)
+	ghOut := filepath.Join(runner, "out")
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+	cmd.Dir = ws
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OUTPUT=" + output, "MANIFEST=agents.toml", "RUNNER_TEMP=" + runner,
+		"GITHUB_OUTPUT=" + ghOut, "GITHUB_WORKSPACE=" + ws, "FAKE_BUILT=" + built}
+	msg, err := cmd.CombinedOutput()
+	var outputs map[string]string
+	if _, serr := os.Stat(ghOut); serr == nil {
+		outputs = parseOutput(t, ghOut)
+	}
+	args, _ := os.ReadFile(filepath.Join(runner, "args"))
+	return string(msg), outputs, strings.TrimSpace(string(args)), err
+}
+
+// TestActionRefusesOddOutputs: the output folder becomes globs (which
+// actions/attest splits at commas, and whose @actions/glob refuses '.'
+// and '..' segments) and outputs; the build step refuses a name that is
+// not plain before building anything.
+func TestActionRefusesOddOutputs(t *testing.T) {
+	for _, out := range []string{"my site,v2", "public\noutput=private", "-rf", "!public", "public/*",
+		"../site", "a/../public", "public/./x", ".", "..", "./", "public/..", "/etc/site", "a//b", "public/"} {
+		msg, _, args, err := runBuildStep(t, out, "public")
+		if err == nil || !strings.Contains(msg, "is not a plain folder name") {
 			t.Errorf("output %q: %v %s", out, err, msg)
 		}
+		if args != "" {
+			t.Errorf("output %q: agentcards ran (%q)", out, args)
+		}
+	}
+}
+
+// TestActionOutputFolder: the build step passes the output input to the
+// build (a leading ./ dropped), or, when it is empty, none, so that the
+// manifest's site.output holds; either way the folder it outputs is the
+// one the build printed, relative to the workspace, and checked as the
+// input is.
+func TestActionOutputFolder(t *testing.T) {
+	for _, tc := range []struct{ input, built, args, want string }{
+		{"", "dist", "build\n-manifest\nagents.toml", "dist"},
+		{"", "$WS/site/out", "build\n-manifest\nagents.toml", "site/out"},
+		{"public", "$WS/public", "build\n-manifest\nagents.toml\n-out\npublic", "public"},
+		{"./public", "$WS/public", "build\n-manifest\nagents.toml\n-out\npublic", "public"},
+	} {
+		msg, outputs, args, err := runBuildStep(t, tc.input, tc.built)
+		if err != nil {
+			t.Errorf("output %q, built %q: %v\n%s", tc.input, tc.built, err, msg)
+			continue
+		}
+		if args != tc.args || outputs["output"] != tc.want {
+			t.Errorf("output %q, built %q: agentcards %q, output %q; want %q, %q", tc.input, tc.built, args, outputs["output"], tc.args, tc.want)
+		}
+	}
+	// The manifest's site.output, checked after the build.
+	for _, built := range []string{"../site", "a/../public", "public/./x", "/elsewhere/site", "$WS", "my site", "public,x"} {
+		msg, outputs, _, err := runBuildStep(t, "", built)
+		if err == nil || !strings.Contains(msg, "is not a plain folder name") || outputs["output"] != "" {
+			t.Errorf("built %q: %v %q\n%s", built, err, outputs, msg)
+		}
+	}
+	if msg, _, _, err := runBuildStep(t, "", ""); err == nil || !strings.Contains(msg, "did not say which folder") {
+		t.Errorf("no built line: %v\n%s", err, msg)
 	}
 }
