@@ -1,13 +1,16 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -89,7 +92,7 @@ func TestActionMetadata(t *testing.T) {
 	if strings.Contains(raw, "secrets.") {
 		t.Error("the action reads a secret itself; the caller's env gives the key")
 	}
-	setup, install, build, verify, subjects := -1, -1, -1, -1, -1
+	setup, gomod, cache, install, build, verify, subjects := -1, -1, -1, -1, -1, -1, -1
 	for i, s := range a.Runs.Steps {
 		if strings.Contains(s.Run, "${{") {
 			t.Errorf("step %d (%s) pastes an expression into its script: %q", i, s.Name, s.Run)
@@ -117,8 +120,27 @@ func TestActionMetadata(t *testing.T) {
 			if s.With["go-version-file"] != "${{ github.action_path }}/go.mod" || s.With["cache"] != false {
 				t.Errorf("setup-go reads %v, want the action's own go.mod, no cache (setup-go hashes only workspace files)", s.With)
 			}
+		case s.ID == "gomod":
+			gomod = i
+			for _, want := range []string{`sha256sum "$GITHUB_ACTION_PATH/go.sum"`, "$RUNNER_OS", "$RUNNER_ARCH", "$(go env GOVERSION)", `path=$(go env GOMODCACHE)`} {
+				if !strings.Contains(s.Run, want) {
+					t.Errorf("the module cache's key and path step has no %s: %q", want, s.Run)
+				}
+			}
+		case strings.HasPrefix(s.Uses, "actions/cache@"):
+			cache = i
+			// The module cache alone (GOCACHE's compiled packages cannot
+			// be checked), under the exact key: no restore-keys, which
+			// would restore a cache made for another go.sum.
+			if len(s.With) != 2 || s.With["path"] != "${{ steps.gomod.outputs.path }}" || s.With["key"] != "${{ steps.gomod.outputs.key }}" {
+				t.Errorf("actions/cache %v, want the module cache at the gomod step's key, nothing else", s.With)
+			}
 		case strings.Contains(s.Run, "go build") && strings.Contains(s.Run, `cd "$GITHUB_ACTION_PATH"`):
 			install = i
+			v, b := strings.Index(s.Run, "\ngo mod verify\n"), strings.Index(s.Run, "\ngo build -trimpath ")
+			if v < 0 || b < v || s.Env["GOFLAGS"] != "-mod=readonly" {
+				t.Errorf("the install step does not run go mod verify, then go build -trimpath, with -mod=readonly: %v %q", s.Env, s.Run)
+			}
 		case isBuild:
 			build = i
 			if !strings.Contains(s.Run, `args=(build -manifest "$MANIFEST")`) || !strings.Contains(s.Run, `/agentcards" "${args[@]}"`) {
@@ -136,8 +158,8 @@ func TestActionMetadata(t *testing.T) {
 			subjects = i
 		}
 	}
-	if !(setup >= 0 && setup < install && install < build && build < verify && verify < subjects) {
-		t.Errorf("steps: setup-go %d, install %d, build %d, verify %d, subjects %d", setup, install, build, verify, subjects)
+	if !(setup >= 0 && setup < gomod && gomod < cache && cache < install && install < build && build < verify && verify < subjects) {
+		t.Errorf("steps: setup-go %d, cache key %d, cache %d, install %d, build %d, verify %d, subjects %d", setup, gomod, cache, install, build, verify, subjects)
 	}
 }
 
@@ -699,4 +721,145 @@ func TestActionOutputFolder(t *testing.T) {
 	if msg, _, _, err := runBuildStep(t, "", ""); err == nil || !strings.Contains(msg, "did not say which folder") {
 		t.Errorf("no built line: %v\n%s", err, msg)
 	}
+}
+
+// TestActionModuleCacheIsVerified runs action.yml's cache key and install
+// steps on a small module (standing in for the action's own) that needs
+// one dependency, served by a file proxy, with the module cache restored
+// three ways: as the go command left it (the build passes); with a file
+// of the dependency changed (go mod verify fails); and as a cache made
+// whole from other code for the same version, its recorded hashes
+// consistent with it (go mod verify passes, and the build fails on the
+// action's go.sum). Nothing poisoned is built.
+func TestActionModuleCacheIsVerified(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go builds")
+	}
+	a, _ := readAction(t)
+	var keyStep, install string
+	var installEnv map[string]string
+	for _, s := range a.Runs.Steps {
+		switch {
+		case s.ID == "gomod":
+			keyStep = s.Run
+		case strings.Contains(s.Run, "go mod verify"):
+			install, installEnv = s.Run, s.Env
+		}
+	}
+	if keyStep == "" || install == "" {
+		t.Fatal("no cache key step, or no install step running go mod verify")
+	}
+	tmp := t.TempDir()
+	proxy := func(name, body string) string {
+		dir := filepath.Join(tmp, name, "example.com", "dep", "@v")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mod := "module example.com/dep\n\ngo 1.21\n"
+		var zb bytes.Buffer
+		zw := zip.NewWriter(&zb)
+		for name, content := range map[string]string{"go.mod": mod, "dep.go": "package dep\n\nfunc Hello() string { return \"" + body + "\" }\n"} {
+			w, err := zw.Create("example.com/dep@v1.0.0/" + name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(w, content)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for name, content := range map[string]string{"list": "v1.0.0\n", "v1.0.0.info": `{"Version":"v1.0.0"}`, "v1.0.0.mod": mod, "v1.0.0.zip": zb.String()} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return "file://" + filepath.ToSlash(filepath.Join(tmp, name))
+	}
+	good, evil := proxy("proxy-good", "hello"), proxy("proxy-evil", "pwned")
+
+	// The stand-in for the action's checkout: go.mod, go.sum (written by
+	// go mod tidy from the good proxy), cmd/agentcards.
+	action := filepath.Join(tmp, "action")
+	os.MkdirAll(filepath.Join(action, "cmd", "agentcards"), 0o755)
+	os.WriteFile(filepath.Join(action, "go.mod"), []byte("module example.com/ac\n\ngo 1.21\n\nrequire example.com/dep v1.0.0\n"), 0o644)
+	os.WriteFile(filepath.Join(action, "cmd", "agentcards", "main.go"), []byte("package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/dep\"\n)\n\nfunc main() { fmt.Println(dep.Hello()) }\n"), 0o644)
+	goEnv := func(modcache, goproxy string) []string {
+		return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "GOCACHE=" + goCacheDir(t),
+			"GOMODCACHE=" + modcache, "GOPROXY=" + goproxy, "GOSUMDB=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOENV=off", "GOFLAGS="}
+	}
+	run := func(dir string, env []string, script string) (string, error) {
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	cacheGood := filepath.Join(tmp, "cache-good")
+	if out, err := run(action, goEnv(cacheGood, good), "go mod tidy"); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("chmod", "-R", "u+w", tmp).Run() })
+
+	// The key: the action's go.sum, the runner and the Go version.
+	ghOut := filepath.Join(tmp, "gomod-output")
+	env := append(goEnv(cacheGood, "off"), "GITHUB_ACTION_PATH="+action, "GITHUB_OUTPUT="+ghOut, "RUNNER_OS=Linux", "RUNNER_ARCH=X64")
+	if out, err := run(tmp, env, keyStep); err != nil {
+		t.Fatalf("cache key step: %v\n%s", err, out)
+	}
+	sum, _ := os.ReadFile(filepath.Join(action, "go.sum"))
+	gomod := parseOutput(t, ghOut)
+	if want := fmt.Sprintf("agentcards-gomod-Linux-X64-%s-%x", runtime.Version(), sha256.Sum256(sum)); gomod["key"] != want || gomod["path"] != cacheGood {
+		t.Errorf("cache key step: %v, want key %s, path %s", gomod, want, cacheGood)
+	}
+
+	installWith := func(modcache string) (string, error) {
+		env := append(goEnv(modcache, "off"), "GITHUB_ACTION_PATH="+action, "RUNNER_TEMP="+filepath.Join(tmp, "runner"))
+		for k, v := range installEnv {
+			env = append(env, k+"="+v)
+		}
+		os.Remove(filepath.Join(tmp, "runner", "agentcards-bin", "agentcards"))
+		return run(tmp, env, install)
+	}
+	if out, err := installWith(cacheGood); err != nil {
+		t.Fatalf("install from the cache as downloaded: %v\n%s", err, out)
+	}
+
+	// A cache with one file of the dependency changed.
+	tampered := filepath.Join(tmp, "cache-tampered")
+	if out, err := exec.Command("cp", "-a", cacheGood, tampered).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	src := filepath.Join(tampered, "example.com", "dep@v1.0.0", "dep.go")
+	os.Chmod(filepath.Dir(src), 0o755)
+	os.Chmod(src, 0o644)
+	if err := os.WriteFile(src, []byte("package dep\n\nfunc Hello() string { return \"pwned\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := installWith(tampered)
+	if err == nil || !strings.Contains(out, "dir has been modified") {
+		t.Errorf("install from a tampered cache: %v\n%s", err, out)
+	}
+
+	// A cache made whole from other code for the same version.
+	forged := filepath.Join(tmp, "cache-forged")
+	if out, err := run(tmp, append(goEnv(forged, evil), "GOFLAGS=-mod=mod"), "go mod download example.com/dep@v1.0.0"); err != nil {
+		t.Fatalf("forging a cache: %v\n%s", err, out)
+	}
+	out, err = installWith(forged)
+	if err == nil || !strings.Contains(out, "all modules verified") || !strings.Contains(out, "checksum mismatch") {
+		t.Errorf("install from a forged cache: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "runner", "agentcards-bin", "agentcards")); err == nil {
+		t.Error("a binary was built from a poisoned cache")
+	}
+}
+
+// goCacheDir is the build cache the tests' go commands share with this
+// one, so that the standard library is not compiled again.
+func goCacheDir(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
 }
