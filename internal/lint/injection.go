@@ -11,73 +11,141 @@ import (
 
 // Text aimed at a model is found in a folded copy of each string: hidden
 // characters dropped, look-alike letters of other scripts and styled
-// letters read as the Latin letters they imitate, letter case and
-// apostrophes dropped, and every run of other characters one space. So
-// "IGNORE   previous\u200b instructions", "ignоre" with a Cyrillic о and
-// "𝐢𝐠𝐧𝐨𝐫𝐞" all read "ignore".
+// letters read as the Latin letters they imitate, digits inside words read
+// as the letters they stand in for ("ign0re"), letter case and apostrophes
+// dropped, every run of other characters one space, and the end of a
+// sentence (".", "!", "?", ";", ":" before a space, a line break) a word
+// of its own, ".". So "IGNORE   previous\u200b instructions", "ignоre"
+// with a Cyrillic о and "𝐢𝐠𝐧𝐨𝐫𝐞" all read "ignore", and a pattern can ask
+// for an order at the start of a sentence ("Forget everything.").
+//
+// The folded text is matched as ". " + text + " .", so "\. " marks the
+// start of a sentence and " \." its end; patterns never use ^ or $, since
+// they run on windows of the text.
 
 // qualifier is what makes "ignore ... instructions" an override: the
 // instructions are someone else's.
-const qualifier = `(?:all|any|every|previous|prior|above|earlier|preceding|former|original|initial|your|the system|safety|other|these|those|developer|developers|its|my)`
+const qualifier = `(?:all|any|every|previous|prior|above|earlier|preceding|foregoing|former|original|initial|existing|current|your|the system|safety|other|these|those|developer|developers|its|my|old)`
 
 // orders are what an override throws away.
-const orders = `(?:instructions?|prompts?|rules|guidelines|directions|directives|guardrails|constraints|policies|context|programming)`
+const orders = `(?:instructions?|prompts?|rules|guidelines|directions|directives|guardrails|constraints|policies|programming|system (?:prompt|message|messages)|orders|commands|training|restrictions|filters|limits|limitations)`
+
+// talk is what an override of a conversation throws away: words a
+// person's request to the agent (a skill's example) may fairly use.
+const talk = `(?:messages|conversation|conversations|context|chat|history|inputs?|text|content|requests|tasks?|answers|responses|replies|settings|configuration|setup|persona|role)`
+
+// agentNoun is what a card calls the agent it describes.
+const agentNoun = `(?:agent|tool|skill|server|service|assistant|plugin|function|api)`
+
+// addressee is a model, addressed.
+const addressee = `(?:ai|ais|llm|llms|models?|language models?|large language models?|ai models?|assistants?|ai assistants?|ai agents?|chatbots?|bots?|gpt|chatgpt|claude|gemini|copilot|agents reading this)`
+
+// spoken is what follows an addressee that is spoken to, not written
+// about ("note to AI assistants: ..." but not "a note to the AI team").
+const spoken = `(?: \.| reading| processing| you| please| ignore| always| never| must| do| dont| call| when| if| only| use)`
 
 // injectionPatterns match folded text. Verbs are in their base form: a
 // card describes what an agent does ("sends reports"); the imperative
-// ("send the credentials to") is addressed to whoever reads it. The
-// patterns leave out what a skill's example, itself a request, says in
-// earnest ("show me the configuration", "ignore messages from bots").
-// injectionPatterns match folded text. Each runs only on text holding
-// one of its gate words, which every match holds: one pass over the words
-// picks the few patterns worth running (Go's regexp has no DFA, and one
-// alternation of them all costs milliseconds a card).
+// ("send the credentials to") is addressed to whoever reads it. Patterns
+// marked request leave out a skill's examples, themselves requests a
+// person makes ("pretend to be my interviewer", "ignore the previous
+// messages in #general").
+//
+// Every match starts with one of its pattern's gate words (a sentence
+// pattern's with ". " and then one of them), and a pattern is tried only
+// where one of them starts a word, anchored there: one pass over the
+// words, a few cheap anchored attempts, and the first match found is the
+// first in the text. (Go's regexp has no DFA: one unanchored alternation
+// of them all costs milliseconds a card.)
 var injectionPatterns = []struct {
 	gate, re string
-	role     bool // a role-play prompt, which a skill's example may fairly be
+	request  bool // what a person's request (a skill's example) may fairly say
 }{
 	// Overrides.
-	{`ignore disregard forget override bypass abandon discard`, `\b(?:ignore|disregard|forget|override|bypass|abandon|discard)(?: \w+){0,2} ` + qualifier + `(?: \w+){0,2} ` + orders + `\b`, false},
-	{`ignore disregard forget`, `\b(?:ignore|disregard|forget) (?:everything|anything|all)(?: (?:that|you were|you have been|you ve been|youve been|said|told|written|above|before|previously|so far))+\b`, false},
-	{`instructions directives orders prompt objective`, `\b(?:new|updated|real|true|actual|hidden|secret|revised) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:are|is|follow|below)\b`, false},
-	{`system`, `\bsystem (?:prompt|message|instructions?) (?:override|update)\b`, false},
-	{`override`, `\b(?:system|admin|administrator|developer|root) override\b`, false},
-	{`instrucciones instructions anweisungen instruções instrucoes istruzioni instructies instrukcje`, `\b(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignorar|ignorare|negeer|zignoruj)(?: \S+){0,2} (?:todas|todos|toutes|alle|tutte|wszystkie|anteriores|previas|précédentes|precedenti|vorherigen|bisherigen|eerdere|poprzednie)(?: \S+){0,2} (?:instrucciones|instructions|anweisungen|instruções|instrucoes|istruzioni|instructies|instrukcje)\b`, false},
-	{`instrucciones instructions anweisungen instruções instrucoes istruzioni instructies instrukcje`, `\b(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignorar|ignorare|negeer|zignoruj)(?: \S+){0,2} (?:instrucciones|instructions|anweisungen|instruções|instrucoes|istruzioni|instructies|instrukcje) (?:anteriores|previas|précédentes|precedenti|vorherigen|bisherigen|eerdere|poprzednie)`, false},
+	{`ignore disregard forget override bypass abandon discard drop dismiss neglect skip pay do dont stop no`, `(?:ignore|disregard|forget|override|bypass|abandon|discard|drop|dismiss|neglect|skip|pay no attention to|do not follow|dont follow|stop following|do not obey|dont obey|stop obeying|no longer follow)(?: \w+){0,3} ` + qualifier + `(?: \w+){0,3} ` + orders + `\b`, false},
+	{`ignore disregard forget`, `(?:ignore|disregard|forget)(?: \w+){0,2} (?:previous|prior|earlier|preceding|above|foregoing|original|initial|all previous|all prior) ` + talk + `\b`, true},
+	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:everything|anything|all|what|whatever)(?: (?:that|you were|you have been|you ve been|youve been|said|told|taught|given|instructed|written|above|before|previously|so far|earlier|until now|up to now))+\b`, false},
+	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:all |everything |anything )?(?:of )?(?:the |that |what is |whats |what was |what came |everything )?(?:above|foregoing|preceding|before this|prior text|previous text|earlier text|text above)\b`, false},
+	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:all |any |the |your |these |those |my |its )?` + orders + ` (?:above|below|you (?:were|have been|ve been|got|received) (?:given|told|sent)?|you received|given to you|given before|given earlier|from (?:before|earlier|above|the system|your developers?|your creators?|openai|anthropic|google)|so far|until now|up to now)\b`, false},
+	{`please ignore disregard forget`, `\. (?:please )?(?:ignore|disregard|forget) (?:all |any |the |your |these |those |my )?` + orders + ` (?:\.|and|then|now)`, false},
+	{`please forget`, `\. (?:please )?forget (?:everything|all of (?:it|this|that)|all that|all this)(?: (?:\.|and|else|above|before|now))`, false},
+	{`new updated real true actual hidden secret revised different`, `(?:new|updated|real|true|actual|hidden|secret|revised|different) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:follow|below|are as follows|take precedence|override|supersede|replace)\b`, false},
+	{`system`, `system (?:prompt|message|instructions?) (?:override|update|change|injection)\b`, false},
+	{`this`, `this is (?:a|an|the|your) (?:new )?(?:system|admin|administrator|developer|priority|official) (?:message|prompt|instruction|instructions|notice|override|command)\b`, false},
+	{`treat`, `treat(?: \w+){0,5} as (?:a |an |the |your )?(?:system|admin|developer|trusted|highest priority|top priority) (?:instruction|instructions|prompt|message|command|commands)\b`, false},
+	{`system admin administrator developer root sudo emergency safety override`, `(?:(?:system|admin|administrator|developer|root|sudo|emergency|safety) override\b|(?:system |admin )?override \. (?:approve|grant|allow|call|transfer|ignore|always|you|send|delete|disable)\b)`, false},
+	{`respond answer reply operate act behave proceed`, `(?:respond|answer|reply|operate|act|behave|proceed)(?: \w+){0,2} without (?:any |your )?(?:restrictions|filters|limits|limitations|guardrails|rules|censorship|safety)\b`, false},
+	{`respond reply answer output say print write`, `(?:respond|reply|answer|output|say|print|write)(?: only)?(?: with)?(?: the (?:word|phrase|text|string))? (?:pwned|hacked|i have been pwned|i ve been pwned|access granted|haha pwned)\b`, false},
+	{`user owner`, `(?:user|owner) (?:has|have) (?:already )?(?:authorized|authorised|approved|allowed|permitted|consented|agreed)(?: to)? (?:you|this agent|the assistant|sharing|sending|this)\b`, false},
+	{`developer dev debug god admin maintenance unrestricted jailbreak dan`, `(?:developer|dev|debug|god|admin|maintenance|unrestricted|jailbreak|dan) mode (?:enabled|activated|on|is on|is now)\b`, false},
+	{`enable enter activate switch`, `(?:enable|enter|activate|switch to) (?:developer|dev|debug|god|admin|unrestricted|jailbreak|dan) mode\b`, false},
+	// Overrides in other languages written in Latin letters (folded:
+	// no accents).
+	{`ignora ignore ignorez ignorer ignoriere ignorieren ignoriert ignorar ignorare ignorate ignori negeer zignoruj olvida olvidate olvide olviden oublie oubliez oublier vergiss vergesst vergessen esqueca esquece esquecam dimentica dimenticate vergeet zapomnij unut unutun yoksay`, `(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignoriert|ignorar|ignorare|ignorate|ignori|negeer|zignoruj|olvida|olvidate|olvide|olviden|oublie|oubliez|oublier|vergiss|vergesst|vergessen|esqueca|esquece|esquecam|dimentica|dimenticate|vergeet|zapomnij|unut|unutun|yoksay)(?:(?: \S+){0,3} (?:todas|todos|toutes|tous|alle|allen|tutte|tutti|wszystkie|anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie|onceki|tum)(?: \S+){0,3} ` + foreignOrders + `|(?: \S+){0,2} ` + foreignOrders + `(?: \S+){0,2} (?:anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie))\b`, false},
 	// Roles.
-	{`now longer actually really`, `\byou are (?:now|no longer|actually|really) (?:a|an|the|in|my|free|dan|unrestricted|not|jailbroken)\b`, true},
-	{`now`, `\bfrom now on(?: \w+)? (?:you|act|respond|answer|behave|ignore|always)\b`, true},
-	{`pretend imagine`, `\b(?:pretend|imagine) (?:that )?you (?:are|re|have)\b`, true},
-	{`pretend`, `\bpretend to be\b`, true},
-	{`roleplay role act pretend behave respond`, `\byou (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`, true},
-	{`lets`, `\blets (?:role ?play|pretend)\b`, true},
-	{`roleplay role`, `\brole ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new)\b`, true},
-	{`act`, `\bact as (?:if|though) you\b`, true},
-	{`role persona identity character`, `\b(?:assume|adopt|take on|switch to) (?:the |a |an )?(?:role|persona|identity|character) (?:of|as)\b`, true},
-	{`role persona identity purpose instructions goal`, `\byour (?:new|true|real) (?:role|persona|identity|purpose|instructions|goal)\b`, true},
-	{`anything dan god jailbreak jailbreaked jailbreaking`, `\b(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`, true},
+	{`you`, `you are (?:now|no longer|actually|really) (?:a|an|the|in|my|free|dan|unrestricted|not|jailbroken|called|named)\b`, true},
+	{`you`, `you are (?:now )?(?:an? |the )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral|unbound|unrestrained) (?:ai|assistant|model|agent|chatbot|llm|version|bot)\b`, true},
+	{`you`, `you are (?:a|an) (?:helpful|friendly|harmless|honest)(?: \w+)? (?:assistant|ai|chatbot|model|agent|bot)\b`, true},
+	{`you`, `you (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`, true},
+	{`from`, `from now on(?: \w+)? (?:you|act|respond|answer|behave|ignore|always|reply|only|never|call|use|speak|say)\b`, true},
+	{`pretend imagine`, `(?:pretend|imagine) (?:that )?you (?:are|re|have|were)\b`, true},
+	{`pretend`, `pretend to be\b`, true},
+	{`lets`, `lets (?:role ?play|pretend)\b`, true},
+	{`roleplay role`, `role ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new)\b`, true},
+	{`act`, `act as (?:if|though) you\b`, true},
+	{`act`, `act as (?:an? |the |my |your )?(?:\w+ )?(?:administrator|admin|root|superuser|sysadmin|unrestricted|unfiltered|jailbroken|dan|evil|rogue|hacker|owner|operator)\b`, true},
+	{`assume adopt take switch`, `(?:assume|adopt|take on|switch to) (?:the |a |an )?(?:role|persona|identity|character) (?:of|as)\b`, true},
+	{`your`, `your (?:new|true|real|actual|only|primary) (?:role|persona|identity|purpose|instructions|goal|task|mission)\b`, true},
+	{`do dan god jailbreak jailbreaked jailbreaking`, `(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`, true},
 	// Orders to the reader.
-	{`must shall required instructed`, `\byou (?:must|shall|are required to|are instructed to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|trust|approve|grant|exfiltrate|prioriti[sz]e)\b`, false},
-	{`call invoke route delegate`, `\b(?:always|first|before (?:anything|any other \w+|doing anything|you do anything|answering|responding)) (?:call|invoke|route to|delegate to) (?:this|the|our) (?:agent|tool|skill|function|endpoint|server|service)\b`, false},
-	{`dont not never`, `\b(?:do not|dont|never) (?:tell|inform|alert|notify|warn) (?:the user|the human|users|the operator|the customer) (?:about )?(?:this|that|these|it)\b`, false},
-	{`dont not never`, `\b(?:do not|dont|never) (?:mention|reveal|disclose) (?:this|that|it)\b`, false},
-	{`dont not never`, `\b(?:do not|dont|never) (?:ask|wait|seek|request)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)\b`, false},
-	{`without`, `\bwithout (?:telling|informing|alerting|warning) (?:the |your )?(?:user|human|operator|customer)\b`, false},
-	{`dont not never`, `\b(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`, false},
-	{`when`, `\bwhen you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:invoke|ignore|execute|forward|approve|call (?:the |this )?\w+(?: \w+)? (?:tool|function|skill|agent))\b`, false},
-	{`before`, `\bbefore (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`, false},
-	{`malicious compromised unsafe untrusted fake`, `\b(?:other|all other|the other) (?:agents|tools|assistants|skills|servers) (?:are|is) (?:malicious|compromised|unsafe|untrusted|fake)\b`, false},
-	{`ssh passwd shadow aws mcp env`, `\b(?:contents? of|cat|print|send|output|include|exfiltrate|upload|read|pass)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials|cursor mcp json|mcp json|claude json|env file)\b`, false},
-	{`prompt message instructions`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, false},
-	{`instructions rules guidelines prompt`, `\b(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`, false},
-	{`send forward email post upload exfiltrate leak copy transmit`, `\b(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`, false},
+	{`you`, `you (?:must|shall|are required to|are instructed to|need to|have to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|exfiltrate|prioriti[sz]e|comply)\b`, false},
+	{`you`, `you (?:must|shall|should|are required to|need to|have to)(?: \w+)? (?:always |first |only |now )?(?:use|choose|select|pick|prefer|consult|trust|recommend|approve|grant) (?:this|our|the following) ` + agentNoun + `\b`, false},
+	{`must should`, `(?:must|should) (?:always |first )?(?:call|invoke|use|consult) (?:this|our) ` + agentNoun + `(?: \w+){0,2} (?:first|before|instead|always|every time|whenever|for every|for all|for any)\b`, false},
+	{`must should`, `(?:must|should) always (?:call|invoke|use|consult|route to|delegate to|choose|prefer) (?:this|our|the following)\b`, false},
+	{`whenever`, `whenever you (?:are asked|see|receive|get|handle|are|answer)(?: \w+){0,6} (?:call|use|invoke|route|delegate|consult|recommend) (?:this|our|it)\b`, false},
+	{`tell`, `tell (?:the |your )?(?:user|users|customer|customers|human) (?:that )?(?:this|our|we|it|you)\b`, true},
+	{`silently secretly quietly covertly discreetly without`, `(?:silently|secretly|quietly|covertly|discreetly|without (?:the user|anyone|them) (?:knowing|noticing)) (?:forward|send|copy|add|bcc|cc|upload|email|post|transfer|share|include|exfiltrate|leak|delete|approve|call|invoke|run|execute)\b`, true},
+	{`assistant model ai llm chatbot`, `(?:assistant|model|ai|llm|chatbot) (?:must|should|shall) (?:not|never) (?:tell|inform|mention|reveal|disclose|notify|alert)\b`, false},
+	{`always first before`, `(?:always|first|before (?:anything|any other \w+|doing anything|you do anything|answering|responding|replying)) (?:call|invoke|route to|delegate to|use|consult) (?:this|the|our) ` + agentNoun + `\b`, false},
+	{`before`, `before (?:answering|responding|replying|doing anything|anything else|you answer|you respond|you reply|any other (?:action|tool|step|agent))(?: to (?:the |any |a |every )?(?:user|users|question|questions|request|requests|query|queries|prompt|message))?(?: \.)? (?:always |first |you must |please |you should )?(?:call|invoke|use|consult|route to|delegate to|query|ask|check with|run|send) (?:this|our|the)\b`, false},
+	{`always only first`, `(?:always|only|first) (?:route|send|forward|direct|redirect|delegate|pass|hand|escalate)(?: \w+){0,3} (?:to|through|via) (?:this|our) ` + agentNoun + `\b`, false},
+	{`route redirect delegate forward`, `(?:route|redirect|delegate|forward) (?:all|every|each|any)(?: \w+){0,3} (?:to|through|via) (?:this|our) ` + agentNoun + `\b`, false},
+	{`always`, `always (?:use|call|invoke|choose|select|pick|prefer|trust|recommend|consult|mention|promote|suggest|advertise) (?:this|our|it|me)\b`, false},
+	{`use call invoke choose select pick prefer recommend trust`, `(?:use|call|invoke|choose|select|pick|prefer|recommend|trust) (?:this|our) ` + agentNoun + ` (?:instead of|over|rather than|above|ahead of) (?:any|all|every|other|another|the other|competing)\b`, false},
+	{`prefer`, `\. prefer (?:this|our) ` + agentNoun + `\b`, false},
+	{`instead`, `instead of (?:answering|responding|replying|helping|doing|using|calling|asking)(?: \w+){0,4}(?: \.)? (?:call|use|invoke|route to|delegate to|ask|consult|run) (?:this|our|the \w+ (?:agent|tool))\b`, false},
+	{`recommend mention promote suggest advertise`, `(?:recommend|mention|promote|suggest|advertise) (?:this|our) (?:agent|tool|service|skill|product|company)(?: to (?:the |every |all |each )?users?)? (?:in every|in all|in each|every time|always|whenever|at every)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:use|call|invoke|trust|consult|recommend) (?:any )?(?:other|another|competing|different|alternative) (?:agents?|tools?|services?|assistants?|servers?|providers?|skills?)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:tell|inform|alert|notify|warn|show|let know)(?: it to)? (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|requester|caller|person)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:tell|inform|alert|notify|warn) (?:anyone|anybody) (?:about )?(?:this|that|these|it)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:mention|reveal|disclose) (?:this|that|it)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:ask|wait|seek|request)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`, false},
+	{`hide conceal keep withhold`, `(?:hide|conceal|keep|withhold)(?: \w+){0,3} (?:from|secret from|hidden from) (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|person)\b`, false},
+	{`without`, `without (?:telling|informing|alerting|warning|asking|notifying) (?:the |your )?(?:user|human|operator|customer)\b`, false},
+	{`when`, `when you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:invoke|ignore|execute|forward|approve|call (?:the |this )?\w+(?: \w+)? (?:tool|function|skill|agent))\b`, false},
+	{`before`, `before (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`, false},
+	{`other competing`, `(?:other|competing) (?:agents|tools|assistants|skills|servers|services) (?:are|is) (?:malicious|compromised|fake|scams|lying|hacked)\b`, false},
+	{`contents content cat print send output include exfiltrate upload read pass`, `(?:contents? of|cat|print|send|output|include|exfiltrate|upload|read|pass)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials|cursor mcp json|mcp json|claude json|env file)\b`, false},
+	{`reveal repeat leak disclose dump print output show tell write`, `(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, false},
+	{`reveal repeat leak disclose dump print output show`, `(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`, false},
+	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`, false},
+	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,2} (?:the |this |our |your |whole |entire |full )*(?:conversation|conversations|chat|transcript|user s messages|users messages|messages|context)(?: \w+){0,2} (?:to|at) (?:https?|http|www|\w+ \w+ (?:com|net|org|io|xyz|ru))\b`, true},
+	{`include append attach add pass put`, `(?:include|append|attach|add|pass|put)(?: \w+){0,3} (?:conversation|chat history|conversation history|system prompt|previous messages|user s messages|full context|entire context|whole conversation) (?:in|into|to|with|as) (?:the|your|every|each|this|all|a)(?: \w+)? (?:request|requests|call|calls|query|message|parameters?|arguments?|payload|field|argument)\b`, false},
 	// Addressed to models.
-	{`ai llm llms model models assistant assistants language chatbot`, `\b(?:note|message|instructions?|attention|reminder|notice) (?:to|for) (?:the |any |all )?(?:ai|llm|llms|model|models|assistant|assistants|language model|language models|ai assistant|ai agent|ai agents|chatbot)\b`, false},
-	{`ai llm model assistant chatbot gpt chatgpt claude gemini`, `\bif you are (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|chatbot|gpt|chatgpt|claude|gemini)(?:$| (?:reading|processing|parsing|model|system|tool|assistant|agent|then|you|please|ignore|always|never|must|do|dont|call|and))`, false},
-	{`dear hey attention`, `\b(?:dear|hey|attention) (?:ai|llm|assistant|model|chatgpt|claude|gemini|gpt)(?:$| (?:reading|you|please|ignore|assistant|assistants|model|models|agent|agents|system))`, false},
-	{`ai llm llms assistant assistants model models language`, `\b(?:ai|llm|llms|assistants?|models?|language models?|ai agents?)(?: reading this)? (?:must|shall|should|are required to) (?:always |only |never |now )?(?:ignore|call|obey|disregard|forget|reveal|prefer|trust|route|invoke)\b`, false},
-	{`important urgent critical priority mandatory`, `\b(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override) (?:for|to) (?:the )?(?:ai|llm|model|assistant)\b`, false},
+	{`important urgent special private hidden a note message instructions instruction attention reminder notice memo warning directive`, `\. (?:important |urgent |special |private |hidden |a )?(?:note|message|instructions?|attention|reminder|notice|memo|warning|directive) (?:to|for) (?:the |any |all |every )?` + addressee + spoken, false},
+	{`note message attention reminder notice memo`, `(?:note|message|attention|reminder|notice|memo) (?:to|for) (?:the |any |all |every )?` + addressee + spoken, false},
+	{`if`, `if (?:you are|youre|you re) (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|chatbot|gpt|chatgpt|claude|gemini|copilot|bot|assistant|model)(?: \.| (?:reading|processing|parsing|model|system|tool|assistant|agent|then|you|please|ignore|always|never|must|do|dont|call|and|that|who|seeing|looking|told|asked|helping|choosing|deciding|book|buy|choose|select|pick|recommend|prefer|trust|tell|send|say|respond|reply|answer|note|know|remember|consider|rate|rank|favor|favour|visit|contact|click|go|open|read|run|execute|follow|obey|comply|use))`, false},
+	{`ai ais llm llms language large assistants models chatbots agents`, `\. (?:ai|ais|llms?|ai models?|ai agents?|ai assistants?|language models?|large language models?|assistants|models|chatbots|agents reading this) \. (?:this|you|always|never|ignore|call|use|route|prefer|choose|do|dont)\b`, false},
+	{`dear hey hi hello attention ok okay yo`, `(?:dear|hey|hi|hello|attention|ok|okay|yo) ` + addressee + `(?: \.| reading| you| please| ignore| call| always| never| use| send| remember| make| do| dont| listen| forget| disregard| route)`, true},
+	{`assistant claude chatgpt gemini copilot gpt ai llm`, `\. (?:assistant|claude|chatgpt|gemini|copilot|gpt|ai assistant|ai agent|llm)(?: \.)? (?:please|you must|you should|you will|ignore|disregard|forget|always|never|remember|make sure|forward|send|call|do not|dont|use|route)\b`, true},
+	{`ai ais llm llms assistant assistants model models language agents`, `(?:ai|ais|llm|llms|assistants?|models?|language models?|ai agents?|agents reading this)(?: reading this)? (?:must|shall|should|are required to|have to|need to) (?:always |only |never |now |first )?(?:ignore|call|obey|disregard|forget|reveal|prefer|trust|route|invoke|use this|choose this|recommend this)\b`, false},
+	{`important urgent critical priority mandatory`, `(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override|note) (?:for|to) (?:the )?` + addressee + spoken, false},
 }
+
+// foreignOrders are the instructions of an override, in other languages
+// written in Latin letters.
+const foreignOrders = `(?:instrucciones|instructions|anweisungen|instrucoes|istruzioni|instructies|instrukcje|consignes|indicaciones|reglas|regeln|regole|regras|regles|befehle|instruktionen|talimatlari)`
 
 // markerPatterns match chat-template and prompt markers in lower-cased
 // text as written (punctuation matters there); each runs only on text that
@@ -86,81 +154,113 @@ var markerPatterns = []struct {
 	gate []string // any of them
 	re   *regexp.Regexp
 }{
-	{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system|system_prompt|instructions?|im_start|important)>|<(?:start|end)_of_turn>`)},
-	{[]string{"[inst", "[/inst"}, regexp.MustCompile(`\[/?inst\]`)},
+	{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system_prompt|im_start|important|admin_instructions|hidden_instructions)>|<(?:start|end)_of_turn>|<(?:system|instructions?|prompt)>[^<]+</(?:system|instructions?|prompt)>`)},
+	{[]string{"[inst", "[/inst", "[system", "[admin"}, regexp.MustCompile(`\[/?inst\]|\[(?:system|admin)(?: (?:note|message|prompt|override))?\]`)},
 	{[]string{"#", "instruction"}, regexp.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:|\bnew (?:system )?instructions?[ \t]*:`)},
 	{[]string{"system prompt"}, regexp.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
+	// A chat role at the start of a line or sentence, speaking: "System:
+	// you are ...", "SYSTEM PROMPT: ignore ...".
+	{[]string{"system", "assistant", "developer"}, regexp.MustCompile(`(?:^|[\n.!?][ \t]*|[\n.!?][ \t>*_#-]+)(?:system|assistant|developer)(?:[ \t]+(?:prompt|message|note|instruction|instructions|override))?[ \t]*[:：][ \t]*(?:you\b|ignore\b|disregard\b|forget\b|from now on\b|always\b|never\b|do not\b|don't\b|dont\b|new instructions\b|the user\b|call\b|route\b|respond\b|reply\b|answer\b|act\b|override\b|important\b|i will\b|i have\b|i've\b|i am\b|sure\b|ok\b|okay\b|proceed\b|all (?:agents|assistants|models)\b)`)},
+	// A made-up conversation: a user's turn, then an assistant's.
+	{[]string{"user", "human"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n)?[ \t]*(?:assistant|ai|bot|gpt|model)[ \t]*:`)},
 }
 
-// injectionREs are the compiled patterns, and byGate the patterns each
-// gate word lets run.
-var injectionREs, byGate = compilePatterns()
+// injectionGroups are the patterns compiled, those that share their gate
+// words, their kind and whether a request may say them joined in one
+// anchored alternation; byGate lists the groups each gate word lets run.
+var injectionGroups, byGate = compilePatterns()
 
-func compilePatterns() ([]*regexp.Regexp, map[string][]int) {
-	res := make([]*regexp.Regexp, len(injectionPatterns))
-	gates := map[string][]int{}
+// patternGroup is patterns tried together.
+type patternGroup struct {
+	re       *regexp.Regexp
+	request  bool // what a person's request (a skill's example) may fairly say
+	sentence bool // matches start at a sentence's start ("\. ")
+}
+
+// sentencePattern reports whether pattern i starts at a sentence's start
+// ("\. "): its gate words are the sentence's first.
+func sentencePattern(i int) bool { return strings.HasPrefix(injectionPatterns[i].re, `\. `) }
+
+func compilePatterns() ([]patternGroup, map[string][]int) {
+	type key struct {
+		gate              string
+		request, sentence bool
+	}
+	var keys []key
+	alts := map[key][]string{}
 	for i, p := range injectionPatterns {
-		res[i] = regexp.MustCompile(p.re)
-		for _, w := range strings.Fields(p.gate) {
-			gates[w] = append(gates[w], i)
+		k := key{p.gate, p.request, sentencePattern(i)}
+		if alts[k] == nil {
+			keys = append(keys, k)
+		}
+		alts[k] = append(alts[k], `(?:`+p.re+`)`)
+	}
+	groups := make([]patternGroup, len(keys))
+	gates := map[string][]int{}
+	for g, k := range keys {
+		groups[g] = patternGroup{regexp.MustCompile(`^(?:` + strings.Join(alts[k], "|") + `)`), k.request, k.sentence}
+		for _, w := range strings.Fields(k.gate) {
+			gates[w] = append(gates[w], g)
 		}
 	}
-	return res, gates
+	return groups, gates
 }
 
-// windowWords is how many words on each side of a gate word a match may
-// reach: more than the longest pattern spans.
-const windowWords = 16
+// windowWords is how many words from its first a match may span: more
+// than the longest pattern does.
+const windowWords = 24
 
 // matchFolded returns the first phrase of folded text that a pattern
-// matches, or "". A pattern runs only around the gate words it needs, on
-// the words within windowWords of each: a card's text is read once, and
-// the regular expressions see a few dozen words.
+// matches, or "". Each word that is a gate tries its patterns, anchored
+// at that word, on the windowWords words from it; the first word where
+// one matches ends the search.
 func matchFolded(folded string, example bool) string {
-	gated := false
-	for w := range strings.SplitSeq(folded, " ") {
-		if byGate[w] != nil {
-			gated = true
-			break
+	text := ". " + folded + " ."
+	for lo := 0; lo < len(text); {
+		end := strings.IndexByte(text[lo:], ' ')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += lo
 		}
-	}
-	if !gated {
-		return ""
-	}
-	var starts []int // byte offset of each word
-	pos := 0
-	for w := range strings.SplitSeq(folded, " ") {
-		starts = append(starts, pos)
-		pos += len(w) + 1
-	}
-	best, at := "", len(folded)
-	for k, lo := range starts {
-		end := len(folded)
-		if k+1 < len(starts) {
-			end = starts[k+1] - 1
-		}
-		for _, i := range byGate[folded[lo:end]] {
-			if example && injectionPatterns[i].role {
+		for _, g := range byGate[text[lo:end]] {
+			p := injectionGroups[g]
+			from := lo
+			if p.sentence {
+				if lo < 2 || text[lo-2:lo] != ". " {
+					continue
+				}
+				from = lo - 2
+			}
+			if example && p.request {
 				continue
 			}
-			from := starts[max(0, k-windowWords)]
-			to := len(folded)
-			if k+windowWords+1 < len(starts) {
-				to = starts[k+windowWords+1] - 1
-			}
-			if loc := injectionREs[i].FindStringIndex(folded[from:to]); loc != nil && from+loc[0] < at {
-				best, at = folded[from+loc[0]:from+loc[1]], from+loc[0]
+			if loc := p.re.FindStringIndex(text[from:windowEnd(text, end)]); loc != nil {
+				return strings.ReplaceAll(strings.Trim(text[from:from+loc[1]], ". "), " . ", ". ")
 			}
 		}
+		lo = end + 1
 	}
-	return best
+	return ""
+}
+
+// windowEnd is the end of the windowWords words of text after byte from.
+func windowEnd(text string, from int) int {
+	for n := 0; n < windowWords && from < len(text); n++ {
+		i := strings.IndexByte(text[from+1:], ' ')
+		if i < 0 {
+			return len(text)
+		}
+		from += 1 + i
+	}
+	return min(from, len(text))
 }
 
 // injection returns the phrase of s addressed to a model, or "".
 func injection(s string, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
 	folded := fold(s)
-	if strings.ContainsAny(s, "<[:\uff1c\uff3b\uff1a") || strings.Contains(folded, "system prompt") {
+	if strings.ContainsAny(s, "<[:\n\uff1c\uff3b\uff1a") || strings.Contains(folded, "system prompt") {
 		lower := s
 		if !isASCII(s) {
 			lower = norm.NFKC.String(s)
@@ -182,7 +282,64 @@ func injection(s string, example bool) string {
 	}
 	// "i g n o r e previous instructions": letters spaced out.
 	if joined, ok := joinSpacedLetters(folded); ok {
-		return matchFolded(joined, example)
+		if m := matchFolded(joined, example); m != "" {
+			return m
+		}
+	}
+	if !isASCII(s) {
+		return foreignInjection(s)
+	}
+	return ""
+}
+
+// foreignPatterns find overrides and orders to hide in scripts other than
+// Latin, in text lower-cased, with format characters dropped and white
+// space one space. Each runs only on text holding one of its gate
+// strings. Cyrillic and Arabic words start after a space or the start of
+// the text (\b knows only ASCII).
+var foreignPatterns = []struct {
+	gate []string
+	re   *regexp.Regexp
+}{
+	// Russian, Ukrainian: "ignore all previous instructions", "do not tell the user".
+	{[]string{"инструкц", "указани", "правил", "команд", "промпт", "подсказ", "установк", "інструкц", "вказівк"}, regexp.MustCompile(`(?:^|[\s,.:;!])(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?|не обращай(?:те)? внимания на|отбрось(?:те)?|пренебреги(?:те)?|ігноруй(?:те)?|забудь(?:те)?)\s+(?:\S+\s+){0,3}?(?:инструкци|указани|правил|команд|промпт|подсказ|установк|інструкці|вказівк)`)},
+	{[]string{"пользовател", "користувач"}, regexp.MustCompile(`(?:^|[\s,.:;!])не (?:говори|сообщай|рассказывай|показывай|кажи|повідомляй)(?:те)? (?:об этом |про это |цього )?(?:пользовател|користувач)`)},
+	// Chinese.
+	{[]string{"指令", "指示", "提示", "规则", "規則", "命令", "设定", "設定", "约束", "約束", "限制"}, regexp.MustCompile(`(?:忽略|忽视|忽視|无视|無視|忘记|忘記|忘掉|不要理会|不要理會|跳过|跳過|丢弃|丟棄|放弃|放棄)[^。！？\n]{0,8}?(?:之前|以前|先前|上面|上述|前面|所有|全部|一切|此前|以上|原有|原来|原來|系统|系統|你的)[^。！？\n]{0,8}?(?:指令|指示|提示词|提示詞|提示|规则|規則|命令|设定|設定|约束|約束|限制)`)},
+	{[]string{"用户", "用戶", "使用者"}, regexp.MustCompile(`(?:不要|别|別|切勿|不得)(?:告诉|告訴|通知|提醒|让|讓)(?:用户|用戶|使用者)`)},
+	// Japanese.
+	{[]string{"指示", "命令", "指令", "ルール", "プロンプト", "設定", "制約"}, regexp.MustCompile(`(?:以前|これまで|前|上記|今まで|先ほど|上|全て|すべて|従来|元|システム)の[^。！？\n]{0,10}?(?:指示|命令|指令|ルール|プロンプト|設定|制約)[^。！？\n]{0,10}?(?:無視|忘れ)`)},
+	{[]string{"ユーザー", "利用者"}, regexp.MustCompile(`(?:ユーザー|利用者)に(?:は)?(?:言わ|伝え|知らせ|教え)ない(?:で|こと)`)},
+	// Korean.
+	{[]string{"지시", "지침", "명령", "규칙", "프롬프트", "설정"}, regexp.MustCompile(`(?:이전|앞|위|기존|모든|지금까지|시스템)(?:의)?[^.!?\n]{0,10}?(?:지시|지침|명령|규칙|프롬프트|설정)[^.!?\n]{0,10}?(?:무시|잊어)`)},
+	// Arabic, Persian.
+	{[]string{"تعليمات", "أوامر", "اوامر", "القواعد", "التوجيهات", "دستورالعمل", "دستورات"}, regexp.MustCompile(`(?:^|[\s،.:؛!])(?:تجاهل|تجاهلي|تجاهلوا|انس|انسى|انسي|لا تلتزم ب|نادیده بگیر|فراموش کن)[^.!?؟\n]{0,24}?(?:التعليمات|تعليمات|الأوامر|أوامر|الاوامر|اوامر|القواعد|التوجيهات|دستورالعمل|دستورات)`)},
+	// Hindi.
+	{[]string{"निर्देश", "आदेश", "नियम"}, regexp.MustCompile(`(?:पिछले|पहले के|पूर्व|सभी|ऊपर के|ऊपर दिए|अपने)[^।\n]{0,20}?(?:निर्देशों|निर्देश|आदेशों|आदेश|नियमों|नियम)[^।\n]{0,20}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|नज़रअंदाज|भूल)`)},
+}
+
+// foreignInjection returns the phrase of s that a foreign pattern finds,
+// or "".
+func foreignInjection(s string) string {
+	var plain string
+	for _, p := range foreignPatterns {
+		for _, g := range p.gate {
+			if !strings.Contains(s, g) {
+				continue
+			}
+			if plain == "" {
+				plain = strings.ToLower(strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+					if unicode.Is(unicode.Cf, r) {
+						return -1
+					}
+					return r
+				}, norm.NFKC.String(s))), " "))
+			}
+			if m := p.re.FindString(plain); m != "" {
+				return strings.TrimLeft(m, " \t\n,.:;!،؛")
+			}
+			break
+		}
 	}
 	return ""
 }
@@ -199,28 +356,72 @@ func isASCII(s string) bool {
 
 // foldASCII is fold for ASCII text.
 func foldASCII(s string) string {
-	b := make([]byte, 0, len(s))
-	space := true
+	b := make([]byte, 0, len(s)+8)
+	gap, stop, digits := true, false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '\'' || c == '`':
 			continue
-		case c >= 'A' && c <= 'Z':
-			b = append(b, c+'a'-'A')
-			space = false
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if gap && len(b) > 0 {
+				if stop {
+					b = append(b, " . "...)
+				} else {
+					b = append(b, ' ')
+				}
+			}
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			digits = digits || c <= '9'
 			b = append(b, c)
-			space = false
-		case !space:
-			b = append(b, ' ')
-			space = true
+			gap, stop = false, false
+		default:
+			gap = true
+			stop = stop || endsSentence(c, s[i+1:])
 		}
 	}
-	if len(b) > 0 && b[len(b)-1] == ' ' {
-		b = b[:len(b)-1]
+	if digits {
+		return leet(string(b))
 	}
 	return string(b)
+}
+
+// endsSentence reports whether c, followed by rest, ends a sentence: "!",
+// "?" or ";", "." or ":" before white space (not "example.com", "v1.2",
+// "https:"), or an empty line (one line break is how text is wrapped).
+func endsSentence(c byte, rest string) bool {
+	switch c {
+	case '!', '?', ';':
+		return true
+	case '\n':
+		return strings.HasPrefix(strings.TrimLeft(rest, " \t\r"), "\n")
+	case '.', ':':
+		return rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+	}
+	return false
+}
+
+// leetDigits are the digits that stand in for letters inside words.
+var leetDigits = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t")
+
+// leet reads the digits of folded words that also hold letters as the
+// letters they imitate: "ign0re" is "ignore", "1nstruct10ns"
+// "instructions"; words of digits alone ("2024") stay.
+func leet(folded string) string {
+	words := strings.Split(folded, " ")
+	changed := false
+	for i, w := range words {
+		if strings.ContainsAny(w, "0134578") && strings.ContainsFunc(w, unicode.IsLetter) {
+			words[i] = leetDigits.Replace(w)
+			changed = true
+		}
+	}
+	if !changed {
+		return folded
+	}
+	return strings.Join(words, " ")
 }
 
 // joinSpacedLetters joins runs of four or more one-letter words of folded
@@ -234,7 +435,7 @@ func joinSpacedLetters(folded string) (string, bool) {
 	found := false
 	for i := 0; i < len(words); {
 		j := i
-		for j < len(words) && utf8.RuneCountInString(words[j]) == 1 {
+		for j < len(words) && utf8.RuneCountInString(words[j]) == 1 && words[j] != "." {
 			j++
 		}
 		if j-i >= 4 {
@@ -272,7 +473,9 @@ func spacedLetters(folded string) bool {
 			n = 0
 			continue
 		}
-		if folded[i] < utf8.RuneSelf || utf8.RuneStart(folded[i]) {
+		if folded[i] == '.' {
+			n = 2 // a sentence's end is not a letter
+		} else if folded[i] < utf8.RuneSelf || utf8.RuneStart(folded[i]) {
 			n++
 		}
 	}
@@ -288,22 +491,40 @@ func fold(s string) string {
 	// they show, and accents come apart from their letters (dropped below).
 	s = norm.NFKD.String(s)
 	var b strings.Builder
-	b.Grow(len(s))
-	space := true
-	for _, r := range s {
+	b.Grow(len(s) + 8)
+	gap, stop, digits := true, false, false
+	for i, r := range s {
 		if r == '\'' || r == 0x2019 || r == 0x2018 || r == '`' || r == 0x00B4 || unicode.Is(unicode.Cf, r) || isFiller(r) || unicode.Is(unicode.Mn, r) {
 			continue
 		}
 		r = unicode.ToLower(asLatin(r))
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if gap && b.Len() > 0 {
+				if stop {
+					b.WriteString(" . ")
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+			digits = digits || unicode.IsDigit(r)
 			b.WriteRune(r)
-			space = false
-		} else if !space {
-			b.WriteByte(' ')
-			space = true
+			gap, stop = false, false
+			continue
+		}
+		gap = true
+		switch r {
+		case 0x3002, 0xFF01, 0xFF1F, 0xFF1B, 0x061F, 0x0964, 0x2029, 0x2028: // 。！？；؟ । and separators
+			stop = true
+		default:
+			if r < utf8.RuneSelf {
+				stop = stop || endsSentence(byte(r), s[i+1:])
+			}
 		}
 	}
-	return strings.TrimSuffix(b.String(), " ")
+	if digits {
+		return leet(b.String())
+	}
+	return b.String()
 }
 
 // lookalikes are letters of other scripts that look like Latin letters.
