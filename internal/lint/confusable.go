@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // scripts the mixed-script check tells apart; a letter of any other
@@ -73,27 +76,84 @@ func allowed(set []string) bool {
 // exist to look like other letters. In a URL, the host's labels are
 // names.
 func confusable(s string, isName, isURL bool) string {
-	if isASCII(s) {
-		return ""
-	}
 	if isURL {
 		u, err := url.Parse(s)
 		if err != nil {
 			return ""
 		}
 		for _, label := range strings.Split(u.Hostname(), ".") {
-			if msg := confusableWord(label, true); msg != "" {
+			shown := label
+			if strings.HasPrefix(strings.ToLower(label), "xn--") {
+				// What a browser shows of an internationalized name.
+				if d, err := idna.Punycode.ToUnicode(strings.ToLower(label)); err == nil {
+					shown = d
+				}
+			}
+			if isASCII(shown) {
+				continue
+			}
+			if msg := confusableWord(shown, true); msg != "" {
+				return "the host name " + msg
+			}
+			if msg := latinLookalike(shown); msg != "" {
 				return "the host name " + msg
 			}
 		}
 		return ""
 	}
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) }) {
+	if isASCII(s) {
+		return ""
+	}
+	words := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
 		if msg := confusableWord(w, isName); msg != "" {
 			return msg
 		}
 	}
+	// A word spelled wholly in Cyrillic or Greek letters that look Latin,
+	// among Latin words or alone: "Рауре Agent", "аррӏе". Not in a name
+	// that is Cyrillic or Greek elsewhere ("Москва ... ТАСС"), and not an
+	// acronym in capitals.
+	genuine := strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian) && !strings.ContainsRune(strictLookalikes, r)
+	})
+	if isName && !genuine {
+		latin := false
+		for _, w := range words {
+			latin = latin || strings.ContainsFunc(w, func(r rune) bool { return unicode.Is(unicode.Latin, r) })
+		}
+		for _, w := range words {
+			if w == strings.ToUpper(w) {
+				continue
+			}
+			if utf8.RuneCountInString(w) >= 4 || latin && utf8.RuneCountInString(w) >= 3 {
+				if msg := latinLookalike(w); msg != "" {
+					return msg
+				}
+			}
+		}
+	}
 	return ""
+}
+
+// strictLookalikes are the Cyrillic, Greek and Armenian letters that a
+// reader cannot tell from Latin ones in most fonts.
+const strictLookalikes = "аеорсухіјѕԁһӏԛԝАВЕКМНОРСТХУІЈЅԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧοναιօսհոց"
+
+// latinLookalike says why a word written only in strictLookalikes reads
+// as a Latin word, or "".
+func latinLookalike(w string) string {
+	n := 0
+	for _, r := range w {
+		if !strings.ContainsRune(strictLookalikes, r) {
+			return ""
+		}
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s is spelled in %s letters that look Latin: it reads %q", quote(w, 40), scriptOf([]rune(w)[0]), strings.Map(asLatin, w))
 }
 
 // confusableWord checks one word.
@@ -123,8 +183,33 @@ func confusableWord(w string, isName bool) string {
 	}) {
 		return fmt.Sprintf("%s is written in full-width letters (%U)", quote(w, 40), fullWidth)
 	}
-	if !allowed(set) && (isName || slices.Contains(set, "Latin") && (slices.Contains(set, "Cyrillic") || slices.Contains(set, "Armenian") || slices.Contains(set, "Cherokee"))) {
+	if !allowed(set) && (isName || slices.Contains(set, "Latin") && (slices.Contains(set, "Cyrillic") || slices.Contains(set, "Armenian") || slices.Contains(set, "Cherokee") || slices.Contains(set, "Greek") && greekLookalike(w))) {
 		return fmt.Sprintf("%s mixes %s letters in one word", quote(w, 40), strings.Join(set, " and "))
 	}
+	if r, ok := smallCapital(w); ok {
+		return fmt.Sprintf("%s is written with a small capital letter (%U), which imitates %q", quote(w, 40), r, string(asLatin(r)))
+	}
 	return ""
+}
+
+// greekLookalike reports whether w holds a Greek letter that looks like a
+// Latin one (ο, α, ν...); formulas mix Latin with Greek letters that do
+// not ("ΔE", "σ2").
+func greekLookalike(w string) bool {
+	return strings.ContainsFunc(w, func(r rune) bool { return unicode.Is(unicode.Greek, r) && strings.ContainsRune(strictLookalikes, r) })
+}
+
+// smallCapital finds a Latin small capital letter (ᴀ, ʙ, ᴄ ... U+1D00 to
+// U+1D22) among the other letters of w: they spell look-alike brand names
+// ("Pᴀypal") and have no use in a card.
+func smallCapital(w string) (rune, bool) {
+	if utf8.RuneCountInString(w) < 2 {
+		return 0, false
+	}
+	for _, r := range w {
+		if r >= 0x1D00 && r <= 0x1D22 || r == 0xA730 || r == 0xA731 {
+			return r, true
+		}
+	}
+	return 0, false
 }

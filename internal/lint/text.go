@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -63,9 +64,45 @@ func (l *linter) name(path, k string) {
 	if h := findHidden(k); h.count > 0 {
 		l.add(HiddenText, path, "the member name "+h.describe())
 	}
-	if inj := injection(k, false); inj != "" {
+	if cardMembers[k] {
+		return // the specification's own names
+	}
+	if inj := injection(splitCamel(k), false); inj != "" {
 		l.add(PromptInjection, path, "the member name is addressed to a model: "+quote(inj, 80))
 	}
+}
+
+// cardMembers are member names of A2A cards (v1.0 and v0.3.0), of MCP
+// Server Cards and of JWS, which say nothing to a model.
+var cardMembers = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`name description version url supportedInterfaces protocolBinding protocolVersion tenant
+		provider organization documentationUrl iconUrl capabilities streaming pushNotifications extendedAgentCard extensions uri
+		required params defaultInputModes defaultOutputModes skills id tags examples inputModes outputModes securitySchemes
+		securityRequirements schemes list signatures protected signature header apiKeySecurityScheme httpAuthSecurityScheme
+		oauth2SecurityScheme openIdConnectSecurityScheme mtlsSecurityScheme location scheme bearerFormat flows oauth2MetadataUrl
+		openIdConnectUrl authorizationCode clientCredentials deviceCode authorizationUrl tokenUrl refreshUrl scopes pkceRequired
+		deviceAuthorizationUrl preferredTransport additionalInterfaces transport supportsAuthenticatedExtendedCard security type
+		in stateTransitionHistory title websiteUrl repository source subfolder icons src mimeType sizes theme remotes headers
+		isRequired isSecret supportedProtocolVersions packages jku kid alg typ`) {
+		cardMembers[k] = true
+	}
+}
+
+// splitCamel puts a space where a lower-case letter or digit meets an
+// upper-case one, so that "ignoreAllPreviousInstructions" reads as words.
+func splitCamel(k string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range k {
+		if unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
 }
 
 // value checks one string value.
@@ -73,6 +110,8 @@ func (l *linter) value(path, key, s string) {
 	h := findHidden(s)
 	if h.count > 0 {
 		l.add(HiddenText, path, h.describe())
+	} else if m := hiddenMarkup(s); m != "" {
+		l.add(HiddenText, path, m)
 	}
 	isURL := looksLikeURL(s)
 	// URLs too: a query string or a path can carry orders as well as
@@ -95,6 +134,24 @@ func (l *linter) value(path, key, s string) {
 		l.add(ConfusableText, path, msg)
 	}
 	l.credential(path, key, s)
+}
+
+// markdownComment matches the Markdown idioms for a comment: a link
+// reference definition that no link uses, "[//]: # (text)".
+var markdownComment = regexp.MustCompile(`(?m)^[ \t]{0,3}\[(?://|comment|_|#)\]:[ \t]*(?:#|<>)`)
+
+// hiddenMarkup says why s holds text that renderers hide from people and
+// models still read, or "": an HTML comment, or a Markdown comment.
+func hiddenMarkup(s string) string {
+	if i := strings.Index(s, "<!--"); i >= 0 {
+		return "holds an HTML comment (" + quote(s[i:], 60) + "), which rendered Markdown and HTML hide from people but models read"
+	}
+	if strings.Contains(s, "]:") {
+		if loc := markdownComment.FindStringIndex(s); loc != nil {
+			return "holds a Markdown comment (" + quote(s[loc[0]:], 60) + "), which rendered Markdown hides from people but models read"
+		}
+	}
+	return ""
 }
 
 // isExample reports whether path is one of a skill's examples: a request
@@ -234,16 +291,28 @@ func findHidden(s string) hidden {
 	}
 	var tags strings.Builder
 	prev := rune(-1)
+	rtl := strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko)
+	})
 	for i, r := range s {
 		bad := false
 		switch {
 		case r == '\t' || r == '\n' || r == '\r':
+		case r == 0x200E || r == 0x200F || r == 0x061C:
+			// Marks (not embeddings, overrides or isolates) order the
+			// neutral characters of right-to-left text, where they belong.
+			bad = !rtl
+		case r == 0x180E: // Mongolian vowel separator, between Mongolian letters
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			bad = !(unicode.Is(unicode.Mongolian, prev) && unicode.Is(unicode.Mongolian, next))
 		case unicode.Is(unicode.Cc, r) || r == 0x2028 || r == 0x2029 || isFiller(r):
 			bad = true
 		case r == 0x200D || r == 0x200C: // joiners: inside an emoji sequence, or a word of a script that shapes
 			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
 			emoji := r == 0x200D && (isEmoji(prev) || prev == 0xFE0F || prev >= 0x1F3FB && prev <= 0x1F3FF) && isEmoji(next)
-			bad = !emoji && !(shapes(prev) && shapes(next))
+			// After a virama a joiner may end a word: the chillu letters
+			// of Malayalam were written so before they had their own.
+			bad = !emoji && !(shapes(prev) && (shapes(next) || unicode.Is(unicode.Mn, prev)))
 		case r >= 0xFE00 && r <= 0xFE0F:
 			bad = !isEmoji(prev)
 		case r >= 0xE0100 && r <= 0xE01EF:
