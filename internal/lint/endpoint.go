@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -31,6 +33,44 @@ func (l *linter) endpoints(doc map[string]any) {
 	if u, ok := doc["iconUrl"].(string); ok {
 		l.endpoint("iconUrl", u, false)
 	}
+	if u, ok := doc["documentationUrl"].(string); ok {
+		l.endpoint("documentationUrl", u, false)
+	}
+	if u, ok := object(doc["provider"])["url"].(string); ok {
+		l.endpoint("provider.url", u, false)
+	}
+	// Where a verifier fetches keys (jku, x5u), in a signature's
+	// unprotected header or in its protected one, which is base64url JSON.
+	for i, v := range list(doc["signatures"]) {
+		sig := object(v)
+		p := index("signatures", i)
+		for _, h := range []struct {
+			path   string
+			header map[string]any
+		}{{member(p, "header"), object(sig["header"])}, {member(p, "protected"), protectedHeader(str(sig["protected"]))}} {
+			for _, k := range []string{"jku", "x5u"} {
+				if u, ok := h.header[k].(string); ok {
+					l.endpoint(member(h.path, k), u, true)
+				}
+			}
+		}
+	}
+}
+
+// protectedHeader decodes a JWS protected header, or returns nil.
+func protectedHeader(b64 string) map[string]any {
+	if b64 == "" || len(b64) > 64<<10 {
+		return nil
+	}
+	data, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(b64, "="))
+	if err != nil {
+		return nil
+	}
+	var h map[string]any
+	if json.Unmarshal(data, &h) != nil {
+		return nil
+	}
+	return h
 }
 
 // schemeURLs checks every member of the security schemes whose name ends
@@ -63,7 +103,11 @@ func (l *linter) endpoint(path, raw string, secure bool) {
 		return
 	}
 	scheme, rest, hasScheme := splitScheme(s)
-	if !hasScheme {
+	relative := !hasScheme && (strings.HasPrefix(s, "//") || strings.HasPrefix(s, "\\\\"))
+	if relative {
+		// "//host/path" takes the scheme of whatever it is read from.
+		rest = "//" + strings.TrimLeft(strings.ReplaceAll(s, "\\", "/"), "/")
+	} else if !hasScheme {
 		if !strings.ContainsAny(s, ".:[") {
 			if secure {
 				l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL", quote(raw, 100)))
@@ -91,6 +135,10 @@ func (l *linter) endpoint(path, raw string, secure bool) {
 	}
 	if why := privateHost(normalizeHost(host)); why != "" {
 		l.add(PrivateEndpoint, path, fmt.Sprintf("%s points at %s", quote(raw, 100), why))
+	}
+	if secure && relative {
+		l.add(InsecureEndpoint, path, fmt.Sprintf("%s has no scheme: a client reads it with whatever scheme it found the card by, http included; write https://", quote(raw, 100)))
+		return
 	}
 	if !secure || !hasScheme {
 		return
@@ -153,9 +201,15 @@ func urlProblem(err error) string {
 	return err.Error()
 }
 
-// normalizeHost reads a host as resolvers and browsers do: full-width
-// digits and letters, and the ideographic full stops, as ASCII.
+// normalizeHost reads a host as resolvers and browsers do: percent
+// escapes decoded ("%31%32%37.0.0.1"), full-width digits and letters, and
+// the ideographic full stops, as ASCII.
 func normalizeHost(h string) string {
+	if strings.Contains(h, "%") {
+		if d, err := url.PathUnescape(h); err == nil {
+			h = d
+		}
+	}
 	if isASCII(h) {
 		return h
 	}
@@ -301,7 +355,17 @@ var special = []struct {
 	{netip.MustParsePrefix("198.18.0.0/15"), "the benchmarking address"},
 	{netip.MustParsePrefix("240.0.0.0/4"), "the reserved address"},
 	{netip.MustParsePrefix("fec0::/10"), "the site-local address"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "the documentation address"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "the documentation address"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "the documentation address"},
+	{netip.MustParsePrefix("2001:db8::/32"), "the documentation address"},
+	{netip.MustParsePrefix("3fff::/20"), "the documentation address"},
+	{netip.MustParsePrefix("100::/64"), "the discard-only address"},
 }
+
+// ipv4Compatible is the deprecated ::a.b.c.d form of an IPv4 address
+// (RFC 4291), which some stacks still route as IPv4.
+var ipv4Compatible = netip.MustParsePrefix("::/96")
 
 // nat64 and sixToFour are IPv6 prefixes that carry an IPv4 address.
 var (
@@ -321,6 +385,9 @@ func privateAddr(a netip.Addr) string {
 		}
 		if sixToFour.Contains(a) {
 			return privateAddr(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+		}
+		if ipv4Compatible.Contains(a) && !a.IsLoopback() && !a.IsUnspecified() {
+			return privateAddr(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
 		}
 	}
 	s := a.String()

@@ -288,8 +288,17 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// words counts the words of s.
-func words(s string) int { return len(strings.Fields(s)) }
+// words counts the words of s: runs between white space that hold a
+// letter or a digit.
+func words(s string) int {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.ContainsFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			n++
+		}
+	}
+	return n
+}
 
 // ServerCard lints a decoded MCP Server Card: the safety rules that apply
 // to any published text (a tool poisoned with orders to the model is the

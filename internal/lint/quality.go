@@ -2,11 +2,14 @@ package lint
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
 )
 
 // Description limits, in characters and words.
@@ -23,11 +26,14 @@ var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-
 // quality checks what makes an agent easy to choose and to trust.
 func (l *linter) quality(doc map[string]any) {
 	l.description("description", str(doc["description"]), "the agent's", minAgentDescription, minAgentWords, maxAgentDescription)
-	if str(object(doc["provider"])["organization"]) == "" {
+	if strings.TrimSpace(str(object(doc["provider"])["organization"])) == "" {
 		l.add(NoProvider, "provider", "no provider organization")
 	}
-	if str(doc["documentationUrl"]) == "" {
+	switch d := strings.TrimSpace(str(doc["documentationUrl"])); {
+	case d == "":
 		l.add(NoDocumentationURL, "documentationUrl", "no documentation URL")
+	case !absoluteURL(d):
+		l.add(NoDocumentationURL, "documentationUrl", fmt.Sprintf("the documentation URL %s is not an absolute http(s) URL", quote(d, 80)))
 	}
 	switch v := doc["version"].(type) {
 	case string:
@@ -46,21 +52,44 @@ func (l *linter) quality(doc map[string]any) {
 	l.skills(list(doc["skills"]))
 }
 
-// description checks one description's length.
+// absoluteURL reports whether s is an absolute http or https URL with a
+// host.
+func absoluteURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
+}
+
+// description checks one description's length. Characters of Chinese,
+// Japanese and Korean count twice: each says about as much as a short
+// English word.
 func (l *linter) description(path, d, whose string, minChars, minWords, maxChars int) {
 	n := utf8.RuneCountInString(strings.TrimSpace(d))
+	weighted := weightedLength(strings.TrimSpace(d))
 	w := words(d)
 	if spaceless(d) {
 		w = minWords // Chinese and Japanese put no spaces between words
 	}
 	switch {
-	case n > maxChars:
+	case weighted > maxChars:
 		l.add(DescriptionLong, path, fmt.Sprintf("%s description is %d characters, over %d", whose, n, maxChars))
 	case n == 0:
 		l.add(DescriptionShort, path, whose+" description is empty")
-	case n < minChars || w < minWords:
+	case weighted < minChars || w < minWords:
 		l.add(DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose, quote(d, 60), count(n, "character"), count(words(d), "word")))
 	}
+}
+
+// weightedLength is the length of s in characters, those of Chinese,
+// Japanese and Korean counted twice.
+func weightedLength(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			n++
+		}
+	}
+	return n
 }
 
 // spaceless reports whether s is written in a script that does not put
@@ -72,6 +101,22 @@ func spaceless(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool {
 		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 	})
+}
+
+// caseFolder folds letter case fully: "Straße" and "STRASSE" are one.
+var caseFolder = cases.Fold()
+
+// textKey is what two descriptions share when they say the same thing:
+// their letters and digits, case folded, one space between words.
+func textKey(s string) string {
+	if isASCII(s) {
+		s = strings.ToLower(s)
+	} else {
+		s = caseFolder.String(s)
+	}
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	}), " ")
 }
 
 // count is "1 word", "2 words".
@@ -107,7 +152,7 @@ func (l *linter) skills(skills []any) {
 		}
 		d := str(s["description"])
 		l.description(member(p, "description"), d, who+"'s", minSkillDescription, minSkillWords, maxSkillDescription)
-		if key := strings.Join(strings.Fields(strings.ToLower(d)), " "); key != "" {
+		if key := textKey(d); key != "" {
 			if j, ok := descs[key]; ok {
 				l.add(DuplicateSkillDesc, member(p, "description"), fmt.Sprintf("%s has the same description as skills[%d]", who, j))
 			} else {
@@ -127,9 +172,13 @@ func (l *linter) skills(skills []any) {
 			}
 			seen[tag] = true
 			folded := strings.ToLower(tag)
+			if !isASCII(tag) {
+				folded = caseFolder.String(tag)
+			}
+			folded = strings.Join(strings.Fields(folded), " ")
 			if other, ok := spellings[folded]; ok && other != tag && !reportedCase[folded+"\x00"+tag] {
 				reportedCase[folded+"\x00"+tag] = true
-				l.add(TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case", quote(tag, 40), quote(other, 40)))
+				l.add(TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case or spacing", quote(tag, 40), quote(other, 40)))
 			} else if !ok {
 				spellings[folded] = tag
 			}

@@ -1,11 +1,13 @@
 package lint
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -19,7 +21,13 @@ func (l *linter) security(doc map[string]any) {
 	if len(list(doc["supportedInterfaces"])) == 0 && str(doc["url"]) == "" && len(list(doc["additionalInterfaces"])) == 0 {
 		return // nothing to call
 	}
+	declared := object(doc["securitySchemes"])
 	field, reqs := requirements(doc)
+	l.undeclared(field, reqs, declared)
+	for i, sk := range list(doc["skills"]) {
+		f, r := requirements(object(sk))
+		l.undeclared(member(index("skills", i), f), r, declared)
+	}
 	if len(reqs) > 0 {
 		if i := emptyRequirement(reqs); i >= 0 {
 			l.add(NoSecurity, index(field, i), "an empty security requirement lets anyone call the agent without credentials")
@@ -43,6 +51,26 @@ func (l *linter) security(doc map[string]any) {
 		msg = "securitySchemes are declared but no securityRequirements use them: clients are not told to send credentials, and anyone may call the agent"
 	}
 	l.add(NoSecurity, "", msg)
+}
+
+// undeclared reports the schemes that security requirements name and
+// securitySchemes does not declare: no client can meet such a
+// requirement, and a server that checks nothing may be behind it.
+func (l *linter) undeclared(field string, reqs []any, declared map[string]any) {
+	if strings.HasSuffix(field, "authentication.schemes") {
+		return // before v0.3.0, names of HTTP schemes
+	}
+	for i, r := range reqs {
+		m, p := object(r), index(field, i)
+		if schemes, ok := m["schemes"]; ok {
+			m, p = object(schemes), member(p, "schemes")
+		}
+		for _, name := range sortedKeys(m) {
+			if _, ok := declared[name]; !ok {
+				l.add(NoSecurity, member(p, name), fmt.Sprintf("the security requirement names the scheme %s, which securitySchemes does not declare: no client can meet it", quote(name, 60)))
+			}
+		}
+	}
 }
 
 // requirements are an object's security requirements and the member
@@ -109,11 +137,278 @@ func (l *linter) credential(path, key, s string) {
 			}
 		}
 	}
-	// A value with white space, or a URL, describes a credential ("API
-	// key via Authorization: Bearer <key>") or says where to get one.
-	if credentialName(key) && s != "" && !underSecurity(path) && strings.IndexFunc(s, unicode.IsSpace) < 0 && !looksLikeURL(s) {
+	if m := proseCredential(s); m != "" {
+		l.add(CredentialInCard, path, m)
+		return
+	}
+	if underSecurity(path) || looksLikeURL(s) {
+		return
+	}
+	if credentialName(key) && heldCredential(key, s) ||
+		secret.NormalizeName(key) == "key" && tokenLike(strings.TrimSpace(s)) {
 		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
+}
+
+// heldCredential reports whether s, the value of a member named like a
+// credential, is one rather than a word about one ("required", "JWT",
+// "header"), a placeholder ("<key>", "${API_KEY}", "YOUR_API_KEY") or
+// prose ("API key via Authorization: Bearer <key>").
+func heldCredential(key, s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" || placeholder(t) || credentialWords[strings.ToLower(t)] {
+		return false
+	}
+	if scheme, rest, ok := strings.Cut(t, " "); ok && authSchemes[strings.ToLower(scheme)] && !strings.ContainsAny(strings.TrimSpace(rest), " \t\n") {
+		// "Bearer abc123...", the value of an Authorization header.
+		rest = strings.TrimSpace(rest)
+		return len(rest) >= 6 && !placeholder(rest) && !credentialWords[strings.ToLower(rest)]
+	}
+	if strings.IndexFunc(t, unicode.IsSpace) < 0 {
+		return true
+	}
+	// Words: a passphrase ("correct horse battery staple") under a name
+	// that holds nothing else, unless they read as a sentence.
+	return strongSecretName(key) && !prose(t)
+}
+
+// credentialWords are values of credential members that name a kind of
+// credential, or say whether one is needed, rather than being one.
+var credentialWords = map[string]bool{
+	"required": true, "optional": true, "none": true, "null": true, "nil": true, "true": true, "false": true,
+	"yes": true, "no": true, "jwt": true, "bearer": true, "basic": true, "digest": true, "header": true, "headers": true,
+	"query": true, "cookie": true, "body": true, "oauth": true, "oauth2": true, "oidc": true, "openid": true,
+	"apikey": true, "api_key": true, "api-key": true, "api key": true, "hmac": true, "hmac_sha256": true, "hmac-sha256": true,
+	"sha256": true, "env": true, "environment": true, "string": true, "secret": true, "password": true, "token": true,
+	"redacted": true, "[redacted]": true, "hidden": true, "masked": true, "placeholder": true, "n/a": true, "na": true,
+	"tbd": true, "todo": true, "supported": true, "unsupported": true, "enabled": true, "disabled": true,
+	"not required": true, "not_required": true, "per-user": true, "per user": true, "user": true, "client": true,
+	"server": true, "mtls": true, "tls": true, "x-api-key": true, "authorization": true, "dynamic": true,
+	"generated": true, "rotating": true, "ephemeral": true, "opaque": true, "access_token": true, "id_token": true,
+	"refresh_token": true, "client_credentials": true, "authorization_code": true, "pkce": true, "s256": true,
+}
+
+// authSchemes are the HTTP authentication schemes a credential follows.
+var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "apikey": true, "api-key": true, "digest": true, "sso-key": true}
+
+// placeholder reports whether s stands for a value rather than being one:
+// "<key>", "${API_KEY}", "$API_KEY", "{{token}}", "%TOKEN%", "YOUR_API_KEY",
+// "xxxx", "****", "...".
+func placeholder(s string) bool {
+	switch {
+	case len(s) >= 2 && (s[0] == '<' && s[len(s)-1] == '>' || s[0] == '[' && s[len(s)-1] == ']' || s[0] == '%' && s[len(s)-1] == '%'):
+		return true
+	case strings.HasPrefix(s, "${") && strings.HasSuffix(s, "}"), strings.HasPrefix(s, "{{") && strings.HasSuffix(s, "}}"):
+		return true
+	case strings.HasPrefix(s, "$") && envName(s[1:]), envName(s) && strings.Contains(s, "_"):
+		return true
+	}
+	first := []rune(s)[0]
+	same := true
+	for _, r := range s {
+		if unicode.ToLower(r) != unicode.ToLower(first) {
+			same = false
+			break
+		}
+	}
+	return same && strings.ContainsRune("xX*.•#-_0", first)
+}
+
+// envName reports whether s is written as an environment variable's name
+// (API_KEY, OPENAI_API_KEY).
+func envName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// strongSecretName reports whether a member named k holds nothing but a
+// secret: a password, a shared or client secret, a private key, a token.
+func strongSecretName(k string) bool {
+	switch secret.NormalizeName(k) {
+	case "password", "passwd", "passphrase", "pwd", "secret", "sharedsecret", "clientsecret", "secretkey", "privatekey",
+		"signingkey", "hmackey", "hmacsecret", "apikey", "apisecret", "token", "accesstoken", "refreshtoken", "bearertoken",
+		"authtoken", "sessiontoken", "authorization", "webhooksecret", "encryptionkey", "masterkey":
+		return true
+	}
+	return false
+}
+
+// proseWords are words that make text a sentence about a credential.
+var proseWords = map[string]bool{
+	"the": true, "a": true, "an": true, "your": true, "via": true, "from": true, "in": true, "to": true, "of": true,
+	"for": true, "with": true, "use": true, "see": true, "set": true, "get": true, "is": true, "are": true, "per": true,
+	"by": true, "on": true, "at": true, "as": true, "or": true, "and": true, "each": true, "every": true, "this": true,
+	"that": true, "it": true, "be": true, "must": true, "should": true, "sent": true, "send": true, "issued": true,
+}
+
+// prose reports whether t reads as a sentence: it holds one of
+// proseWords, markup of a placeholder, or is long.
+func prose(t string) bool {
+	if len(t) > 80 || strings.ContainsAny(t, "<>(){}:") {
+		return true
+	}
+	for _, w := range strings.Fields(strings.ToLower(t)) {
+		if proseWords[strings.Trim(w, ".,;!?\"'")] {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenLike reports whether t has the shape of a generated secret: 16
+// characters or more of letters, digits and a few symbols, with both
+// letters and digits.
+func tokenLike(t string) bool {
+	if len(t) < 16 || placeholder(t) {
+		return false
+	}
+	letters, digits := false, false
+	for _, r := range t {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			letters = true
+		case r >= '0' && r <= '9':
+			digits = true
+		case strings.ContainsRune("-_.~+/=", r):
+		default:
+			return false
+		}
+	}
+	return letters && digits
+}
+
+// proseCredential says what credential text written into s holds, or "":
+// a token after an authentication scheme ("Authorization: Bearer
+// 3f9a...", "Basic YWxhZGRpbjpvcGVu"), one assigned to a credential's name
+// ("api_key=a8f5f1...", "X-API-Key: 7d2f...", "password is hunter2024!"),
+// or a URL with a password ("postgres://admin:hunter2@db..."). Values
+// that hold no digit, placeholders and words about credentials pass.
+func proseCredential(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i] | 0x20; {
+		case c == 'b' || c == 't':
+			if scheme, ok := wordAt(s, i); ok {
+				switch strings.ToLower(scheme) {
+				case "bearer", "token":
+					if v := valueAfter(s, i+len(scheme), " \t"); len(v) >= 12 && hasLetterAndDigit(v) && !placeholder(v) {
+						return "holds what looks like a bearer token (not repeated here)"
+					}
+				case "basic":
+					v := valueAfter(s, i+len(scheme), " \t")
+					if dec, err := base64.StdEncoding.DecodeString(v); len(v) >= 8 && err == nil && strings.Contains(string(dec), ":") && utf8.Valid(dec) {
+						return "holds HTTP Basic credentials, a user name and password (not repeated here)"
+					}
+				}
+			}
+		case s[i] == ':' || s[i] == '=' || s[i] == 'i' && strings.HasPrefix(s[i:], "is ") && i > 0 && s[i-1] == ' ':
+			sep := 1
+			if s[i] == 'i' {
+				sep = 2
+			}
+			if s[i] == ':' && strings.HasPrefix(s[i:], "://") {
+				if m := urlPassword(s, i); m != "" {
+					return m
+				}
+				continue
+			}
+			if !credentialName(nameBefore(s, i)) {
+				continue
+			}
+			v := strings.TrimRight(valueAfter(s, i+sep, " \t\"'`"), ".!?")
+			if len(v) >= 6 && hasLetterAndDigit(v) && !placeholder(v) && !credentialWords[strings.ToLower(v)] && !looksLikeURL(v) {
+				return "holds what looks like a credential written out (not repeated here)"
+			}
+		}
+	}
+	return ""
+}
+
+// wordAt returns the ASCII word that starts at s[i], if one starts there.
+func wordAt(s string, i int) (string, bool) {
+	if i > 0 && isWordByte(s[i-1]) {
+		return "", false
+	}
+	j := i
+	for j < len(s) && isWordByte(s[j]) {
+		j++
+	}
+	return s[i:j], j > i
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// nameBefore is the name that precedes the separator at s[i], spaces and
+// a closing quote aside: "api_key" in "api_key=", "X-API-Key" in
+// "X-API-Key:", "api key" in "API key:", "password" in "password is".
+func nameBefore(s string, i int) string {
+	j := i
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '"' || s[j-1] == '\'') {
+		j--
+	}
+	k := j
+	for k > 0 && (isWordByte(s[k-1]) || s[k-1] == '-') {
+		k--
+	}
+	name := s[k:j]
+	// "API key": two words.
+	if k > 1 && s[k-1] == ' ' && strings.EqualFold(name, "key") {
+		m := k - 1
+		for m > 0 && isWordByte(s[m-1]) {
+			m--
+		}
+		name = s[m:k-1] + name
+	}
+	return name
+}
+
+// valueAfter is the run of characters that can make a credential after
+// s[i], once the characters of skip are passed.
+func valueAfter(s string, i int, skip string) string {
+	for i < len(s) && strings.IndexByte(skip, s[i]) >= 0 {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] > ' ' && s[j] < 0x7f && !strings.ContainsRune("\"'`<>(){}[],;", rune(s[j])) {
+		j++
+	}
+	return s[i:j]
+}
+
+// urlPassword reports a URL with a password in its user information, the
+// "://" of which is at s[i], or "".
+func urlPassword(s string, i int) string {
+	rest := s[i+3:]
+	end := strings.IndexAny(rest, " \t\n/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	auth, _, ok := strings.Cut(rest[:end], "@")
+	if !ok || !strings.Contains(rest[:end], "@") {
+		return ""
+	}
+	_, pass, ok := strings.Cut(auth, ":")
+	if !ok || pass == "" {
+		return ""
+	}
+	if p := strings.ToLower(pass); placeholder(pass) || credentialWords[p] || p == "pass" || p == "pwd" || p == "xxx" {
+		return ""
+	}
+	return "holds a URL with a password in its user information (not repeated here)"
+}
+
+// hasLetterAndDigit reports whether s holds both an ASCII letter and a
+// digit.
+func hasLetterAndDigit(s string) bool {
+	return strings.ContainsAny(s, "0123456789") && strings.ContainsFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
 }
 
 // tokenMatch is the first token tokenRE finds in s, or "".
@@ -142,6 +437,9 @@ var tokenRE = regexp.MustCompile(`\b(?:sk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_
 // secret.IsCredentialName's, or a name ending in one ("github_token",
 // "openaiApiKey", "db_password", "slackBotToken") or "authorization".
 func credentialName(k string) bool {
+	if isASCII(k) && !containsFoldAny(k, credentialStems) {
+		return false
+	}
 	if secret.IsCredentialName(k) {
 		return true
 	}
@@ -149,12 +447,33 @@ func credentialName(k string) bool {
 		k = strings.Map(asLatin, k)
 	}
 	n := secret.NormalizeName(k)
-	for _, suffix := range []string{"token", "secret", "password", "passwd", "apikey", "accesskey", "secretkey", "privatekey", "authorization", "credentials"} {
+	for _, suffix := range []string{"token", "secret", "password", "passwd", "passphrase", "apikey", "accesskey", "secretkey", "privatekey", "signingkey", "hmackey", "encryptionkey", "masterkey", "sessionkey", "authorization", "credentials", "bearer"} {
 		if strings.HasSuffix(n, suffix) {
 			return true
 		}
 	}
 	return secret.IsCredentialName(n)
+}
+
+// credentialStems are held by every name credentialName accepts, in some
+// letter case.
+var credentialStems = []string{"token", "secret", "pass", "key", "pwd", "auth", "cred", "bearer"}
+
+// containsFoldAny reports whether ASCII s holds one of the lower-case
+// ASCII words, in any letter case.
+func containsFoldAny(s string, words []string) bool {
+	for _, w := range words {
+		for i := 0; i+len(w) <= len(s); i++ {
+			j := 0
+			for j < len(w) && s[i+j]|0x20 == w[j] {
+				j++
+			}
+			if j == len(w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // underSecurity reports whether path names scheme and scope names, not
