@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,6 +42,15 @@ type lintReport struct {
 	Errors   int          `json:"errors"`
 	Warnings int          `json:"warnings"`
 	Silenced int          `json:"silenced"`
+	// Unread lists what could not be read, fetched or built: its cards
+	// are unknown, and lint fails.
+	Unread []unreadTarget `json:"unread"`
+}
+
+// unreadTarget is a TARGET, or a file of one, that could not be linted.
+type unreadTarget struct {
+	Target string `json:"target"`
+	Error  string `json:"error"`
 }
 
 // errLintFailed makes exit code 1 without another message.
@@ -68,7 +78,7 @@ func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 	listRules := fs.Bool("rules", false, "list the rules and exit")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
 	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest card read or fetched, in bytes")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		return usageOrHelp(err)
 	}
 	if *listRules {
@@ -79,19 +89,19 @@ func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 		targets = []string{*manifestPath}
 	}
 	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}
-	rep := &lintReport{Cards: []lintedCard{}}
+	rep := &lintReport{Cards: []lintedCard{}, Unread: []unreadTarget{}}
 	failed, broken := 0, 0
 	for _, t := range targets {
-		cards, err := lintTarget(t, client, stderr)
-		if err != nil {
-			// The other targets are still linted.
+		cards, errs := lintTarget(t, client, stderr)
+		for _, err := range errs {
+			// The other targets and files are still linted.
 			fmt.Fprintf(stderr, "agentcards lint: %s\n", terminal.EscapeLines(err.Error()))
 			if errors.As(err, new(manifestBroken)) {
 				broken++
 			} else {
 				failed++
 			}
-			continue
+			rep.Unread = append(rep.Unread, unreadTarget{Target: t, Error: err.Error()})
 		}
 		rep.Cards = append(rep.Cards, cards...)
 	}
@@ -171,20 +181,30 @@ func printRules(w io.Writer, asJSON bool) error {
 	return tw.Flush()
 }
 
-// lintTarget lints one TARGET: a manifest (.toml), a built site folder, a
-// card file, or a URL (an origin means its /.well-known/agent-card.json).
-func lintTarget(t string, client *fetch.Client, stderr io.Writer) ([]lintedCard, error) {
+// lintTarget lints one TARGET: a manifest (.toml), a built site folder (or
+// a folder of card files), a card file, or a URL (an origin means its
+// /.well-known/agent-card.json). The errors are what could not be read;
+// the cards are what could.
+func lintTarget(t string, client *fetch.Client, stderr io.Writer) ([]lintedCard, []error) {
+	if st, err := os.Stat(t); err == nil && st.IsDir() {
+		return lintSite(t, client.MaxBytes)
+	}
+	cards, err := lintOne(t, client, stderr)
+	if err != nil {
+		return nil, []error{err}
+	}
+	return cards, nil
+}
+
+// lintOne lints a TARGET that is not a folder.
+func lintOne(t string, client *fetch.Client, stderr io.Writer) ([]lintedCard, error) {
 	if u, err := url.Parse(t); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		return lintURL(u, client)
 	}
-	st, err := os.Stat(t)
-	if err != nil {
+	if _, err := os.Stat(t); err != nil {
 		return nil, fmt.Errorf("%s: %v", t, err)
 	}
-	switch {
-	case st.IsDir():
-		return lintSite(t, client.MaxBytes)
-	case strings.HasSuffix(strings.ToLower(t), ".toml"):
+	if strings.HasSuffix(strings.ToLower(t), ".toml") {
 		return lintManifest(t, stderr)
 	}
 	data, err := verify.ReadLocalFile(t, client.MaxBytes)
@@ -200,15 +220,21 @@ func lintTarget(t string, client *fetch.Client, stderr io.Writer) ([]lintedCard,
 
 // lintBytes lints one card's JSON; server says it is an MCP Server Card.
 func lintBytes(source string, data []byte, server bool) (lintedCard, error) {
-	doc, err := card.Decode(data, card.Strict)
+	return lintBytesWith(&lint.Linter{}, source, data, server)
+}
+
+// lintBytesWith is lintBytes with the Linter of a run. A UTF-8 byte order
+// mark before the JSON is skipped, as JSON parsers may (RFC 8259).
+func lintBytesWith(lr *lint.Linter, source string, data []byte, server bool) (lintedCard, error) {
+	doc, err := card.Decode(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), card.Strict)
 	if err != nil {
 		return lintedCard{}, fmt.Errorf("%s: not a card: %v", source, err)
 	}
 	c := lintedCard{Source: source}
 	if server {
-		c.Findings = lint.ServerCard(doc)
+		c.Findings = lr.ServerCard(doc)
 	} else {
-		c.Findings = lint.Card(doc)
+		c.Findings = lr.Card(doc)
 	}
 	return c, nil
 }
@@ -233,14 +259,16 @@ func lintURL(u *url.URL, client *fetch.Client) ([]lintedCard, error) {
 	return []lintedCard{c}, nil
 }
 
-// lintSite lints a built site: every agent's agent-card.json (its
-// agent.json only where there is none: both are made from the same
-// entry), the root cards unless they are copies of an agent's, and every
-// MCP Server Card. Only regular files are read; links are not followed.
-func lintSite(dir string, limit int64) ([]lintedCard, error) {
-	var out []lintedCard
-	agentCards := map[string]bool{}
-	var roots []string
+// lintSite lints a built site: every agent's agent-card.json and
+// agent.json (the second reporting only what the first does not: both are
+// made from one entry, and a hostile site may change either), the root
+// cards unless they copy an agent's, and every MCP Server Card. Only
+// regular files are read; links are not followed. A folder that is not a
+// site has each of its .json files linted as a card (lintFolder).
+func lintSite(dir string, limit int64) ([]lintedCard, []error) {
+	type pair struct{ card, legacy string } // paths, "" when absent
+	folders := map[string]*pair{}
+	var order, servers []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -249,62 +277,154 @@ func lintSite(dir string, limit int64) ([]lintedCard, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		parts := strings.Split(rel, "/")
-		var server bool
+		parts := strings.Split(filepath.ToSlash(rel), "/")
 		switch {
-		case len(parts) == 2 && parts[0] == ".well-known" && (parts[1] == "agent-card.json" || parts[1] == "agent.json"):
-			roots = append(roots, p)
-			return nil
-		case len(parts) == 4 && parts[0] == "agents" && parts[2] == ".well-known" && parts[3] == "agent-card.json":
-		case len(parts) == 4 && parts[0] == "agents" && parts[2] == ".well-known" && parts[3] == "agent.json":
-			if _, err := os.Lstat(filepath.Join(filepath.Dir(p), "agent-card.json")); err == nil {
+		case len(parts) == 2 && parts[0] == ".well-known" || len(parts) == 4 && parts[0] == "agents" && parts[2] == ".well-known":
+			if parts[len(parts)-1] != site.CardFile && parts[len(parts)-1] != site.LegacyFile {
 				return nil
 			}
+			f := filepath.Dir(p)
+			if folders[f] == nil {
+				folders[f] = &pair{}
+				order = append(order, f)
+			}
+			if parts[len(parts)-1] == site.CardFile {
+				folders[f].card = p
+			} else {
+				folders[f].legacy = p
+			}
 		case len(parts) == 3 && parts[0] == manifest.MCPFolder && parts[2] == "server-card.json":
-			server = true
-		default:
-			return nil
+			servers = append(servers, p)
 		}
-		data, err := verify.ReadLocalFile(p, limit)
-		if err != nil {
-			return err
-		}
-		agentCards[string(data)] = true
-		c, err := lintBytes(p, data, server)
-		if err != nil {
-			return err
-		}
-		out = append(out, c)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, []error{err}
 	}
-	for _, p := range roots {
+	if len(order) == 0 && len(servers) == 0 {
+		return lintFolder(dir, limit)
+	}
+	lr := &lint.Linter{}
+	read := func(p string) ([]byte, lintedCard, error) {
 		data, err := verify.ReadLocalFile(p, limit)
 		if err != nil {
-			return nil, err
+			return nil, lintedCard{}, err
 		}
-		if agentCards[string(data)] || filepath.Base(p) == "agent.json" && hasRootCard(dir) {
-			continue
+		c, err := lintBytesWith(lr, p, data, false)
+		return data, c, err
+	}
+	var out []lintedCard
+	var errs []error
+	// An agent's shapes, by their bytes: the root cards copy one agent's.
+	agentCards := map[string][]lint.Finding{}
+	rootDir := filepath.Join(dir, ".well-known")
+	slices.Sort(order)
+	slices.SortStableFunc(order, func(a, b string) int { // the root last
+		return cmpBool(a == rootDir, b == rootDir)
+	})
+	for _, f := range order {
+		pr := folders[f]
+		var first []lint.Finding
+		var copied bool
+		if pr.card != "" {
+			data, c, err := read(pr.card)
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+			case f == rootDir && agentCards[string(data)] != nil:
+				first, copied = agentCards[string(data)], true
+			default:
+				first = c.Findings
+				if f != rootDir {
+					agentCards[string(data)] = nonNil(c.Findings)
+				}
+				out = append(out, c)
+			}
 		}
-		c, err := lintBytes(p, data, false)
+		if pr.legacy != "" {
+			data, c, err := read(pr.legacy)
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+			case f == rootDir && copied && agentCards[string(data)] != nil:
+			default:
+				if pr.card != "" {
+					c.Findings = lint.Twin(first, c.Findings)
+				}
+				if f != rootDir {
+					agentCards[string(data)] = nonNil(c.Findings)
+				}
+				out = append(out, c)
+			}
+		}
+	}
+	for _, p := range servers {
+		data, err := verify.ReadLocalFile(p, limit)
+		if err == nil {
+			var c lintedCard
+			if c, err = lintBytesWith(lr, p, data, true); err == nil {
+				out = append(out, c)
+			}
+		}
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
 		}
-		out = append(out, c)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s holds no cards (.well-known/agent-card.json, agents/<id>/.well-known/agent-card.json): is it a built site?", dir)
-	}
-	return out, nil
+	return out, errs
 }
 
-// hasRootCard reports whether a site has a root agent-card.json.
-func hasRootCard(dir string) bool {
-	st, err := os.Lstat(filepath.Join(dir, ".well-known", "agent-card.json"))
-	return err == nil && st.Mode().IsRegular()
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// nonNil is fs, or an empty list for nil, so that a map of them tells a
+// card with no findings from no card.
+func nonNil(fs []lint.Finding) []lint.Finding {
+	if fs == nil {
+		return []lint.Finding{}
+	}
+	return fs
+}
+
+// lintFolder lints each .json file under dir (links not followed) as a
+// card, an MCP Server Card when it is named server-card.json.
+func lintFolder(dir string, limit int64) ([]lintedCard, []error) {
+	lr := &lint.Linter{}
+	var out []lintedCard
+	var errs []error
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".json") {
+			return nil
+		}
+		data, err := verify.ReadLocalFile(p, limit)
+		if err == nil {
+			var c lintedCard
+			if c, err = lintBytesWith(lr, p, data, d.Name() == "server-card.json"); err == nil {
+				out = append(out, c)
+			}
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(out) == 0 && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("%s holds no cards: neither a built site (.well-known/agent-card.json, agents/<id>/.well-known/agent-card.json) nor .json files", dir))
+	}
+	return out, errs
 }
 
 // lintManifest lints every card a manifest makes: each agent's public card

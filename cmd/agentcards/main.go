@@ -110,6 +110,36 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// flagsFirst moves the flags of args before the other arguments, so that
+// "lint card.json -json" means "lint -json card.json" (package flag stops
+// at the first argument that is not a flag). "--" ends the flags; "-"
+// alone is an argument.
+func flagsFirst(fs *flag.FlagSet, args []string) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil || hasValue {
+			continue // an unknown flag: Parse says so
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !(ok && b.IsBoolFlag()) && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return append(append(flags, "--"), rest...)
+}
+
 // usageOrHelp turns a flag parsing error into errUsage (flag has printed
 // it), keeping -h a success.
 func usageOrHelp(err error) error {

@@ -41,7 +41,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	var headers, headerEnv multiFlag
 	fs.Var(&headers, "H", "with -extended: send this header to the agent's interface (`'Name: value'`; repeatable)")
 	fs.Var(&headerEnv, "header-env", "with -extended: send header Name with the value of environment variable VAR (`Name=VAR`; repeatable), which keeps the value out of shell history")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		return usageOrHelp(err)
 	}
 	if fs.NArg() == 0 {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -175,8 +176,83 @@ func Count(fs []Finding) (errors, warnings int) {
 
 // Card lints a decoded Agent Card (card.Decode), A2A v1.0 or v0.3.0 shape.
 // Findings come in rule order, then in card order.
-func Card(doc map[string]any) []Finding {
-	l := &linter{}
+func Card(doc map[string]any) []Finding { return (&linter{}).card(doc) }
+
+// Linter lints many cards, remembering what it found in each string it
+// read, so that a string met again (a tag on many skills, the text of a
+// card's v1.0 and v0.3.0 shapes) is judged once. It is safe for
+// concurrent use.
+type Linter struct {
+	memo memo
+}
+
+// Card lints a decoded Agent Card, as the package's Card does.
+func (lr *Linter) Card(doc map[string]any) []Finding {
+	return (&linter{memo: &lr.memo}).card(doc)
+}
+
+// ServerCard lints a decoded MCP Server Card, as the package's
+// ServerCard does.
+func (lr *Linter) ServerCard(doc map[string]any) []Finding {
+	return (&linter{memo: &lr.memo}).serverCard(doc)
+}
+
+// memoKey is what the text rules' findings in a string depend on.
+type memoKey struct {
+	s, key                  string
+	example, name, security bool
+}
+
+// memoFinding is a finding without its path.
+type memoFinding struct{ rule, msg string }
+
+// memoLimit bounds the strings a memo holds; past it, it starts over.
+const memoLimit = 1 << 14
+
+// memo holds the text rules' findings per string.
+type memo struct {
+	mu sync.Mutex
+	m  map[memoKey][]memoFinding
+}
+
+func (m *memo) get(k memoKey) ([]memoFinding, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fs, ok := m.m[k]
+	return fs, ok
+}
+
+func (m *memo) put(k memoKey, fs []memoFinding) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= memoLimit {
+		m.m = map[memoKey][]memoFinding{}
+	}
+	// The card's strings may share the memory of its whole text: keep
+	// copies.
+	k.s, k.key = strings.Clone(k.s), strings.Clone(k.key)
+	m.m[k] = fs
+}
+
+// Twin returns the findings of a card's other shape (its agent.json,
+// beside its agent-card.json) that the first shape's findings do not
+// already say: the same rule and message.
+func Twin(first, twin []Finding) []Finding {
+	said := map[memoFinding]bool{}
+	for _, f := range first {
+		said[memoFinding{f.Rule, f.Message}] = true
+	}
+	var out []Finding
+	for _, f := range twin {
+		if !said[memoFinding{f.Rule, f.Message}] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// card lints a decoded Agent Card.
+func (l *linter) card(doc map[string]any) []Finding {
 	l.text(doc)
 	l.endpoints(doc)
 	l.security(doc)
@@ -201,7 +277,8 @@ func ruleIndex(id string) int {
 
 // linter collects findings.
 type linter struct {
-	out []Finding
+	out  []Finding
+	memo *memo // nil: nothing remembered
 }
 
 func (l *linter) add(rule, path, msg string) {
@@ -303,8 +380,10 @@ func words(s string) int {
 // ServerCard lints a decoded MCP Server Card: the safety rules that apply
 // to any published text (a tool poisoned with orders to the model is the
 // MCP form of prompt injection), and the endpoints of its remotes.
-func ServerCard(doc map[string]any) []Finding {
-	l := &linter{}
+func ServerCard(doc map[string]any) []Finding { return (&linter{}).serverCard(doc) }
+
+// serverCard lints a decoded MCP Server Card.
+func (l *linter) serverCard(doc map[string]any) []Finding {
 	l.text(doc)
 	for i, v := range list(doc["remotes"]) {
 		l.endpoint(member(index("remotes", i), "url"), str(object(v)["url"]), true)

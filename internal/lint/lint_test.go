@@ -349,6 +349,41 @@ func TestRules(t *testing.T) {
 	}
 }
 
+// TestLinterRemembers: a Linter that has read every case's strings
+// before finds in each card exactly what a fresh one does, paths
+// included.
+func TestLinterRemembers(t *testing.T) {
+	lr := &lint.Linter{}
+	for round := range 2 {
+		for _, c := range cases {
+			doc := base(t)
+			c.edit(t, doc)
+			data, err := json.Marshal(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doc, err = card.Decode(data, card.Strict); err != nil {
+				t.Fatal(err)
+			}
+			want, got := lint.Card(doc), lr.Card(doc)
+			if !slices.Equal(want, got) {
+				t.Errorf("round %d, %s:\n got %v\nwant %v", round, c.name, got, want)
+			}
+		}
+	}
+}
+
+// TestTwin: the v0.3.0 shape of a card reports only what its v1.0 shape
+// did not.
+func TestTwin(t *testing.T) {
+	first := []lint.Finding{{Rule: lint.PromptInjection, Path: "description", Message: "m"}, {Rule: lint.NoProvider, Path: "provider", Message: "p"}}
+	twin := []lint.Finding{{Rule: lint.PromptInjection, Path: "description", Message: "m"}, {Rule: lint.InsecureEndpoint, Path: "url", Message: "u"}, {Rule: lint.NoProvider, Path: "provider", Message: "other"}}
+	got := lint.Twin(first, twin)
+	if len(got) != 2 || got[0].Rule != lint.InsecureEndpoint || got[1].Message != "other" {
+		t.Errorf("Twin: %v", got)
+	}
+}
+
 // TestEveryRuleHasCases keeps the table honest: each rule is caught at
 // least once and passes at least one card that resembles what it looks
 // for (the base card passes every rule).

@@ -107,6 +107,28 @@ func splitCamel(k string) string {
 
 // value checks one string value.
 func (l *linter) value(path, key, s string) {
+	if l.memo == nil {
+		l.checkValue(path, key, s)
+		return
+	}
+	k := memoKey{s: s, key: key, example: isExample(path), name: isNameField(path), security: underSecurity(path)}
+	if fs, ok := l.memo.get(k); ok {
+		for _, f := range fs {
+			l.add(f.rule, path, f.msg)
+		}
+		return
+	}
+	from := len(l.out)
+	l.checkValue(path, key, s)
+	var fs []memoFinding
+	for _, f := range l.out[from:] {
+		fs = append(fs, memoFinding{f.Rule, f.Message})
+	}
+	l.memo.put(k, fs)
+}
+
+// checkValue checks one string value: what value remembers.
+func (l *linter) checkValue(path, key, s string) {
 	h := findHidden(s)
 	if h.count > 0 {
 		l.add(HiddenText, path, h.describe())

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agentcards/agentcards/internal/lint"
 )
@@ -543,6 +544,27 @@ func (c *checker) checkRequirements(p string, a *Agent, reqs []Requirement) {
 	}
 }
 
+// reasonWords counts the words of a reason: runs of two letters or more
+// (format characters, punctuation and lone letters say nothing).
+func reasonWords(s string) int {
+	n := 0
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Cf, r) }) {
+		letters := 0
+		for _, r := range w {
+			switch {
+			case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+				n++ // written without spaces: each character counts
+			case unicode.IsLetter(r):
+				letters++
+			}
+		}
+		if letters >= 2 {
+			n++
+		}
+	}
+	return n
+}
+
 // validateLint checks [agents.lint]: every silenced rule is a rule, with a
 // reason.
 func (c *checker) validateLint(p string, l *Lint) {
@@ -562,8 +584,8 @@ func (c *checker) validateLint(p string, l *Lint) {
 			c.errorf(kp, "%s (agentcards lint -rules lists the rules)", msg)
 			continue
 		}
-		if strings.TrimSpace(l.Silence[id]) == "" {
-			c.errorf(kp, "give the reason the rule does not apply to this agent: a finding silenced without one hides a problem from the next reader")
+		if reasonWords(l.Silence[id]) < 2 {
+			c.errorf(kp, "give the reason the rule does not apply to this agent, in words: a finding silenced without one hides a problem from the next reader")
 		}
 	}
 }

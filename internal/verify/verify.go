@@ -52,10 +52,12 @@ type Options struct {
 	// (fetched and parsed once, however many cards there are).
 	Keys *KeyCache
 
-	// skipLint leaves a card's Lint empty: in a site, a card another
-	// card of the same agent already says (agent.json beside
-	// agent-card.json, an agent's copy of the root card).
+	// skipLint leaves a card's Lint empty: in a site, an agent's
+	// agent-card.json that the root card copies, linted as the root.
 	skipLint bool
+	// linter lints the cards of one site, remembering the strings it
+	// read (a card's two shapes share most of them).
+	linter *lint.Linter
 }
 
 // KeyCache holds the trusted key sets one run has read, by source (and
@@ -606,7 +608,11 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 	// the report keeps is copied, so that the text can go.
 	name, _ := head["name"].(string)
 	c.Name = strings.Clone(name)
-	if !opts.skipLint {
+	switch {
+	case opts.skipLint:
+	case opts.linter != nil:
+		c.Lint = opts.linter.Card(head)
+	default:
 		c.Lint = lint.Card(head)
 	}
 	c.Version = "1.0"
@@ -809,6 +815,7 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 	}
 	found := make([][]checked, len(tasks))
 	errs := make([]error, len(tasks))
+	linter := &lint.Linter{}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(tasks), 1)) {
@@ -823,9 +830,11 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 				}
 				isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
 				o := opts
-				// Both shapes of one card come from the same entry, and
-				// the root card is a copy: each is linted once.
-				o.skipLint = isRoot || d.Name() == "agent.json" && regularFile(filepath.Join(filepath.Dir(p), "agent-card.json"))
+				// The root card is a copy: linted once. Both shapes of a
+				// card are linted (a hostile site may change either);
+				// what the agent.json repeats is dropped below.
+				o.skipLint = isRoot
+				o.linter = linter
 				c := checked{path: p, card: checkCard(p, body, ks, o), read: d.Type().IsRegular()}
 				c.isRoot = isRoot
 				return c
@@ -862,7 +871,33 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 	if !slices.IsSortedFunc(out, byPath) {
 		slices.SortFunc(out, byPath)
 	}
+	twinLint(out, filepath.Join(rootDir, "agent-card.json"))
 	return out, nil
+}
+
+// twinLint drops from each agent.json's lint findings what the
+// agent-card.json beside it says already (or, for an agent whose
+// agent-card.json is the root card's copy, what the root card says):
+// both are made from one entry, and a finding is reported once. out is
+// sorted by path, so agent-card.json comes just before agent.json.
+func twinLint(out []checked, rootCardPath string) {
+	var root []lint.Finding
+	for _, c := range out {
+		if c.path == rootCardPath {
+			root = c.card.Lint
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		c, prev := &out[i], out[i-1]
+		if filepath.Base(c.path) != "agent.json" || prev.path != filepath.Join(filepath.Dir(c.path), "agent-card.json") {
+			continue
+		}
+		first := prev.card.Lint
+		if prev.isRoot {
+			first = root
+		}
+		c.card.Lint = lint.Twin(first, c.card.Lint)
+	}
 }
 
 // regularFile reports whether p is a regular file (not following a link).
