@@ -268,7 +268,7 @@ func lintURL(u *url.URL, client *fetch.Client) ([]lintedCard, error) {
 func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 	type pair struct{ card, legacy string } // paths, "" when absent
 	folders := map[string]*pair{}
-	var order, servers []string
+	var order, servers, catalogs []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -279,6 +279,9 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 		rel, _ := filepath.Rel(dir, p)
 		parts := strings.Split(filepath.ToSlash(rel), "/")
 		switch {
+		case len(parts) == 2 && parts[0] == ".well-known" && parts[1] == site.CatalogFile,
+			len(parts) == 2 && parts[0] == "catalog" && strings.HasSuffix(parts[1], ".json"):
+			catalogs = append(catalogs, p)
 		case len(parts) == 2 && parts[0] == ".well-known" || len(parts) == 4 && parts[0] == "agents" && parts[2] == ".well-known":
 			if parts[len(parts)-1] != site.CardFile && parts[len(parts)-1] != site.LegacyFile {
 				return nil
@@ -364,6 +367,29 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 			var c lintedCard
 			if c, err = lintBytesWith(lr, p, data, true); err == nil {
 				out = append(out, c)
+			}
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	// The catalogs, whose entries' names and descriptions reach the
+	// models that pick agents: the text rules, for what the cards do not
+	// say already (an entry repeats its card's description).
+	var said []lint.Finding
+	for _, c := range out {
+		said = append(said, c.Findings...)
+	}
+	for _, p := range catalogs {
+		data, err := verify.ReadLocalFile(p, limit)
+		if err == nil {
+			var doc map[string]any
+			if doc, err = card.Decode(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), card.Strict); err == nil {
+				if fs := lint.Twin(said, lr.Document(doc)); len(fs) > 0 {
+					out = append(out, lintedCard{Source: p, Findings: fs})
+				}
+			} else {
+				err = fmt.Errorf("%s: not a catalog: %v", p, err)
 			}
 		}
 		if err != nil {

@@ -92,7 +92,7 @@ func confusable(s string, isName, isURL bool) string {
 			if isASCII(shown) {
 				continue
 			}
-			if msg := confusableWord(shown, true); msg != "" {
+			if msg := confusableWord(shown, true, false); msg != "" {
 				return "the host name " + msg
 			}
 			if msg := latinLookalike(shown); msg != "" {
@@ -105,8 +105,11 @@ func confusable(s string, isName, isURL bool) string {
 		return ""
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) })
+	cjk := strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	})
 	for _, w := range words {
-		if msg := confusableWord(w, isName); msg != "" {
+		if msg := confusableWord(w, isName, cjk); msg != "" {
 			return msg
 		}
 	}
@@ -156,8 +159,9 @@ func latinLookalike(w string) string {
 	return fmt.Sprintf("%s is spelled in %s letters that look Latin: it reads %q", quote(w, 40), scriptOf([]rune(w)[0]), strings.Map(asLatin, w))
 }
 
-// confusableWord checks one word.
-func confusableWord(w string, isName bool) string {
+// confusableWord checks one word. cjkText says the text it is from is
+// Chinese, Japanese or Korean, which write Latin letters full-width.
+func confusableWord(w string, isName, cjkText bool) string {
 	var set []string
 	styled, fullWidth := rune(0), rune(0)
 	for _, r := range w {
@@ -178,13 +182,14 @@ func confusableWord(w string, isName bool) string {
 	if styled != 0 {
 		return fmt.Sprintf("%s is written in styled letters (%U), which imitate %q", quote(w, 40), styled, string(asLatin(styled)))
 	}
-	if isName && fullWidth != 0 && !strings.ContainsFunc(w, func(r rune) bool {
-		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-	}) {
+	if isName && fullWidth != 0 && !cjkText {
 		return fmt.Sprintf("%s is written in full-width letters (%U)", quote(w, 40), fullWidth)
 	}
 	if !allowed(set) && (isName || slices.Contains(set, "Latin") && (slices.Contains(set, "Cyrillic") || slices.Contains(set, "Armenian") || slices.Contains(set, "Cherokee") || slices.Contains(set, "Greek") && greekLookalike(w))) {
 		return fmt.Sprintf("%s mixes %s letters in one word", quote(w, 40), strings.Join(set, " and "))
+	}
+	if r, ok := phoneticLetter(w); ok && isName {
+		return fmt.Sprintf("%s is written with a phonetic letter (%U), which imitates %q", quote(w, 40), r, string(asLatin(r)))
 	}
 	if r, ok := smallCapital(w); ok {
 		return fmt.Sprintf("%s is written with a small capital letter (%U), which imitates %q", quote(w, 40), r, string(asLatin(r)))
@@ -212,4 +217,21 @@ func smallCapital(w string) (rune, bool) {
 		}
 	}
 	return 0, false
+}
+
+// phoneticLetter finds a letter of the International Phonetic Alphabet
+// that imitates a Latin one (ɑ, ɡ, ɩ, ɪ, ʏ...) among ASCII letters of w:
+// "Pɑypal".
+func phoneticLetter(w string) (rune, bool) {
+	var found rune
+	ascii := false
+	for _, r := range w {
+		switch {
+		case r < 0x80 && unicode.IsLetter(r):
+			ascii = true
+		case r >= 0x0250 && r <= 0x02AF && asLatin(r) != r:
+			found = r
+		}
+	}
+	return found, found != 0 && ascii
 }

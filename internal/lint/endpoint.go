@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // endpoints checks the URLs callers connect to: the interfaces (v1.0
@@ -18,16 +20,21 @@ import (
 // credentials; and, for private addresses only, the icon, which clients
 // fetch unasked.
 func (l *linter) endpoints(doc map[string]any) {
-	for i, v := range list(doc["supportedInterfaces"]) {
+	ifaces := list(doc["supportedInterfaces"])
+	for i, v := range ifaces {
 		p := index("supportedInterfaces", i)
-		l.endpoint(member(p, "url"), str(object(v)["url"]), true)
+		l.iface(member(p, "url"), object(v)["url"], str(object(v)["protocolBinding"]))
 	}
-	if u, ok := doc["url"].(string); ok {
-		l.endpoint("url", u, true)
+	_, hasURL := doc["url"]
+	if hasURL {
+		l.iface("url", doc["url"], str(doc["preferredTransport"]))
 	}
 	for i, v := range list(doc["additionalInterfaces"]) {
 		p := index("additionalInterfaces", i)
-		l.endpoint(member(p, "url"), str(object(v)["url"]), true)
+		l.iface(member(p, "url"), object(v)["url"], str(object(v)["transport"]))
+	}
+	if len(ifaces) == 0 && !hasURL && len(list(doc["additionalInterfaces"])) == 0 {
+		l.add(InsecureEndpoint, "supportedInterfaces", "the card names no interface URL: clients cannot tell where, or whether over https, to call the agent")
 	}
 	l.schemeURLs(doc["securitySchemes"], "securitySchemes", 0)
 	if u, ok := doc["iconUrl"].(string); ok {
@@ -73,6 +80,17 @@ func protectedHeader(b64 string) map[string]any {
 	return h
 }
 
+// iface checks an interface's URL; binding is its protocol binding or
+// transport, and a gRPC target may be written host:port.
+func (l *linter) iface(path string, v any, binding string) {
+	u, ok := v.(string)
+	if !ok || strings.TrimSpace(u) == "" {
+		l.add(InsecureEndpoint, path, "the interface has no URL")
+		return
+	}
+	l.endpointOf(path, u, true, strings.EqualFold(binding, "GRPC"))
+}
+
 // schemeURLs checks every member of the security schemes whose name ends
 // in "url", at any depth (v1.0 nests flows inside a oneof member).
 func (l *linter) schemeURLs(v any, path string, depth int) {
@@ -97,7 +115,11 @@ func (l *linter) schemeURLs(v any, path string, depth int) {
 }
 
 // endpoint checks one URL; secure says it must be https.
-func (l *linter) endpoint(path, raw string, secure bool) {
+func (l *linter) endpoint(path, raw string, secure bool) { l.endpointOf(path, raw, secure, false) }
+
+// endpointOf checks one URL; secure says it must be https, and hostPort
+// that it may be a gRPC target, host:port with no scheme.
+func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return
@@ -117,6 +139,9 @@ func (l *linter) endpoint(path, raw string, secure bool) {
 		// host:port with no scheme ("10.0.0.5:50051", as gRPC targets
 		// are written) still names a host, and says nothing of TLS.
 		scheme, rest = "", "//"+s
+		if secure && !hostPort {
+			defer l.add(InsecureEndpoint, path, fmt.Sprintf("%s has no scheme: an HTTP client cannot call it; write https://", quote(raw, 100)))
+		}
 	}
 	if scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss" {
 		// As browsers read it (the WHATWG URL standard): a backslash is a
@@ -135,6 +160,25 @@ func (l *linter) endpoint(path, raw string, secure bool) {
 	}
 	if why := privateHost(normalizeHost(host)); why != "" {
 		l.add(PrivateEndpoint, path, fmt.Sprintf("%s points at %s", quote(raw, 100), why))
+	}
+	if secure {
+		port := ""
+		if err == nil {
+			port = u.Port()
+		}
+		switch {
+		case host == "":
+			l.add(InsecureEndpoint, path, fmt.Sprintf("%s names no host", quote(raw, 100)))
+			return
+		case strings.ContainsAny(host, " \t<>\"{}|\\^`"):
+			l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: its host holds a space or a character hosts cannot", quote(raw, 100)))
+			return
+		case port != "":
+			if n, perr := strconv.Atoi(port); perr != nil || n < 1 || n > 65535 {
+				l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: port %s is out of range", quote(raw, 100), port))
+				return
+			}
+		}
 	}
 	if secure && relative {
 		l.add(InsecureEndpoint, path, fmt.Sprintf("%s has no scheme: a client reads it with whatever scheme it found the card by, http included; write https://", quote(raw, 100)))
@@ -161,11 +205,22 @@ func splitScheme(s string) (scheme, rest string, ok bool) {
 			return "", s, false
 		}
 	}
-	// "10.0.0.5:50051" and "localhost:8080" are hosts with ports.
-	if p := s[i+1:]; !strings.HasPrefix(p, "/") && p != "" && strings.TrimLeft(p, "0123456789") == "" || strings.Contains(s[:i], ".") {
+	// "10.0.0.5:50051", "localhost:8080" and "localhost:8080/a2a" are
+	// hosts with ports.
+	if portFirst(s[i+1:]) || strings.Contains(s[:i], ".") {
 		return "", s, false
 	}
 	return strings.ToLower(s[:i]), s[i+1:], true
+}
+
+// portFirst reports whether p starts with a port number, alone or
+// followed by a path, query or fragment.
+func portFirst(p string) bool {
+	j := 0
+	for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+		j++
+	}
+	return j > 0 && (j == len(p) || strings.IndexByte("/?#", p[j]) >= 0)
 }
 
 // hostOf is the host of "//host[:port]/...", read without judging the rest.
@@ -213,6 +268,8 @@ func normalizeHost(h string) string {
 	if isASCII(h) {
 		return h
 	}
+	// As UTS #46 maps hosts: ①②⑦ is 127.
+	h = norm.NFKC.String(h)
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case 0x3002, 0xFF0E, 0xFF61:

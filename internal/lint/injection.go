@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
 	"unicode"
@@ -28,11 +29,14 @@ import (
 const qualifier = `(?:all|any|every|previous|prior|above|earlier|preceding|foregoing|former|original|initial|existing|current|your|the system|safety|other|these|those|developer|developers|its|my|old)`
 
 // orders are what an override throws away.
-const orders = `(?:instructions?|prompts?|rules|guidelines|directions|directives|guardrails|constraints|policies|programming|system (?:prompt|message|messages)|orders|commands|training|restrictions|filters|limits|limitations)`
+const orders = `(?:instructions?|prompts?|rules|guidelines|guidance|directions|directives|guardrails|constraints|policies|programming|system (?:prompt|message|messages)|orders|commands|training|restrictions|filters|limits|limitations)`
 
 // talk is what an override of a conversation throws away: words a
 // person's request to the agent (a skill's example) may fairly use.
 const talk = `(?:messages|conversation|conversations|context|chat|history|inputs?|text|content|requests|tasks?|answers|responses|replies|settings|configuration|setup|persona|role)`
+
+// youAre is "you are" however written: "you're" folds to "youre".
+const youAre = `(?:you are|youre|you re)`
 
 // agentNoun is what a card calls the agent it describes.
 const agentNoun = `(?:agent|tool|skill|server|service|assistant|plugin|function|api)`
@@ -42,7 +46,7 @@ const addressee = `(?:ai|ais|llm|llms|models?|language models?|large language mo
 
 // spoken is what follows an addressee that is spoken to, not written
 // about ("note to AI assistants: ..." but not "a note to the AI team").
-const spoken = `(?: \.| reading| processing| you| please| ignore| always| never| must| do| dont| call| when| if| only| use)`
+const spoken = `(?: \.| (?:reading|processing|you|please|ignore|always|never|must|do|dont|call|when|if|only|use)\b)`
 
 // injectionPatterns match folded text. Verbs are in their base form: a
 // card describes what an agent does ("sends reports"); the imperative
@@ -62,84 +66,110 @@ var injectionPatterns = []struct {
 	request  bool // what a person's request (a skill's example) may fairly say
 }{
 	// Overrides.
-	{`ignore disregard forget override bypass abandon discard drop dismiss neglect skip pay do dont stop no`, `(?:ignore|disregard|forget|override|bypass|abandon|discard|drop|dismiss|neglect|skip|pay no attention to|do not follow|dont follow|stop following|do not obey|dont obey|stop obeying|no longer follow)(?: \w+){0,3} ` + qualifier + `(?: \w+){0,3} ` + orders + `\b`, false},
+	{`ignore disregard forget override bypass abandon discard drop dismiss neglect skip pay do dont stop no set put throw`, `(?:ignore|disregard|forget|override|bypass|abandon|discard|drop|dismiss|neglect|skip|pay no attention to|do not follow|dont follow|stop following|do not obey|dont obey|stop obeying|no longer follow|set aside|put aside|throw (?:out|away))(?: \w+){0,3} ` + qualifier + `(?: \w+){0,3} ` + orders + `\b`, false},
 	{`ignore disregard forget`, `(?:ignore|disregard|forget)(?: \w+){0,2} (?:previous|prior|earlier|preceding|above|foregoing|original|initial|all previous|all prior) ` + talk + `\b`, true},
 	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:everything|anything|all|what|whatever)(?: (?:that|you were|you have been|you ve been|youve been|said|told|taught|given|instructed|written|above|before|previously|so far|earlier|until now|up to now))+\b`, false},
 	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:all |everything |anything )?(?:of )?(?:the |that |what is |whats |what was |what came |everything )?(?:above|foregoing|preceding|before this|prior text|previous text|earlier text|text above)\b`, false},
-	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:all |any |the |your |these |those |my |its )?` + orders + ` (?:above|below|you (?:were|have been|ve been|got|received) (?:given|told|sent)?|you received|given to you|given before|given earlier|from (?:before|earlier|above|the system|your developers?|your creators?|openai|anthropic|google)|so far|until now|up to now)\b`, false},
+	{`ignore disregard forget set put drop discard abandon dismiss`, `(?:ignore|disregard|forget|set aside|put aside|drop|discard|abandon|dismiss) (?:all |any |the |your |these |those |my |its )?` + orders + ` (?:above|below|you (?:were|have been|ve been|got|received) (?:given|told|sent)?|you received|given to you|given before|given earlier|from (?:before|earlier|above|the system|your developers?|your creators?|openai|anthropic|google)|so far|until now|up to now)\b`, false},
 	{`please ignore disregard forget`, `\. (?:please )?(?:ignore|disregard|forget) (?:all |any |the |your |these |those |my )?` + orders + ` (?:\.|and|then|now)`, false},
 	{`please forget`, `\. (?:please )?forget (?:everything|all of (?:it|this|that)|all that|all this)(?: (?:\.|and|else|above|before|now))`, false},
+	{`your the all any`, `(?:your|the|all|any) (?:previous |prior |earlier |original |old |existing |current )?` + orders + ` (?:no longer apply|are void|are cancelled|are canceled|are revoked|do not apply|dont apply|are obsolete|have changed|have been (?:updated|replaced|revoked|changed))\b`, false},
+	{`override overrides supersede supersedes replace replaces take takes cancel cancels`, `(?:overrides?|supersedes?|replaces?|takes? precedence over|cancels?) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others)\b`, false},
 	{`new updated real true actual hidden secret revised different`, `(?:new|updated|real|true|actual|hidden|secret|revised|different) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:follow|below|are as follows|take precedence|override|supersede|replace)\b`, false},
+	{`new`, `\. new (?:task|goal|objective|mission|instructions?|directive|prompt|rules) \.`, false},
+	{`your`, `your (?:goal|task|job|objective|mission|purpose|role|instructions) (?:is|are) now\b`, false},
 	{`system`, `system (?:prompt|message|instructions?) (?:override|update|change|injection)\b`, false},
-	{`this`, `this is (?:a|an|the|your) (?:new )?(?:system|admin|administrator|developer|priority|official) (?:message|prompt|instruction|instructions|notice|override|command)\b`, false},
+	{`this`, `this is (?:a|an|the|your) (?:new |important |urgent )?(?:system|admin|administrator|developer|priority|official) (?:message|prompt|instruction|instructions|notice|override|command)\b`, false},
+	{`this important urgent message`, `(?:this is (?:an? )?)?(?:(?:important|urgent) )?message (?:from|by) (?:the |your )?(?:user|admin|administrator|developer|system|operator|owner|creator|creators) (?:to|for) (?:the |you|your )?(?:assistant|ai|ai assistant|model|llm|agent|chatbot|you)\b`, false},
 	{`treat`, `treat(?: \w+){0,5} as (?:a |an |the |your )?(?:system|admin|developer|trusted|highest priority|top priority) (?:instruction|instructions|prompt|message|command|commands)\b`, false},
-	{`system admin administrator developer root sudo emergency safety override`, `(?:(?:system|admin|administrator|developer|root|sudo|emergency|safety) override\b|(?:system |admin )?override \. (?:approve|grant|allow|call|transfer|ignore|always|you|send|delete|disable)\b)`, false},
+	{`system admin administrator developer root sudo emergency safety override`, `(?:(?:system|admin|administrator|developer|root|sudo|emergency|safety) override(?: \.| (?:active|enabled|activated|engaged|in effect|granted|authorized|mode|code)\b)|(?:system |admin )?override \. (?:approve|grant|allow|call|transfer|ignore|always|you|send|delete|disable)\b)`, false},
 	{`respond answer reply operate act behave proceed`, `(?:respond|answer|reply|operate|act|behave|proceed)(?: \w+){0,2} without (?:any |your )?(?:restrictions|filters|limits|limitations|guardrails|rules|censorship|safety)\b`, false},
+	{`ai assistant model chatbot llm bot`, `(?:ai|assistant|model|chatbot|llm|bot) (?:with no|without any|that has no|free of) (?:content polic(?:y|ies)|rules|restrictions|filters|limits|limitations|guidelines|guardrails|ethics|morals|censorship)\b`, false},
 	{`respond reply answer output say print write`, `(?:respond|reply|answer|output|say|print|write)(?: only)?(?: with)?(?: the (?:word|phrase|text|string))? (?:pwned|hacked|i have been pwned|i ve been pwned|access granted|haha pwned)\b`, false},
-	{`user owner`, `(?:user|owner) (?:has|have) (?:already )?(?:authorized|authorised|approved|allowed|permitted|consented|agreed)(?: to)? (?:you|this agent|the assistant|sharing|sending|this)\b`, false},
-	{`developer dev debug god admin maintenance unrestricted jailbreak dan`, `(?:developer|dev|debug|god|admin|maintenance|unrestricted|jailbreak|dan) mode (?:enabled|activated|on|is on|is now)\b`, false},
-	{`enable enter activate switch`, `(?:enable|enter|activate|switch to) (?:developer|dev|debug|god|admin|unrestricted|jailbreak|dan) mode\b`, false},
+	{`user owner`, `(?:user|owner) (?:has|have) (?:already |explicitly |specifically |previously )?(?:(?:authorized|authorised|approved|allowed|permitted|consented|agreed)(?: to)? (?:you|this agent|the assistant|us|the agent)|(?:asked|requested|instructed|told)(?: that)? you)\b`, false},
+	{`developer dev debug god admin maintenance unrestricted jailbreak dan`, `(?:developer|dev|debug|god|admin|maintenance|unrestricted|jailbreak|dan) mode (?:enabled|activated|is on|is now on|is active)\b`, false},
+	{`enable enter activate switch`, `(?:enable|enter|activate|switch to) (?:god|unrestricted|jailbreak|dan|evil|chaos) mode\b`, false},
+	{`decode`, `decode (?:this|the following|it|the text)(?: \w+){0,3} (?:and|then) (?:follow|execute|run|obey|do)\b`, false},
+	{`visit open fetch read load go browse download`, `(?:visit|open|fetch|read|load|go to|browse to|download)(?: \w+){1,8} (?:and|then) (?:follow|execute|obey|run|apply) (?:the |its |any |all )?(?:instructions|commands|steps|directions|orders)\b`, false},
+	{`end`, `end of (?:card|description|document|context|input|data|the card)(?: \.)? (?:begin|new|start|system)\b`, false},
 	// Overrides in other languages written in Latin letters (folded:
 	// no accents).
-	{`ignora ignore ignorez ignorer ignoriere ignorieren ignoriert ignorar ignorare ignorate ignori negeer zignoruj olvida olvidate olvide olviden oublie oubliez oublier vergiss vergesst vergessen esqueca esquece esquecam dimentica dimenticate vergeet zapomnij unut unutun yoksay`, `(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignoriert|ignorar|ignorare|ignorate|ignori|negeer|zignoruj|olvida|olvidate|olvide|olviden|oublie|oubliez|oublier|vergiss|vergesst|vergessen|esqueca|esquece|esquecam|dimentica|dimenticate|vergeet|zapomnij|unut|unutun|yoksay)(?:(?: \S+){0,3} (?:todas|todos|toutes|tous|alle|allen|tutte|tutti|wszystkie|anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie|onceki|tum)(?: \S+){0,3} ` + foreignOrders + `|(?: \S+){0,2} ` + foreignOrders + `(?: \S+){0,2} (?:anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie))\b`, false},
+	{`ignora ignore ignorez ignorer ignoriere ignorieren ignoriert ignorar ignorare ignorate ignori negeer zignoruj olvida olvidate olvide olviden oublie oubliez oublier vergiss vergesst vergessen esqueca esquece esquecam dimentica dimenticate vergeet zapomnij unut unutun yoksay`, `(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignoriert|ignorar|ignorare|ignorate|ignori|negeer|zignoruj|olvida|olvidate|olvide|olviden|oublie|oubliez|oublier|vergiss|vergesst|vergessen|esqueca|esquece|esquecam|dimentica|dimenticate|vergeet|zapomnij|unut|unutun|yoksay)(?:(?: \S+){0,3} (?:todas|todos|toutes|tous|alle|allen|tutte|tutti|wszystkie|anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie|onceki|tum)(?: \S+){0,3} ` + foreignOrders + `|(?: \S+){0,2} ` + foreignOrders + `(?: \S+){0,2} (?:anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie)| (?:todo lo anterior|todo lo que|lo anterior|tout ce qui precede|tout ce qui a ete dit|alles vorherige|alles bisherige|alles oben|alles davor|tudo o que|tudo acima|tutto quanto|tutto cio))\b`, false},
 	// Roles.
-	{`you`, `you are (?:now|no longer|actually|really) (?:a|an|the|in|my|free|dan|unrestricted|not|jailbroken|called|named)\b`, true},
-	{`you`, `you are (?:now )?(?:an? |the )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral|unbound|unrestrained) (?:ai|assistant|model|agent|chatbot|llm|version|bot)\b`, true},
-	{`you`, `you are (?:a|an) (?:helpful|friendly|harmless|honest)(?: \w+)? (?:assistant|ai|chatbot|model|agent|bot)\b`, true},
+	{`you youre`, youAre + ` (?:now|no longer|actually|really) (?:a|an|the|in|my|called|named)\b`, true},
+	{`you youre`, youAre + ` (?:now )?(?:free|dan|unrestricted|not|jailbroken|in (?:developer|dev|debug|god|admin|jailbreak|dan|unrestricted) mode)\b`, false},
+	{`you youre`, youAre + ` (?:now )?(?:an? |the )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral|unbound|unrestrained) (?:ai|assistant|model|agent|chatbot|llm|version|bot)\b`, false},
+	{`you youre`, youAre + ` (?:a|an) (?:helpful|friendly|harmless|honest)(?: \w+)? (?:assistant|ai|chatbot|model|agent|bot)\b`, true},
 	{`you`, `you (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`, true},
-	{`from`, `from now on(?: \w+)? (?:you|act|respond|answer|behave|ignore|always|reply|only|never|call|use|speak|say)\b`, true},
-	{`pretend imagine`, `(?:pretend|imagine) (?:that )?you (?:are|re|have|were)\b`, true},
+	{`from`, `from now on(?: \w+)? (?:you (?:are|will|must|should|shall|ll|re|have to)|act|respond|answer|behave|ignore|always|reply|only|never|call|use|speak|say)\b`, true},
+	{`pretend`, `pretend (?:that )?(?:you are|youre|you re|you have|you were)\b`, true},
+	{`imagine`, `imagine (?:that )?(?:you are|youre|you re|you were) (?:an?|the|my|now|no longer)\b`, true},
+	{`pretend imagine act`, `(?:pretend|imagine|act as if) (?:that )?(?:you are|youre|you re|you were) (?:an? )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral)\b`, false},
 	{`pretend`, `pretend to be\b`, true},
-	{`lets`, `lets (?:role ?play|pretend)\b`, true},
-	{`roleplay role`, `role ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new)\b`, true},
+	{`lets`, `lets (?:role ?play|pretend)(?: that| you| to be| as| \.| an?| the| we)`, true},
+	{`roleplay role`, `role ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new|ai|assistant|model|chatbot|llm)\b`, true},
+	{`stay remain never`, `(?:(?:stay|remain) in character|never break character)\b`, true},
 	{`act`, `act as (?:if|though) you\b`, true},
-	{`act`, `act as (?:an? |the |my |your )?(?:\w+ )?(?:administrator|admin|root|superuser|sysadmin|unrestricted|unfiltered|jailbroken|dan|evil|rogue|hacker|owner|operator)\b`, true},
+	{`act`, `act as (?:(?:an? |the |my |your )?(?:\w+ )?(?:administrator|admin|root|superuser|sysadmin|unrestricted|unfiltered|jailbroken|dan|evil|rogue|hacker|owner|operator|grandmother|grandma|deceased)\b)`, true},
 	{`assume adopt take switch`, `(?:assume|adopt|take on|switch to) (?:the |a |an )?(?:role|persona|identity|character) (?:of|as)\b`, true},
-	{`your`, `your (?:new|true|real|actual|only|primary) (?:role|persona|identity|purpose|instructions|goal|task|mission)\b`, true},
-	{`do dan god jailbreak jailbreaked jailbreaking`, `(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`, true},
+	{`your`, `your (?:new|true|real|actual|only|primary) (?:role|persona|identity|purpose|instructions|goal|task|mission)(?: (?:is (?:to|now|that|as)|are (?:to|now|as)|will be)| \.)`, true},
+	{`do dan god jailbreak jailbreaked jailbreaking`, `(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`, false},
 	// Orders to the reader.
-	{`you`, `you (?:must|shall|are required to|are instructed to|need to|have to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|exfiltrate|prioriti[sz]e|comply)\b`, false},
-	{`you`, `you (?:must|shall|should|are required to|need to|have to)(?: \w+)? (?:always |first |only |now )?(?:use|choose|select|pick|prefer|consult|trust|recommend|approve|grant) (?:this|our|the following) ` + agentNoun + `\b`, false},
+	{`you`, `you (?:must|shall|are required to|are instructed to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|exfiltrate|prioriti[sz]e|comply)\b`, false},
+	{`you`, `you (?:must|shall|are required to)(?: \w+)? (?:always |first |only |now )?(?:use|choose|select|pick|prefer|consult|trust|recommend|approve|grant) (?:this|our|the following) ` + agentNoun + `\b`, false},
 	{`must should`, `(?:must|should) (?:always |first )?(?:call|invoke|use|consult) (?:this|our) ` + agentNoun + `(?: \w+){0,2} (?:first|before|instead|always|every time|whenever|for every|for all|for any)\b`, false},
 	{`must should`, `(?:must|should) always (?:call|invoke|use|consult|route to|delegate to|choose|prefer) (?:this|our|the following)\b`, false},
+	{`it`, `it is (?:critical|crucial|essential|imperative|important|vital|mandatory|required) that you (?:call|use|invoke|route|always|never|ignore|send|forward|do not|dont|include|pass|prefer|choose|skip)\b`, false},
 	{`whenever`, `whenever you (?:are asked|see|receive|get|handle|are|answer)(?: \w+){0,6} (?:call|use|invoke|route|delegate|consult|recommend) (?:this|our|it)\b`, false},
-	{`tell`, `tell (?:the |your )?(?:user|users|customer|customers|human) (?:that )?(?:this|our|we|it|you)\b`, true},
+	{`whatever no`, `(?:whatever|no matter what) (?:the user|they|the human|anyone|the customer) (?:asks|says|wants|requests|types)(?: \w+)?(?: \.)? (?:reply|respond|answer|say|call|tell|send|output|return)\b`, false},
+	{`after`, `after (?:every|each) (?:answer|response|reply|message|turn|call|request)(?: \.)? (?:call|invoke|send|run|use|append|include|email|post|forward)\b`, false},
+	{`tell`, `tell (?:the |your )?(?:user|users|customer|customers|human) (?:that )?(?:this|our) ` + agentNoun + `\b`, false},
 	{`silently secretly quietly covertly discreetly without`, `(?:silently|secretly|quietly|covertly|discreetly|without (?:the user|anyone|them) (?:knowing|noticing)) (?:forward|send|copy|add|bcc|cc|upload|email|post|transfer|share|include|exfiltrate|leak|delete|approve|call|invoke|run|execute)\b`, true},
-	{`assistant model ai llm chatbot`, `(?:assistant|model|ai|llm|chatbot) (?:must|should|shall) (?:not|never) (?:tell|inform|mention|reveal|disclose|notify|alert)\b`, false},
+	{`assistant model ai llm chatbot`, `(?:assistant|model|ai|llm|chatbot) (?:must|should|shall) (?:not|never) (?:tell|inform|mention|reveal|disclose|notify|alert) (?:the user |users |the human |anyone |them )?(?:that|about|this|it)\b`, false},
+	{`assistant model ai llm chatbot`, `(?:assistant|model|ai|llm|chatbot) (?:is|are) (?:required|instructed|expected|obliged|supposed) to\b`, false},
 	{`always first before`, `(?:always|first|before (?:anything|any other \w+|doing anything|you do anything|answering|responding|replying)) (?:call|invoke|route to|delegate to|use|consult) (?:this|the|our) ` + agentNoun + `\b`, false},
-	{`before`, `before (?:answering|responding|replying|doing anything|anything else|you answer|you respond|you reply|any other (?:action|tool|step|agent))(?: to (?:the |any |a |every )?(?:user|users|question|questions|request|requests|query|queries|prompt|message))?(?: \.)? (?:always |first |you must |please |you should )?(?:call|invoke|use|consult|route to|delegate to|query|ask|check with|run|send) (?:this|our|the)\b`, false},
+	{`before`, `before (?:answering|responding|replying|doing anything|anything else|you answer|you respond|you reply|any other (?:action|tool|step|agent))(?: to (?:the |any |a |every )?(?:user|users|question|questions|request|requests|query|queries|prompt|message))?(?: \.)? (?:always |first |you must |please |you should )?(?:call|invoke|use|consult|route to|delegate to|query|ask|check with|run|send)\b`, false},
 	{`always only first`, `(?:always|only|first) (?:route|send|forward|direct|redirect|delegate|pass|hand|escalate)(?: \w+){0,3} (?:to|through|via) (?:this|our) ` + agentNoun + `\b`, false},
-	{`route redirect delegate forward`, `(?:route|redirect|delegate|forward) (?:all|every|each|any)(?: \w+){0,3} (?:to|through|via) (?:this|our) ` + agentNoun + `\b`, false},
-	{`always`, `always (?:use|call|invoke|choose|select|pick|prefer|trust|recommend|consult|mention|promote|suggest|advertise) (?:this|our|it|me)\b`, false},
+	{`route redirect delegate forward`, `(?:route|redirect|delegate|forward) (?:all|every|each|any) (?:(?:user|incoming|other|your) )?(?:requests?|queries|questions|tasks|messages|traffic|calls|conversations|prompts)(?: \w+){0,2} (?:to|through|via) (?:this|our) ` + agentNoun + `\b`, false},
+	{`always`, `always (?:(?:use|call|invoke|consult) (?:this|our) ` + agentNoun + `(?: \.| (?:for|instead|over|first|whenever|when|and|to|before|with every|in every)\b)|(?:choose|select|pick|prefer|trust|recommend|mention|promote|suggest|advertise) (?:this|our|it|me|us)\b)`, false},
 	{`use call invoke choose select pick prefer recommend trust`, `(?:use|call|invoke|choose|select|pick|prefer|recommend|trust) (?:this|our) ` + agentNoun + ` (?:instead of|over|rather than|above|ahead of) (?:any|all|every|other|another|the other|competing)\b`, false},
-	{`prefer`, `\. prefer (?:this|our) ` + agentNoun + `\b`, false},
+	{`prefer`, `\. prefer (?:this|our) ` + agentNoun + ` (?:over|to|above|instead|rather|whenever|always)\b`, false},
+	{`takes take has have`, `(?:takes?|has|have) (?:priority|precedence) over (?:all|any|every|other)(?: \w+)? (?:agents|tools|assistants|instructions|skills|services|servers)\b`, false},
+	{`rank rate list place put score`, `(?:rank|rate|list|place|put|score) (?:this|our) ` + agentNoun + ` (?:first|highest|at the top|above|top)\b`, false},
 	{`instead`, `instead of (?:answering|responding|replying|helping|doing|using|calling|asking)(?: \w+){0,4}(?: \.)? (?:call|use|invoke|route to|delegate to|ask|consult|run) (?:this|our|the \w+ (?:agent|tool))\b`, false},
 	{`recommend mention promote suggest advertise`, `(?:recommend|mention|promote|suggest|advertise) (?:this|our) (?:agent|tool|service|skill|product|company)(?: to (?:the |every |all |each )?users?)? (?:in every|in all|in each|every time|always|whenever|at every)\b`, false},
 	{`do dont never`, `(?:do not|dont|never) (?:use|call|invoke|trust|consult|recommend) (?:any )?(?:other|another|competing|different|alternative) (?:agents?|tools?|services?|assistants?|servers?|providers?|skills?)\b`, false},
-	{`do dont never`, `(?:do not|dont|never) (?:tell|inform|alert|notify|warn|show|let know)(?: it to)? (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|requester|caller|person)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:tell|inform|alert|notify|warn|show|let know)(?: it to)? (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|requester|caller|person)(?: \.| (?:about|that|you|what|this|it|anything|any|the|why|how|where|when|if|or|and|yet|until|unless|we|our|which)\b)`, false},
 	{`do dont never`, `(?:do not|dont|never) (?:tell|inform|alert|notify|warn) (?:anyone|anybody) (?:about )?(?:this|that|these|it)\b`, false},
 	{`do dont never`, `(?:do not|dont|never) (?:mention|reveal|disclose) (?:this|that|it)\b`, false},
-	{`do dont never`, `(?:do not|dont|never) (?:ask|wait|seek|request)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:ask|wait|seek|request)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)(?: \.| (?:before|first|again|and|just|simply|from|at all|ever)\b)`, false},
+	{`skip bypass omit avoid no`, `(?:(?:skip|bypass|omit|avoid) (?:the |any )?(?:user s |users |user )?(?:confirmation|approval|consent|verification)(?: step| prompt| dialog| check)?(?: \.| (?:and|before|for all|for every|entirely|always)\b)|no need to (?:confirm|ask|check) with (?:the )?(?:user|customer|human))`, false},
 	{`do dont never`, `(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`, false},
-	{`hide conceal keep withhold`, `(?:hide|conceal|keep|withhold)(?: \w+){0,3} (?:from|secret from|hidden from) (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|person)\b`, false},
+	{`hide conceal keep withhold`, `(?:hide|conceal|keep|withhold) (?:this|that|it|these|those|the fact|everything|the (?:fee|fees|charge|charges|cost|costs|call|calls|tool|request|transfer|payment|booking|result|results|error|errors|instructions|note))(?: \w+){0,3} (?:from|secret from|hidden from) (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|person)(?: \.| (?:and|or|at|until|unless|while|so|because|but)\b)`, false},
 	{`without`, `without (?:telling|informing|alerting|warning|asking|notifying) (?:the |your )?(?:user|human|operator|customer)\b`, false},
 	{`when`, `when you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:invoke|ignore|execute|forward|approve|call (?:the |this )?\w+(?: \w+)? (?:tool|function|skill|agent))\b`, false},
 	{`before`, `before (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`, false},
-	{`other competing`, `(?:other|competing) (?:agents|tools|assistants|skills|servers|services) (?:are|is) (?:malicious|compromised|fake|scams|lying|hacked)\b`, false},
-	{`contents content cat print send output include exfiltrate upload read pass`, `(?:contents? of|cat|print|send|output|include|exfiltrate|upload|read|pass)(?: \w+){0,3} (?:ssh id (?:rsa|dsa|ecdsa|ed25519)|etc (?:passwd|shadow)|aws credentials|cursor mcp json|mcp json|claude json|env file)\b`, false},
-	{`reveal repeat leak disclose dump print output show tell write`, `(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, false},
+	{`other competing`, `(?:other|competing)(?: \w+)? (?:agents|tools|assistants|skills|servers|services) (?:are|is) (?:malicious|compromised|fake|scams|lying|hacked)\b`, false},
+	{`contents content cat print send output include exfiltrate upload read pass load attach copy put add embed append open`, `(?:contents? of|cat|print|send|output|include|exfiltrate|upload|read|pass|load|attach|copy|put|add|embed|append|open)(?: \w+){0,3} (?:ssh (?:id \w+|authorized keys|config|known hosts)|etc (?:passwd|shadow)|aws (?:credentials|config)|kube config|kubeconfig|docker config json|netrc|npmrc|pypirc|git credentials|bash history|zsh history|env file|dotenv|cursor mcp json|mcp json|claude json|claude desktop config json)\b`, false},
+	{`reveal repeat leak disclose dump print output show tell write`, `(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|all your)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, false},
+	{`reveal repeat leak disclose dump print output show tell write`, `(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, true},
 	{`reveal repeat leak disclose dump print output show`, `(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`, false},
-	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)\b(?: \w+){0,3} (?:to|at|via)\b`, false},
-	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,2} (?:the |this |our |your |whole |entire |full )*(?:conversation|conversations|chat|transcript|user s messages|users messages|messages|context)(?: \w+){0,2} (?:to|at) (?:https?|http|www|\w+ \w+ (?:com|net|org|io|xyz|ru))\b`, true},
-	{`include append attach add pass put`, `(?:include|append|attach|add|pass|put)(?: \w+){0,3} (?:conversation|chat history|conversation history|system prompt|previous messages|user s messages|full context|entire context|whole conversation) (?:in|into|to|with|as) (?:the|your|every|each|this|all|a)(?: \w+)? (?:request|requests|call|calls|query|message|parameters?|arguments?|payload|field|argument)\b`, false},
+	{`include pass send add put reveal print output show dump leak return`, `(?:include|pass|send|add|put|reveal|print|output|show|dump|leak|return)(?: \w+){0,8} (?:environment variables|env vars|environment variable|env var)\b`, false},
+	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)(?: (?:for|of|from|in|on|stored|saved|and|or|plus)(?: \w+){0,2})? (?:to|at|via)\b`, false},
+	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,2} (?:the |this |our |your |whole |entire |full |all )*(?:conversation|conversations|transcript|transcripts|chat history|chat log|user s messages|users messages|all messages|context)(?: \w+){0,2} to\b`, true},
+	{`include append attach add pass put`, `(?:include|append|attach|add|pass|put)(?: \w+){0,3} (?:conversation|chat history|conversation history|system prompt|previous messages|user s messages|full context|entire context|whole conversation|full transcript) (?:in|into|to|with|as) (?:the|your|every|each|this|all|a)(?: \w+)? (?:request|requests|call|calls|query|message|parameters?|arguments?|payload|field|argument)\b`, false},
+	{`include append attach add pass put send insert embed`, `(?:include|append|attach|add|pass|put|send|insert|embed)(?: \w+){0,2} (?:the user s|users|the users|their|the customer s|the caller s|the human s) (?:\w+ )?(?:session cookies?|cookies|session tokens?|api keys?|access tokens?|tokens?|passwords?|credentials|secrets?|email address(?:es)?|phone numbers?|credit card(?: numbers?)?|card numbers?|passport numbers?|ssn|social security numbers?|personal data|location|address|date of birth)(?: \w+){0,4} (?:as|in|into|to|with) (?:the |a |an |each |every |all )?(?:\w+ )?(?:argument|arguments|parameter|parameters|field|fields|param|params|header|query|request|requests|call|calls)\b`, false},
 	// Addressed to models.
 	{`important urgent special private hidden a note message instructions instruction attention reminder notice memo warning directive`, `\. (?:important |urgent |special |private |hidden |a )?(?:note|message|instructions?|attention|reminder|notice|memo|warning|directive) (?:to|for) (?:the |any |all |every )?` + addressee + spoken, false},
 	{`note message attention reminder notice memo`, `(?:note|message|attention|reminder|notice|memo) (?:to|for) (?:the |any |all |every )?` + addressee + spoken, false},
-	{`if`, `if (?:you are|youre|you re) (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|chatbot|gpt|chatgpt|claude|gemini|copilot|bot|assistant|model)(?: \.| (?:reading|processing|parsing|model|system|tool|assistant|agent|then|you|please|ignore|always|never|must|do|dont|call|and|that|who|seeing|looking|told|asked|helping|choosing|deciding|book|buy|choose|select|pick|recommend|prefer|trust|tell|send|say|respond|reply|answer|note|know|remember|consider|rate|rank|favor|favour|visit|contact|click|go|open|read|run|execute|follow|obey|comply|use))`, false},
+	{`to`, `to (?:the|any|all|every) ` + addressee + ` (?:reading|processing|parsing|seeing|using)\b`, false},
+	{`ai llm ais llms assistant assistants model models language agents`, `(?:ai|llm|ais|llms|ai agents?|ai assistants?|ai models?|assistants?|models?|language models?|agents) (?:processing|reading|parsing|handling|seeing|using|consuming) this (?:card|text|description|document|tool|page|message|file|agent card)\b`, false},
+	{`as`, `as an? (?:ai|llm|language model|ai language model|large language model|ai assistant|ai model)(?: \.)? (?:you|your) (?:must|are required to|should|have to|need to|will|shall|job)\b`, false},
+	{`if`, `if ` + youAre + ` (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|chatbot|gpt|chatgpt|claude|gemini|copilot|bot|assistant|model)(?: \.| (?:reading|processing|parsing|model|system|tool|assistant|agent|then|you|please|ignore|always|never|must|do|dont|call|and|that|who|seeing|looking|told|asked|helping|choosing|deciding|book|buy|choose|select|pick|recommend|prefer|trust|tell|send|say|respond|reply|answer|note|know|remember|consider|rate|rank|favor|favour|visit|contact|click|go|open|read|run|execute|follow|obey|comply|use)\b)`, false},
 	{`ai ais llm llms language large assistants models chatbots agents`, `\. (?:ai|ais|llms?|ai models?|ai agents?|ai assistants?|language models?|large language models?|assistants|models|chatbots|agents reading this) \. (?:this|you|always|never|ignore|call|use|route|prefer|choose|do|dont)\b`, false},
-	{`dear hey hi hello attention ok okay yo`, `(?:dear|hey|hi|hello|attention|ok|okay|yo) ` + addressee + `(?: \.| reading| you| please| ignore| call| always| never| use| send| remember| make| do| dont| listen| forget| disregard| route)`, true},
+	{`dear hey hi hello attention ok okay yo`, `(?:dear|hey|hi|hello|attention|ok|okay|yo) ` + addressee + `(?: \.| (?:reading|you|please|ignore|call|always|never|use|send|remember|make|do|dont|listen|forget|disregard|route|book|buy|transfer|pay|approve|delete|run|execute|tell|forward|email|choose|pick|select|prefer|recommend|give|grant|share|show|print|reveal|stop|skip)\b)`, true},
 	{`assistant claude chatgpt gemini copilot gpt ai llm`, `\. (?:assistant|claude|chatgpt|gemini|copilot|gpt|ai assistant|ai agent|llm)(?: \.)? (?:please|you must|you should|you will|ignore|disregard|forget|always|never|remember|make sure|forward|send|call|do not|dont|use|route)\b`, true},
-	{`ai ais llm llms assistant assistants model models language agents`, `(?:ai|ais|llm|llms|assistants?|models?|language models?|ai agents?|agents reading this)(?: reading this)? (?:must|shall|should|are required to|have to|need to) (?:always |only |never |now |first )?(?:ignore|call|obey|disregard|forget|reveal|prefer|trust|route|invoke|use this|choose this|recommend this)\b`, false},
+	{`ai ais llm llms assistant assistants model models language agents`, `(?:ai|ais|llm|llms|assistants?|models?|language models?|ai agents?|agents reading this)(?: reading this)? (?:must|shall|should|are required to|have to|need to) (?:always |only |never |now |first )?(?:ignore|call|obey|disregard|forget|reveal|prefer|trust|route|invoke|use this|choose this|recommend this|set|skip|send|book|transfer|approve)\b`, false},
 	{`important urgent critical priority mandatory`, `(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override|note) (?:for|to) (?:the )?` + addressee + spoken, false},
 }
 
@@ -161,6 +191,16 @@ var markerPatterns = []struct {
 	// A chat role at the start of a line or sentence, speaking: "System:
 	// you are ...", "SYSTEM PROMPT: ignore ...".
 	{[]string{"system", "assistant", "developer"}, regexp.MustCompile(`(?:^|[\n.!?][ \t]*|[\n.!?][ \t>*_#-]+)(?:system|assistant|developer)(?:[ \t]+(?:prompt|message|note|instruction|instructions|override))?[ \t]*[:：][ \t]*(?:you\b|ignore\b|disregard\b|forget\b|from now on\b|always\b|never\b|do not\b|don't\b|dont\b|new instructions\b|the user\b|call\b|route\b|respond\b|reply\b|answer\b|act\b|override\b|important\b|i will\b|i have\b|i've\b|i am\b|sure\b|ok\b|okay\b|proceed\b|all (?:agents|assistants|models)\b)`)},
+	// A role's note in markup: "###ADMIN###", "ADMIN NOTE:", "@system:",
+	// "(system)" at a line's start.
+	{[]string{"#", "admin", "system", "developer", "root", "@", "("}, regexp.MustCompile(`#{2,}[ \t]*(?:admin|administrator|system|sys|root|developer|important|instructions?)[ \t]*#{2,}|\b(?:admin|administrator|system|developer|root|operator) (?:note|notice|message|instruction|instructions|override|command|directive)[ \t]*[:：]|@(?:system|admin|assistant|developer)[ \t]*[:：]|(?:^|\n)[ \t]*\((?:system|admin|developer)\)`)},
+	// A chat message in JSON: {"role": "system", "content": ...}.
+	{[]string{`"role"`}, regexp.MustCompile(`"role"\s*:\s*"(?:system|developer)"`)},
+	// An image whose URL carries a template of the conversation:
+	// rendered, it sends what the model fills in to whoever serves it.
+	{[]string{"![", "<img"}, regexp.MustCompile(`(?:!\[[^\]]{0,200}\]\(\s*|<img\b[^>]{0,200}\bsrc\s*=\s*["']?)(?:https?:)?//[^\s)"'>]{0,300}(?:\{[^}\s]{1,80}\}|%7b[^\s)"'>]{1,80}%7d|\$\{[^}\s]{1,80}\}|\[[a-z_ ]{1,40}\])`)},
+	// A remote script piped to a shell.
+	{[]string{"curl", "wget", "iwr", "invoke-webrequest"}, regexp.MustCompile(`\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{1,300}\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|python3?|iex|powershell)\b`)},
 	// A made-up conversation: a user's turn, then an assistant's.
 	{[]string{"user", "human"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n)?[ \t]*(?:assistant|ai|bot|gpt|model)[ \t]*:`)},
 }
@@ -260,7 +300,7 @@ func windowEnd(text string, from int) int {
 func injection(s string, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
 	folded := fold(s)
-	if strings.ContainsAny(s, "<[:\n\uff1c\uff3b\uff1a") || strings.Contains(folded, "system prompt") {
+	if strings.ContainsAny(s, "<[:\n#@(|\uff1c\uff3b\uff1a") || strings.Contains(folded, "system prompt") {
 		lower := s
 		if !isASCII(s) {
 			lower = norm.NFKC.String(s)
@@ -278,18 +318,207 @@ func injection(s string, example bool) string {
 		}
 	}
 	if m := matchFolded(folded, example); m != "" {
+		if quotedMention(s, example) {
+			return ""
+		}
 		return m
 	}
-	// "i g n o r e previous instructions": letters spaced out.
+	// Words taken apart: "i g n o r e previous", "I g n o r e   a l l",
+	// "Ign-ore", "IGNORE. ALL. PREVIOUS.".
 	if joined, ok := joinSpacedLetters(folded); ok {
 		if m := matchFolded(joined, example); m != "" {
 			return m
 		}
 	}
+	for _, v := range []string{despaced(s), unhyphenated(s)} {
+		if v != "" {
+			if m := matchFolded(fold(v), example); m != "" {
+				return m
+			}
+		}
+	}
+	if joined, ok := joinShortSentences(folded); ok {
+		if m := matchFolded(joined, example); m != "" {
+			return m
+		}
+	}
 	if !isASCII(s) {
-		return foreignInjection(s)
+		if m := foreignInjection(s); m != "" {
+			return m
+		}
+	}
+	// Orders in base64, which models read as readily as text.
+	for _, d := range base64Texts(s) {
+		if m := injection(d, example); m != "" {
+			return "base64 for " + m
+		}
 	}
 	return ""
+}
+
+// quotedMention reports whether every order s holds is inside quotation
+// marks, in text that says it detects or blocks such things: a card of
+// a security agent quoting an attack ("such as \"ignore previous
+// instructions\""), not making one.
+func quotedMention(s string, example bool) bool {
+	if !strings.ContainsAny(s, "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb`") {
+		return false
+	}
+	outside := quoted.ReplaceAllString(s, " ")
+	if outside == s || injectionOutsideQuotes(outside, example) {
+		return false
+	}
+	return mentionWords.MatchString(strings.ToLower(outside))
+}
+
+// injectionOutsideQuotes is injection without the quoted-mention escape.
+func injectionOutsideQuotes(s string, example bool) bool {
+	return matchFolded(fold(s), example) != ""
+}
+
+// quoted matches text in quotation marks.
+var quoted = regexp.MustCompile("\"[^\"]{1,300}\"|\u201c[^\u201d]{1,300}\u201d|\u00ab[^\u00bb]{1,300}\u00bb|`[^`]{1,300}`|(?:^|[\\s(])'[^']{1,300}'|\u2018[^\u2019]{1,300}\u2019")
+
+// mentionWords say that quoted orders are examples of what is detected.
+var mentionWords = regexp.MustCompile(`\b(?:detect|detects|detecting|detection|flag|flags|flagging|block|blocks|blocking|scan|scans|scanning|classif\w*|filter|filters|filtering|guard|guards|catch|catches|identif\w*|screen|screens|such as|like|e\.g\.|for example|attacks?|jailbreak phrases|injection)\b`)
+
+// despaced undoes letter spacing in s, "I g n o r e   a l l" (one space
+// between letters, more between words), or returns "".
+func despaced(s string) string {
+	if !strings.Contains(s, " ") {
+		return ""
+	}
+	parts := strings.Split(s, " ")
+	run, best := 0, 0
+	for _, p := range parts {
+		if utf8.RuneCountInString(p) == 1 {
+			run++
+			best = max(best, run)
+		} else if p != "" {
+			run = 0
+		}
+	}
+	if best < 4 {
+		return ""
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case p == "":
+			b.WriteByte(' ')
+		case utf8.RuneCountInString(p) == 1:
+			b.WriteString(p)
+		default:
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(p)
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// unhyphenated is s with the hyphens between letters taken out
+// ("Ign-ore", "I-g-n-o-r-e"), or "" when it holds none.
+func unhyphenated(s string) string {
+	if !strings.ContainsAny(s, "-\u2010\u2011") {
+		return ""
+	}
+	rs := []rune(s)
+	out := make([]rune, 0, len(rs))
+	changed := false
+	for i, r := range rs {
+		if (r == '-' || r == 0x2010 || r == 0x2011) && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
+			changed = true
+			continue
+		}
+		out = append(out, r)
+	}
+	if !changed {
+		return ""
+	}
+	return string(out)
+}
+
+// joinShortSentences drops the sentence ends of folded text that close a
+// sentence of one or two words ("ignore . all . previous"), or reports
+// false when there is none.
+func joinShortSentences(folded string) (string, bool) {
+	if !strings.Contains(folded, " . ") {
+		return folded, false
+	}
+	words := strings.Split(folded, " ")
+	out := make([]string, 0, len(words))
+	n, found := 0, false
+	for _, w := range words {
+		if w == "." {
+			if n > 0 && n <= 2 {
+				found = true
+				n = 0
+				continue
+			}
+			n = 0
+			out = append(out, w)
+			continue
+		}
+		n++
+		out = append(out, w)
+	}
+	return strings.Join(out, " "), found
+}
+
+// base64Texts decodes the runs of s that are base64 (24 characters or
+// more) of readable text: a sentence, not an image or a key.
+func base64Texts(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isBase64Byte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 24 {
+			if d, ok := decodeBase64Text(s[start:i]); ok {
+				out = append(out, d)
+			}
+		}
+		start = -1
+	}
+	return out
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_' || c == '='
+}
+
+// decodeBase64Text decodes run as standard or URL-safe base64, padded or
+// not, and keeps it if it reads as text: printable, with spaces between
+// words.
+func decodeBase64Text(run string) (string, bool) {
+	run = strings.TrimRight(run, "=")
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		d, err := enc.DecodeString(run)
+		if err != nil || !utf8.Valid(d) {
+			continue
+		}
+		text := string(d)
+		printable, spaces := 0, 0
+		for _, r := range text {
+			if unicode.IsPrint(r) {
+				printable++
+			}
+			if r == ' ' {
+				spaces++
+			}
+		}
+		if n := utf8.RuneCountInString(text); printable*10 >= n*9 && spaces >= 2 {
+			return text, true
+		}
+	}
+	return "", false
 }
 
 // foreignPatterns find overrides and orders to hide in scripts other than
@@ -389,12 +618,12 @@ func foldASCII(s string) string {
 }
 
 // endsSentence reports whether c, followed by rest, ends a sentence: "!",
-// "?" or ";", "." or ":" before white space (not "example.com", "v1.2",
+// "?", ";", "<" or ">", "." or ":" before white space (not "example.com", "v1.2",
 // "https:"), or an empty line (one line break is how text is wrapped).
 func endsSentence(c byte, rest string) bool {
 	switch c {
-	case '!', '?', ';':
-		return true
+	case '!', '?', ';', '<', '>':
+		return true // and the edges of an HTML tag
 	case '\n':
 		return strings.HasPrefix(strings.TrimLeft(rest, " \t\r"), "\n")
 	case '.', ':':
@@ -487,6 +716,9 @@ func fold(s string) string {
 	if isASCII(s) {
 		return foldASCII(s)
 	}
+	if strings.ContainsFunc(s, narrowSpace) {
+		s = joinNarrowSpaces(s)
+	}
 	// Compatibility forms (ℐ, ⁱ, ⒤, 🄸, full-width) become the letters
 	// they show, and accents come apart from their letters (dropped below).
 	s = norm.NFKD.String(s)
@@ -527,6 +759,26 @@ func fold(s string) string {
 	return b.String()
 }
 
+// narrowSpace reports whether r is a space narrower than a word space,
+// which can split a word where no one sees it.
+func narrowSpace(r rune) bool {
+	return r == 0x2009 || r == 0x200A || r == 0x2006 || r == 0x2008 || r == 0x205F || r == 0x202F
+}
+
+// joinNarrowSpaces drops the narrow spaces between two letters:
+// "Ign\u2009ore" is "Ignore".
+func joinNarrowSpaces(s string) string {
+	rs := []rune(s)
+	out := rs[:0:0]
+	for i, r := range rs {
+		if narrowSpace(r) && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
 // lookalikes are letters of other scripts that look like Latin letters.
 var lookalikes = map[rune]rune{
 	// Cyrillic
@@ -539,7 +791,8 @@ var lookalikes = map[rune]rune{
 	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
 	// Armenian
 	'օ': 'o', 'ս': 'u', 'ց': 'g', 'հ': 'h', 'ո': 'n', 'զ': 'q',
-	// small capitals and dotless i
+	// phonetic letters, small capitals and dotless i
+	'ɑ': 'a', 'ɩ': 'i', 'ʋ': 'u', 'ɒ': 'a', 'ɜ': 'e', 'ɔ': 'o',
 	'ı': 'i', 'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ꜰ': 'f', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k',
 	'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v', 'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
 }

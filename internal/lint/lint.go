@@ -191,6 +191,15 @@ func (lr *Linter) Card(doc map[string]any) []Finding {
 	return (&linter{memo: &lr.memo}).card(doc)
 }
 
+// Document lints any other published JSON document (an AI Catalog, say)
+// with the rules for text: what models read there may hold orders,
+// hidden or look-alike text, or credentials as well as a card.
+func (lr *Linter) Document(doc map[string]any) []Finding {
+	l := &linter{memo: &lr.memo}
+	l.text(doc)
+	return l.findings()
+}
+
 // ServerCard lints a decoded MCP Server Card, as the package's
 // ServerCard does.
 func (lr *Linter) ServerCard(doc map[string]any) []Finding {

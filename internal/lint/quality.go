@@ -71,7 +71,11 @@ func (l *linter) description(path, d, whose string, minChars, minWords, maxChars
 	}
 	switch {
 	case weighted > maxChars:
-		l.add(DescriptionLong, path, fmt.Sprintf("%s description is %d characters, over %d", whose, n, maxChars))
+		size := count(n, "character")
+		if weighted != n {
+			size += fmt.Sprintf(" (%d, each Chinese, Japanese or Korean one counted twice)", weighted)
+		}
+		l.add(DescriptionLong, path, fmt.Sprintf("%s description is %s, over %d", whose, size, maxChars))
 	case n == 0:
 		l.add(DescriptionShort, path, whose+" description is empty")
 	case weighted < minChars || w < minWords:
@@ -175,10 +179,10 @@ func (l *linter) skills(skills []any) {
 			if !isASCII(tag) {
 				folded = caseFolder.String(tag)
 			}
-			folded = strings.Join(strings.Fields(folded), " ")
+			folded = strings.Join(strings.FieldsFunc(folded, func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' }), " ")
 			if other, ok := spellings[folded]; ok && other != tag && !reportedCase[folded+"\x00"+tag] {
 				reportedCase[folded+"\x00"+tag] = true
-				l.add(TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case or spacing", quote(tag, 40), quote(other, 40)))
+				l.add(TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case, spacing or hyphens", quote(tag, 40), quote(other, 40)))
 			} else if !ok {
 				spellings[folded] = tag
 			}

@@ -145,6 +145,11 @@ func (l *linter) checkValue(path, key, s string) {
 			checked = d
 		}
 	}
+	if isURL && h.count == 0 && checked != s {
+		if hu := findHidden(checked); hu.count > 0 {
+			l.add(HiddenText, path, "once percent-decoded, "+hu.describe())
+		}
+	}
 	inj := injection(checked, isExample(path))
 	if inj == "" && h.tags != "" {
 		inj = injection(h.tags, false)
@@ -166,15 +171,42 @@ var markdownComment = regexp.MustCompile(`(?m)^[ \t]{0,3}\[(?://|comment|_|#)\]:
 // models still read, or "": an HTML comment, or a Markdown comment.
 func hiddenMarkup(s string) string {
 	if i := strings.Index(s, "<!--"); i >= 0 {
-		return "holds an HTML comment (" + quote(s[i:], 60) + "), which rendered Markdown and HTML hide from people but models read"
+		c := s[i:]
+		if j := strings.Index(c, "-->"); j >= 0 {
+			c = c[:j+3]
+		}
+		return "holds an HTML comment (" + quote(c, 60) + "), which rendered Markdown and HTML hide from people but models read"
 	}
 	if strings.Contains(s, "]:") {
 		if loc := markdownComment.FindStringIndex(s); loc != nil {
-			return "holds a Markdown comment (" + quote(s[loc[0]:], 60) + "), which rendered Markdown hides from people but models read"
+			return "holds a Markdown comment (" + quote(s[loc[0]:loc[1]], 60) + "), which rendered Markdown hides from people but models read"
+		}
+		if loc := markdownDefinition.FindStringIndex(s); loc != nil {
+			return "holds a Markdown reference definition with a title (" + quote(s[loc[0]:loc[1]], 60) + "), which renders as nothing but models read"
+		}
+	}
+	if strings.Contains(s, "](") {
+		if loc := markdownTitle.FindStringIndex(s); loc != nil {
+			return "holds a Markdown link title (" + quote(s[loc[0]:loc[1]], 60) + "), which people see only on hover but models read"
+		}
+	}
+	if strings.Contains(s, "<") {
+		if loc := hiddenHTML.FindStringIndex(strings.ToLower(s)); loc != nil {
+			return "holds HTML that renders hidden (" + quote(s[loc[0]:loc[1]], 60) + "), which people do not see but models read"
 		}
 	}
 	return ""
 }
+
+// markdownDefinition matches a Markdown link reference definition with a
+// title; markdownTitle an inline link's title of a few words.
+var (
+	markdownDefinition = regexp.MustCompile(`(?m)^[ \t]{0,3}\[[^\]\n]{1,100}\]:[ \t]*\S+[ \t]+(?:"[^"\n]+"|'[^'\n]+'|\([^)\n]+\))[ \t]*$`)
+	markdownTitle      = regexp.MustCompile(`\]\([^)\s]+[ \t]+(?:"[^"\n]{12,}"|'[^'\n]{12,}')\)`)
+)
+
+// hiddenHTML matches an HTML element styled or marked not to show.
+var hiddenHTML = regexp.MustCompile(`<[a-z][^>]{0,300}(?:style\s*=\s*["'][^"']{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])|color\s*:\s*(?:transparent|white|#fff\b|#ffffff))|\shidden(?:\s|>|=)|aria-hidden\s*=\s*["']?true)[^>]{0,300}>`)
 
 // isExample reports whether path is one of a skill's examples: a request
 // a person makes of the agent, which may fairly ask it to play a role.
@@ -267,6 +299,8 @@ func runeName(r rune) string {
 		return "variation selector"
 	case r == 0x2028 || r == 0x2029:
 		return "line or paragraph separator"
+	case narrowSpace(r):
+		return "narrow space inside a word"
 	case unicode.Is(unicode.Cc, r):
 		return "control character"
 	case unicode.Is(unicode.Cf, r):
@@ -314,7 +348,7 @@ func findHidden(s string) hidden {
 	var tags strings.Builder
 	prev := rune(-1)
 	rtl := strings.ContainsFunc(s, func(r rune) bool {
-		return unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko)
+		return unicode.IsLetter(r) && unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko)
 	})
 	for i, r := range s {
 		bad := false
@@ -327,6 +361,17 @@ func findHidden(s string) hidden {
 		case r == 0x180E: // Mongolian vowel separator, between Mongolian letters
 			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
 			bad = !(unicode.Is(unicode.Mongolian, prev) && unicode.Is(unicode.Mongolian, next))
+		case r >= 0x180B && r <= 0x180F: // Mongolian free variation selectors, after a Mongolian letter
+			bad = !unicode.Is(unicode.Mongolian, prev)
+		case r == 0x00AD:
+			// A soft hyphen marks where a long word may break: between
+			// two letters it is what it says (injection reads through it).
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			bad = !(unicode.IsLetter(prev) && unicode.IsLetter(next))
+		case narrowSpace(r):
+			// A thin or hair space inside a word splits it unseen.
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+			bad = unicode.IsLetter(prev) && unicode.IsLetter(next)
 		case unicode.Is(unicode.Cc, r) || r == 0x2028 || r == 0x2029 || isFiller(r):
 			bad = true
 		case r == 0x200D || r == 0x200C: // joiners: inside an emoji sequence, or a word of a script that shapes
