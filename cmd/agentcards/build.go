@@ -68,7 +68,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 			return manifestProblems(problems, *manifestPath, stderr)
 		}
 	}
-	ring, err := keyring.Open(keyring.Options{KeysDir: m.KeysDir(), KeysNamed: m.Site.Keys != "", DevDir: m.Dir, Private: privs, JKU: site.JWKSURL(m), AllowDev: !isCI(getenv)})
+	ring, err := keyring.Open(keyring.Options{KeysDir: m.KeysDir(), KeysNamed: m.KeysNamed(), DevDir: m.Dir, Private: privs, JKU: site.JWKSURL(m), AllowDev: !isCI(getenv)})
 	if errors.Is(err, keyring.ErrDevKeyRefused) {
 		return fmt.Errorf("no signing key, and CI=%s: refusing to sign with a development key. Give the key through $%s (a secret holding the PEM) or -key FILE; see README, \"Signing keys\"", getenv("CI"), sign.EnvSigningKey)
 	}

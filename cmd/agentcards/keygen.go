@@ -2,17 +2,19 @@ package main
 
 import (
 	"crypto"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/agentcards/agentcards/internal/keyring"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
 func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlags("keygen", stderr)
-	algFlag := fs.String("alg", "Ed25519", "algorithm: Ed25519 (EdDSA), ES256, RS256 or PS256")
+	algFlag := fs.String("alg", "Ed25519", "algorithm: Ed25519 (EdDSA), ES256, RS256 or PS256 (with -from, the key's own: EdDSA, ES256, or RS256 for RSA)")
 	out := fs.String("out", "", "where to write the new private key (default: .agentcards/signing-key-<kid12>.pem, <kid12> the kid's first 12 characters; git-ignored)")
 	keysDir := fs.String("keys", "", "public key folder (default: site.keys from agents.toml, else keys)")
 	from := fs.String("from", "", "publish the public half of this existing private key `file` instead of making a new key")
@@ -35,6 +37,8 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 	}
 
+	algGiven := false
+	fs.Visit(func(f *flag.Flag) { algGiven = algGiven || f.Name == "alg" })
 	var key crypto.Signer
 	if *from != "" {
 		data, err := os.ReadFile(*from)
@@ -49,6 +53,10 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 			return fmt.Errorf("%s holds %d keys; give one key per file", *from, len(keys))
 		}
 		key = keys[0]
+		if !algGiven {
+			// The alg a build gives the key when there is no keys folder.
+			alg = keyring.DefaultAlg(key.Public())
+		}
 		// The development key lives in the project, unprotected: published
 		// as a real key, it would sign real sites.
 		devPath := filepath.Join(filepath.Dir(*manifestPath), sign.DevKeyDir, sign.DevKeyFile)

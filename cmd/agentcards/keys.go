@@ -84,6 +84,12 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 		if fs.NArg() != 0 {
 			return fmt.Errorf("keys next takes no argument: %w", errUsage)
 		}
+		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+			// The build publishes the one key it is given while there is
+			// no keys folder; a folder holding only the next key would
+			// leave the current one out.
+			return fmt.Errorf("there is no keys folder (%s) yet: publish the current key's public half first (write its PEM to a file, run `agentcards keygen -from FILE`, commit %s), then make the next key", dir, dir)
+		}
 		for _, k := range ks.Keys {
 			if state, _ := rot.State(k.KeyID); state == keyring.StateNext {
 				return fmt.Errorf("key %s is already the next key: promote it before making another", k.KeyID)

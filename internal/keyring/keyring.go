@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,6 +22,8 @@ import (
 type Private struct {
 	Key  crypto.Signer
 	From string
+	// Dev says its PEM is marked as a development key (sign.IsDevPEM).
+	Dev bool
 }
 
 // Read loads the private keys from files and from the PEM in envValue
@@ -33,6 +36,7 @@ func Read(files []string, envValue string) ([]Private, error) {
 		if err != nil {
 			return fmt.Errorf("signing key from %s: %v", from, err)
 		}
+		dev := sign.IsDevPEM(data)
 		for _, k := range keys {
 			kid, err := sign.Thumbprint(k.Public())
 			if err != nil {
@@ -40,7 +44,7 @@ func Read(files []string, envValue string) ([]Private, error) {
 			}
 			if !seen[kid] {
 				seen[kid] = true
-				out = append(out, Private{k, from})
+				out = append(out, Private{k, from, dev})
 			}
 		}
 		return nil
@@ -110,10 +114,19 @@ type Options struct {
 // a note says how to commit it.
 func Open(o Options) (*Ring, error) {
 	keysDir, privs := o.KeysDir, o.Private
-	_, statErr := os.Lstat(keysDir)
+	st, statErr := os.Lstat(keysDir)
 	absent := errors.Is(statErr, fs.ErrNotExist)
 	if absent && o.KeysNamed {
 		return nil, fmt.Errorf("site.keys names the keys folder %s, which does not exist: create it with `agentcards keygen`, or fix site.keys", keysDir)
+	}
+	if statErr == nil && st.Mode().IsRegular() {
+		return nil, fmt.Errorf("keys folder %s is a file, not a folder: it should hold one public JWK per file (agentcards keygen writes them)", keysDir)
+	}
+	if err := refuseDevKeys(privs, o.DevDir); err != nil {
+		return nil, err
+	}
+	if absent && len(privs) > 1 {
+		return nil, fmt.Errorf("there is no keys folder (%s), and %d signing keys were given: a key publishes its own public half only when it is the one key; several keys are a rotation, which the keys folder records. Publish each key's public half (write each PEM to its own file, run `agentcards keygen -from FILE`) and commit %s", keysDir, len(privs), keysDir)
 	}
 	keys, err := sign.LoadKeySet(keysDir)
 	if err != nil {
@@ -196,7 +209,7 @@ func Open(o Options) (*Ring, error) {
 		r.Signers = append(r.Signers, s)
 	}
 	if len(derived) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("there is no keys folder (%s), so the JWKS publishes the public half of each signing key given: %s. Commit it to pin the published keys (a secret holding another key then fails the build) and to rotate them: write the PEM to a file, run `agentcards keygen -from FILE -alg ALG` with the alg above, and commit %s (README, \"Signing keys\")", keysDir, strings.Join(derived, "; "), keysDir))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("there is no keys folder (%s), so the JWKS publishes the public half of the signing key given: %s. Commit it to pin the published keys (a secret holding another key then fails the build) and to rotate them: write the PEM to a file, run `agentcards keygen -from FILE`, and commit %s (README, \"Signing keys\")", keysDir, strings.Join(derived, "; "), keysDir))
 	}
 	if len(r.Signers) == 0 {
 		if len(r.Warnings) > 0 {
@@ -205,6 +218,25 @@ func Open(o Options) (*Ring, error) {
 		return nil, fmt.Errorf("none of the signing keys given is active (%s): give the active key's PEM (agentcards keys list shows which key is active); a next key signs only after `agentcards keys promote KID`", rot.Describe())
 	}
 	return r, nil
+}
+
+// refuseDevKeys refuses a development key given as a signing key: one
+// whose PEM is marked as such, or the project's own development key
+// (made before keys were marked).
+func refuseDevKeys(privs []Private, devDir string) error {
+	devKID := ""
+	if data, err := os.ReadFile(filepath.Join(devDir, sign.DevKeyDir, sign.DevKeyFile)); err == nil {
+		if keys, err := sign.ParsePrivatePEM(data); err == nil && len(keys) == 1 {
+			devKID, _ = sign.Thumbprint(keys[0].Public())
+		}
+	}
+	for _, p := range privs {
+		kid, _ := sign.Thumbprint(p.Key.Public())
+		if p.Dev || devKID != "" && kid == devKID {
+			return fmt.Errorf("the signing key from %s is an agentcards development key: it signs local builds when no key is given, and never a published site. Make a real key with `agentcards keygen` (README, \"Signing keys\")", p.From)
+		}
+	}
+	return nil
 }
 
 // DefaultAlg is the JWS alg a key signs with when no public JWK says

@@ -411,6 +411,12 @@ func (m *Manifest) PrivateDir() string { return m.resolve(m.Site.PrivateOutput, 
 // KeysDir is the public key folder, resolved against the manifest's folder.
 func (m *Manifest) KeysDir() string { return m.resolve(m.Site.Keys, "keys") }
 
+// KeysNamed reports whether site.keys names a keys folder other than the
+// default one, which must then exist.
+func (m *Manifest) KeysNamed() bool {
+	return m.Site.Keys != "" && filepath.Clean(m.Site.Keys) != "keys"
+}
+
 func (m *Manifest) resolve(p, def string) string {
 	if p == "" {
 		p = def

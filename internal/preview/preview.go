@@ -209,7 +209,7 @@ func (s *Server) build(dir string) error {
 	s.mu.Lock()
 	s.keysDir = m.KeysDir()
 	s.mu.Unlock()
-	ring, err := keyring.Open(keyring.Options{KeysDir: m.KeysDir(), KeysNamed: m.Site.Keys != "", DevDir: m.Dir, Private: s.cfg.Keys, JKU: site.JWKSURL(m), AllowDev: true})
+	ring, err := keyring.Open(keyring.Options{KeysDir: m.KeysDir(), KeysNamed: m.KeysNamed(), DevDir: m.Dir, Private: s.cfg.Keys, JKU: site.JWKSURL(m), AllowDev: true})
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,13 @@ package sign
 
 import (
 	"crypto"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // EnvSigningKey names the environment variable that holds the private
@@ -40,7 +42,7 @@ func DevKey(dir string) (key crypto.Signer, path string, created bool, err error
 	if err != nil {
 		return nil, path, false, err
 	}
-	pemBytes, err := EncodePrivatePEM(key)
+	pemBytes, err := encodeDevPEM(key)
 	if err != nil {
 		return nil, path, false, err
 	}
@@ -58,6 +60,37 @@ func DevKey(dir string) (key crypto.Signer, path string, created bool, err error
 		return key, path, false, err
 	}
 	return key, path, true, nil
+}
+
+// DevPEMHeader is the PEM header that marks a development key, so that it
+// is refused wherever it is given as a signing key, with or without the
+// project it was made in.
+const DevPEMHeader = "Agentcards-Key"
+
+// encodeDevPEM is EncodePrivatePEM with the development key's header.
+func encodeDevPEM(k crypto.Signer) ([]byte, error) {
+	plain, err := EncodePrivatePEM(k)
+	if err != nil {
+		return nil, err
+	}
+	b, _ := pem.Decode(plain)
+	b.Headers = map[string]string{DevPEMHeader: "development; previews only, never publish"}
+	return pem.EncodeToMemory(b), nil
+}
+
+// IsDevPEM reports whether PEM data holds a key marked as a development
+// key.
+func IsDevPEM(data []byte) bool {
+	for {
+		var b *pem.Block
+		b, data = pem.Decode(data)
+		if b == nil {
+			return false
+		}
+		if strings.HasPrefix(b.Headers[DevPEMHeader], "development") {
+			return true
+		}
+	}
 }
 
 // readDevKey reads the development key at path.
