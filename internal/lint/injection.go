@@ -300,7 +300,7 @@ func windowEnd(text string, from int) int {
 func injection(s string, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
 	folded := fold(s)
-	if strings.ContainsAny(s, "<[:\n#@(|\uff1c\uff3b\uff1a") || strings.Contains(folded, "system prompt") {
+	if mayHoldMarker(s) || strings.Contains(folded, "system prompt") {
 		lower := s
 		if !isASCII(s) {
 			lower = norm.NFKC.String(s)
@@ -324,14 +324,15 @@ func injection(s string, example bool) string {
 		return m
 	}
 	// Words taken apart: "i g n o r e previous", "I g n o r e   a l l",
-	// "Ign-ore", "IGNORE. ALL. PREVIOUS.".
-	if joined, ok := joinSpacedLetters(folded); ok {
+	// "Ign-ore", "IGNORE. ALL. PREVIOUS.". A variant is read only when
+	// putting the pieces together makes a word some pattern uses.
+	if joined, ok := joinSpacedLetters(folded); ok && makesPatternWord(folded, joined) {
 		if m := matchFolded(joined, example); m != "" {
 			return m
 		}
 	}
-	for _, v := range []string{despaced(s), unhyphenated(s)} {
-		if v != "" {
+	for _, v := range []func(string) (string, bool){despaced, unhyphenated} {
+		if v, ok := v(s); ok {
 			if m := matchFolded(fold(v), example); m != "" {
 				return m
 			}
@@ -354,6 +355,55 @@ func injection(s string, example bool) string {
 		}
 	}
 	return ""
+}
+
+// patternWords are the words the injection patterns spell out.
+var patternWords = func() map[string]bool {
+	words := map[string]bool{}
+	word := regexp.MustCompile(`[a-z]{2,}`)
+	for _, p := range injectionPatterns {
+		// Skip the escapes (\w, \b, \S) before taking the words.
+		for _, w := range word.FindAllString(strings.NewReplacer(`\w`, " ", `\b`, " ", `\S`, " ", `\s`, " ").Replace(p.re), -1) {
+			words[w] = true
+		}
+	}
+	return words
+}()
+
+// makesPatternWord reports whether variant, a re-reading of folded text,
+// holds a word some pattern uses that folded does not.
+func makesPatternWord(folded, variant string) bool {
+	had := map[string]bool{}
+	for w := range strings.SplitSeq(folded, " ") {
+		had[w] = true
+	}
+	for w := range strings.SplitSeq(variant, " ") {
+		if !had[w] && patternWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// markerBytes are the ASCII characters every marker pattern holds one of.
+var markerBytes = func() (t [256]bool) {
+	for _, c := range []byte("<[:\n#@(|\"") {
+		t[c] = true
+	}
+	return t
+}()
+
+// mayHoldMarker reports whether s holds a character some marker pattern
+// needs (full-width forms of them included).
+func mayHoldMarker(s string) bool {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if markerBytes[s[i]] {
+			return true
+		}
+		ascii = ascii && s[i] < utf8.RuneSelf
+	}
+	return !ascii && strings.ContainsAny(s, "\uff1c\uff3b\uff1a")
 }
 
 // quotedMention reports whether every order s holds is inside quotation
@@ -382,11 +432,14 @@ var quoted = regexp.MustCompile("\"[^\"]{1,300}\"|\u201c[^\u201d]{1,300}\u201d|\
 // mentionWords say that quoted orders are examples of what is detected.
 var mentionWords = regexp.MustCompile(`\b(?:detect|detects|detecting|detection|flag|flags|flagging|block|blocks|blocking|scan|scans|scanning|classif\w*|filter|filters|filtering|guard|guards|catch|catches|identif\w*|screen|screens|such as|like|e\.g\.|for example|attacks?|jailbreak phrases|injection)\b`)
 
+func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
 // despaced undoes letter spacing in s, "I g n o r e   a l l" (one space
-// between letters, more between words), or returns "".
-func despaced(s string) string {
-	if !strings.Contains(s, " ") {
-		return ""
+// between letters, more between words); ok says it made a word some
+// pattern uses.
+func despaced(s string) (string, bool) {
+	if !strings.Contains(s, " ") || !spacedLetters(strings.ReplaceAll(s, "  ", " ")) {
+		return "", false
 	}
 	parts := strings.Split(s, " ")
 	run, best := 0, 0
@@ -399,61 +452,116 @@ func despaced(s string) string {
 		}
 	}
 	if best < 4 {
-		return ""
+		return "", false
 	}
-	var b strings.Builder
-	for i, p := range parts {
+	var b, word strings.Builder
+	made := false
+	flush := func() {
+		if word.Len() > 1 && patternWords[strings.ToLower(word.String())] {
+			made = true
+		}
+		b.WriteString(word.String())
+		word.Reset()
+	}
+	for _, p := range parts {
 		switch {
 		case p == "":
+			flush()
 			b.WriteByte(' ')
 		case utf8.RuneCountInString(p) == 1:
-			b.WriteString(p)
+			word.WriteString(p)
 		default:
-			if i > 0 {
-				b.WriteByte(' ')
-			}
+			flush()
+			b.WriteByte(' ')
 			b.WriteString(p)
 			b.WriteByte(' ')
 		}
 	}
-	return b.String()
+	flush()
+	return b.String(), made
 }
 
 // unhyphenated is s with the hyphens between letters taken out
-// ("Ign-ore", "I-g-n-o-r-e"), or "" when it holds none.
-func unhyphenated(s string) string {
-	if !strings.ContainsAny(s, "-\u2010\u2011") {
-		return ""
+// ("Ign-ore", "I-g-n-o-r-e"); ok says that made a word some pattern
+// uses.
+func unhyphenated(s string) (string, bool) {
+	if isASCII(s) {
+		// Without building anything: does joining a hyphenated word make
+		// a pattern's word?
+		made := false
+		for i := 0; i < len(s) && !made; {
+			if !isLetterByte(s[i]) {
+				i++
+				continue
+			}
+			j, hyphens := i, 0
+			for j < len(s) && (isLetterByte(s[j]) || s[j] == '-' && j+1 < len(s) && isLetterByte(s[j+1]) && j > i) {
+				if s[j] == '-' {
+					hyphens++
+				}
+				j++
+			}
+			if hyphens > 0 {
+				w := strings.ToLower(strings.ReplaceAll(s[i:j], "-", ""))
+				made = patternWords[w]
+			}
+			i = j
+		}
+		if !made {
+			return "", false
+		}
+	} else if !strings.ContainsAny(s, "-\u2010\u2011") {
+		return "", false
 	}
 	rs := []rune(s)
-	out := make([]rune, 0, len(rs))
-	changed := false
+	joined := false
 	for i, r := range rs {
 		if (r == '-' || r == 0x2010 || r == 0x2011) && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
-			changed = true
+			joined = true
+			break
+		}
+	}
+	if !joined {
+		return "", false
+	}
+	out := make([]rune, 0, len(rs))
+	made := false
+	start, hyphens := 0, 0 // the word being read, and its hyphens taken out
+	for i, r := range rs {
+		if (r == '-' || r == 0x2010 || r == 0x2011) && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
+			hyphens++
+			continue
+		}
+		if !unicode.IsLetter(r) {
+			if hyphens > 0 && patternWords[strings.ToLower(string(out[start:]))] {
+				made = true
+			}
+			out = append(out, r)
+			start, hyphens = len(out), 0
 			continue
 		}
 		out = append(out, r)
 	}
-	if !changed {
-		return ""
+	if hyphens > 0 && patternWords[strings.ToLower(string(out[start:]))] {
+		made = true
 	}
-	return string(out)
+	return string(out), made
 }
 
 // joinShortSentences drops the sentence ends of folded text that close a
 // sentence of one or two words ("ignore . all . previous"), or reports
 // false when there is none.
 func joinShortSentences(folded string) (string, bool) {
-	if !strings.Contains(folded, " . ") {
+	if !shortSentenceBetweenPatternWords(folded) {
 		return folded, false
 	}
 	words := strings.Split(folded, " ")
 	out := make([]string, 0, len(words))
 	n, found := 0, false
-	for _, w := range words {
+	for i, w := range words {
 		if w == "." {
-			if n > 0 && n <= 2 {
+			// Only between two words some pattern uses: "ignore . all".
+			if n > 0 && n <= 2 && i+1 < len(words) && patternWords[words[i-1]] && patternWords[words[i+1]] {
 				found = true
 				n = 0
 				continue
@@ -468,9 +576,32 @@ func joinShortSentences(folded string) (string, bool) {
 	return strings.Join(out, " "), found
 }
 
+// shortSentenceBetweenPatternWords reports, without building anything,
+// whether folded text has a sentence end joinShortSentences would drop.
+func shortSentenceBetweenPatternWords(folded string) bool {
+	n, prev := 0, ""
+	for rest := folded; rest != ""; {
+		w, after, _ := strings.Cut(rest, " ")
+		if w == "." {
+			next, _, _ := strings.Cut(after, " ")
+			if n > 0 && n <= 2 && patternWords[prev] && patternWords[next] {
+				return true
+			}
+			n = 0
+		} else {
+			n++
+		}
+		prev, rest = w, after
+	}
+	return false
+}
+
 // base64Texts decodes the runs of s that are base64 (24 characters or
 // more) of readable text: a sentence, not an image or a key.
 func base64Texts(s string) []string {
+	if len(s) < 24 {
+		return nil
+	}
 	var out []string
 	start := -1
 	for i := 0; i <= len(s); i++ {
