@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -114,4 +115,42 @@ func samplePeakHeap(peak *atomic.Uint64) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
+}
+
+// BenchmarkChecksums times SumsFile over a tree of agents whose files the
+// build recorded as written: the walk, a stat per file and the lookups,
+// no file read.
+func BenchmarkChecksums(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
+			scanner, err := secret.NewScanner(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			bl := &builder{root: b.TempDir(), fresh: true, st: newTreeState(), opts: Options{Secrets: scanner}}
+			for i := range n {
+				id := fmt.Sprintf("agent-%d", i)
+				if err := bl.mkdir("agents/" + id + "/" + WellKnown); err != nil {
+					b.Fatal(err)
+				}
+				var rec agentRecord
+				for j, name := range agentFileNames {
+					w, err := bl.write(agentFile(id, name), []byte(strings.Repeat(id, 100)))
+					if err != nil {
+						b.Fatal(err)
+					}
+					rec.Stats[j], rec.Sums[j] = w.Stat, w.Sum
+				}
+				bl.st.Agents[id] = rec
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if err := bl.checksums(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/agent")
+		})
+	}
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"maps"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agentcards/agentcards/internal/regular"
 )
@@ -26,91 +28,169 @@ type fileSum struct {
 	Stat fileStat
 }
 
-// noteSum records the SHA-256 of a file the build wrote, and the file as
-// written (with mu held).
-func (b *builder) noteSum(rel string, data []byte, st fileStat) {
-	if b.sums == nil {
-		b.sums = map[string]fileSum{}
-	}
-	b.sums[rel] = fileSum{sha256.Sum256(data), st}
+// namedSum is the SHA-256 of the file rel of the tree.
+type namedSum struct {
+	rel string
+	sum [32]byte
 }
 
-// checksums writes SumsFile: the SHA-256 of every file of the tree. A
-// file this build wrote was summed as it was written, one it kept is in
-// the tree's record; either counts only while the file is still as it was
-// then. Any other file is read.
-// The tree's record then holds exactly the files listed.
+// checksums writes SumsFile: the SHA-256 of every file of the tree. Each
+// file the tree's record holds was summed as it was written (by this
+// build or an earlier one), and that sum counts only while the file is
+// still as it was then; any other file is read.
+//
+// The tree is walked, so that a file nobody recorded is listed too. The
+// folders of agents, which are most of it, are read on every core.
 func (b *builder) checksums() error {
-	sums := map[string]fileSum{}
+	var (
+		sums   []namedSum
+		agents []string // agents/<id> folders, as paths
+	)
 	err := filepath.WalkDir(b.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() {
+		if p == b.root {
 			return nil
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(p, b.root+string(filepath.Separator)))
-		if rel == SumsFile {
+		if d.IsDir() {
+			if id, ok := strings.CutPrefix(rel, "agents/"); ok && !strings.Contains(id, "/") {
+				agents = append(agents, p)
+				return fs.SkipDir
+			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("%s in the tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
+		s, err := b.sumFile(p, rel, d)
+		if err == nil && s.rel != "" {
+			sums = append(sums, s)
 		}
-		st, ok := statFile(p)
-		if !ok {
-			return fmt.Errorf("%s vanished from the tree %s", rel, b.root)
-		}
-		// A sum counts only for the file as it was summed: anything
-		// changed since is read again.
-		if rec, ok := b.sums[rel]; ok && rec.Stat == st {
-			sums[rel] = rec
-			return nil
-		}
-		if rec, ok := b.st.Sums[rel]; ok && rec.Stat == st && fs.FileMode(st.Mode).IsRegular() {
-			sums[rel] = rec
-			return nil
-		}
-		data, err := regular.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		sums[rel] = fileSum{sha256.Sum256(data), st}
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
 	}
-	b.mu.Lock()
-	b.st.Sums = sums
-	b.mu.Unlock()
+	workers := min(runtime.GOMAXPROCS(0), max(len(agents), 1))
+	parts := make([][]namedSum, workers)
+	errs := make([]error, len(agents))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(agents) {
+					return
+				}
+				errs[i] = filepath.WalkDir(agents[i], func(p string, d fs.DirEntry, err error) error {
+					if err != nil || d.IsDir() {
+						return err
+					}
+					rel := filepath.ToSlash(strings.TrimPrefix(p, b.root+string(filepath.Separator)))
+					s, err := b.sumFile(p, rel, d)
+					if err == nil {
+						parts[w] = append(parts[w], s)
+					}
+					return err
+				})
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	for _, part := range parts {
+		sums = append(sums, part...)
+	}
+	slices.SortFunc(sums, func(a, b namedSum) int { return strings.Compare(a.rel, b.rel) })
 	data := sumsText(sums)
 	k := hashParts(data)
 	if b.fileIntact(SumsFile, k) {
 		b.files.Add(1)
 		return nil
 	}
-	b.record(SumsFile, key{}, fileStat{})
-	st, err := b.write(SumsFile, data)
+	b.record(SumsFile, key{}, fileSum{})
+	w, err := b.write(SumsFile, data)
 	if err != nil {
 		return err
 	}
-	b.record(SumsFile, k, st)
+	b.record(SumsFile, k, w)
 	return nil
 }
 
-// sumsText is SumsFile's text. Names that sha256sum would escape (a
-// backslash or a new line in them) are escaped its way: the line starts
-// with a backslash.
-func sumsText(sums map[string]fileSum) []byte {
-	var b []byte
-	for _, rel := range slices.Sorted(maps.Keys(sums)) {
-		s := sums[rel].Sum
-		name := rel
+// sumFile is the SHA-256 of the file at p (rel in the tree), from the
+// tree's record while the file is as recorded, else read; SumsFile itself
+// has none (rel ""). The tree's record is not written while checksums
+// runs, so this reads it without the lock.
+func (b *builder) sumFile(p, rel string, d fs.DirEntry) (namedSum, error) {
+	if rel == SumsFile {
+		return namedSum{}, nil
+	}
+	if !d.Type().IsRegular() {
+		return namedSum{}, fmt.Errorf("%s in the tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
+	}
+	st, ok := statFile(p)
+	if !ok {
+		return namedSum{}, fmt.Errorf("%s vanished from the tree %s", rel, b.root)
+	}
+	// A sum counts only for the file as it was summed: anything changed
+	// since is read again.
+	if fs.FileMode(st.Mode).IsRegular() {
+		if sum, ok := b.recordedSum(rel, st); ok {
+			return namedSum{rel, sum}, nil
+		}
+	}
+	data, err := regular.ReadFile(p)
+	if err != nil {
+		return namedSum{}, err
+	}
+	return namedSum{rel, sha256.Sum256(data)}, nil
+}
+
+// recordedSum is the SHA-256 the tree's record holds for the file rel,
+// when the file is still st, as it was written.
+func (b *builder) recordedSum(rel string, st fileStat) ([32]byte, bool) {
+	if rest, ok := strings.CutPrefix(rel, "agents/"); ok {
+		id, name, _ := strings.Cut(rest, "/")
+		rec, ok := b.st.Agents[id]
+		if i := agentFileIndex(name); ok && i >= 0 && rec.Stats[i] == st {
+			return rec.Sums[i], true
+		}
+		return [32]byte{}, false
+	}
+	if rec, ok := b.st.Files[rel]; ok && rec.Stat == st {
+		return rec.Sum, true
+	}
+	return [32]byte{}, false
+}
+
+// agentFileIndex is the index in agentFileNames of the file name of an
+// agent's folder (agentFile); -1 for any other.
+func agentFileIndex(name string) int {
+	if name != "index.html" {
+		var ok bool
+		if name, ok = strings.CutPrefix(name, WellKnown+"/"); !ok || name == "index.html" {
+			return -1
+		}
+	}
+	return slices.Index(agentFileNames, name)
+}
+
+// sumsText is SumsFile's text, of sums sorted by name. Names that
+// sha256sum would escape (a backslash or a new line in them) are escaped
+// its way: the line starts with a backslash.
+func sumsText(sums []namedSum) []byte {
+	b := make([]byte, 0, len(sums)*(64+2+48))
+	for _, s := range sums {
+		name := s.rel
 		if strings.ContainsAny(name, "\\\n\r") {
 			name = strings.NewReplacer("\\", "\\\\", "\n", "\\n", "\r", "\\r").Replace(name)
 			b = append(b, '\\')
 		}
-		b = hex.AppendEncode(b, s[:])
+		b = hex.AppendEncode(b, s.sum[:])
 		b = append(b, "  "...)
 		b = append(b, name...)
 		b = append(b, '\n')

@@ -21,7 +21,7 @@ import (
 // notes in README, "Incremental builds").
 
 // stateFormat is the version of the state file's layout.
-const stateFormat = 5
+const stateFormat = 6
 
 // agentRecord is what a tree holds of one agent: the key of the inputs its
 // files were made from (zero: unknown, to be rewritten), and the fields its
@@ -30,6 +30,8 @@ type agentRecord struct {
 	Key       key
 	Projected string
 	Stats     [3]fileStat // of agentFileNames, as written
+	// Sums are the SHA-256 of those files as written, for SumsFile.
+	Sums [3][32]byte
 	// Folders are agents/<id> and its .well-known once the files were in
 	// them: a name added to either since changes them.
 	Folders [2]fileStat
@@ -39,10 +41,12 @@ type agentRecord struct {
 }
 
 // fileRecord is what a tree holds at one path outside agents/: the key of
-// its inputs (or of its bytes), and the file as written.
+// its inputs (or of its bytes), and the file as written, with its SHA-256
+// (for SumsFile).
 type fileRecord struct {
 	Key  key
 	Stat fileStat
+	Sum  [32]byte
 }
 
 // fileStat identifies a file as a build wrote it. A file changed since
@@ -92,13 +96,10 @@ type treeState struct {
 	// A build that finds the same text again looks only in the files it
 	// wrote.
 	Clean key
-	// Sums are the SHA-256 of every file of the tree, each with the file
-	// as summed (SumsFile lists them).
-	Sums map[string]fileSum
 }
 
 func newTreeState() *treeState {
-	return &treeState{Agents: map[string]agentRecord{}, Raws: map[key]string{}, Files: map[string]fileRecord{}, Sums: map[string]fileSum{}}
+	return &treeState{Agents: map[string]agentRecord{}, Raws: map[key]string{}, Files: map[string]fileRecord{}}
 }
 
 // matches reports whether dir is the folder t describes.
@@ -181,9 +182,6 @@ func fixNil(t *treeState) {
 	}
 	if t.Files == nil {
 		t.Files = map[string]fileRecord{}
-	}
-	if t.Sums == nil {
-		t.Sums = map[string]fileSum{}
 	}
 }
 

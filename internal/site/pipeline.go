@@ -108,8 +108,7 @@ type builder struct {
 	indexed bool // sitemap.xml is a sitemap index
 
 	files     atomic.Int64
-	miscNames map[string]bool    // the files misc wrote
-	sums      map[string]fileSum // SHA-256 of each file this build wrote, as written (guarded by mu)
+	miscNames map[string]bool // the files misc wrote
 	// sources are the site/ Markdown files, by path from the manifest's
 	// folder, for the leak check.
 	sources map[string][]byte
@@ -564,7 +563,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	rec := agentRecord{Key: mem.key}
 	copied := false
 	if live.Key == mem.key && b.live != "" && b.agentIntact(b.live, mem.id, live) {
-		rec.Stats, copied = b.copyAgent(mem.id)
+		rec.Stats, rec.Sums, copied = b.copyAgent(mem.id)
 		rec.Projected, rec.Extended = live.Projected, live.Extended
 	}
 	if !copied {
@@ -576,11 +575,11 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 			return fmt.Errorf("agent %q: %w", mem.id, err)
 		}
 		for i, data := range [][]byte{out.cardJSON, out.legacyJSON, out.page} {
-			st, err := b.write(agentFile(mem.id, agentFileNames[i]), data)
+			w, err := b.write(agentFile(mem.id, agentFileNames[i]), data)
 			if err != nil {
 				return err
 			}
-			rec.Stats[i] = st
+			rec.Stats[i], rec.Sums[i] = w.Stat, w.Sum
 		}
 		rec.Projected = strings.Join(out.projected, "\n")
 		rec.Extended = mem.agent.Extended != nil
@@ -621,18 +620,20 @@ func (b *builder) noteProjected(id, projected string) {
 
 // copyAgent copies an agent's files from the live output into the tree,
 // scanning them like every output.
-func (b *builder) copyAgent(id string) (stats [3]fileStat, ok bool) {
+func (b *builder) copyAgent(id string) (stats [3]fileStat, sums [3][32]byte, ok bool) {
 	for i, name := range agentFileNames {
 		rel := agentFile(id, name)
 		data, err := regular.ReadFile(filepath.Join(b.live, filepath.FromSlash(rel)))
 		if err != nil {
-			return stats, false
+			return stats, sums, false
 		}
-		if stats[i], err = b.writeFile(rel, data); err != nil {
-			return stats, false
+		w, err := b.writeFile(rel, data)
+		if err != nil {
+			return stats, sums, false
 		}
+		stats[i], sums[i] = w.Stat, w.Sum
 	}
-	return stats, true
+	return stats, sums, true
 }
 
 // agentIntact reports whether the tree at root still holds an agent's
@@ -679,41 +680,41 @@ func (b *builder) fileIntact(rel string, k key) bool {
 	return ok && rec.Key == k && intact(filepath.Join(b.root, filepath.FromSlash(rel)), rec.Stat)
 }
 
-// record notes that the tree holds rel, made from k, as st.
-func (b *builder) record(rel string, k key, st fileStat) {
+// record notes that the tree holds rel, made from k, as w (zero: unknown).
+func (b *builder) record(rel string, k key, w fileSum) {
 	b.mu.Lock()
-	b.st.Files[rel] = fileRecord{Key: k, Stat: st}
+	b.st.Files[rel] = fileRecord{Key: k, Stat: w.Stat, Sum: w.Sum}
 	b.mu.Unlock()
 }
 
 // write writes one file of the tree (rel is a slash path), scanning it.
-func (b *builder) write(rel string, data []byte) (fileStat, error) {
+func (b *builder) write(rel string, data []byte) (fileSum, error) {
 	b.files.Add(1)
 	return b.writeFile(rel, data)
 }
 
-// writeFile writes a file of the tree. In a tree kept from an earlier
-// build, whatever is already at that name must be a plain file: a symbolic
-// link planted there would have the build write outside the tree.
-func (b *builder) writeFile(rel string, data []byte) (fileStat, error) {
+// writeFile writes a file of the tree, and returns it as written with the
+// SHA-256 of its bytes. In a tree kept from an earlier build, whatever is
+// already at that name must be a plain file: a symbolic link planted there
+// would have the build write outside the tree.
+func (b *builder) writeFile(rel string, data []byte) (fileSum, error) {
 	p := filepath.Join(b.root, filepath.FromSlash(rel))
 	if !b.fresh {
 		if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
-			return fileStat{}, fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
+			return fileSum{}, fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
 		}
 	}
 	if err := writeOutput(b.opts.Secrets, b.root, p, data); err != nil {
-		return fileStat{}, err
+		return fileSum{}, err
 	}
 	st, ok := statFile(p)
 	if !ok {
-		return fileStat{}, fmt.Errorf("%s vanished after it was written", p)
+		return fileSum{}, fmt.Errorf("%s vanished after it was written", p)
 	}
 	b.mu.Lock()
 	b.written = append(b.written, rel)
-	b.noteSum(rel, data, st)
 	b.mu.Unlock()
-	return st, nil
+	return fileSum{Sum: sha256.Sum256(data), Stat: st}, nil
 }
 
 // mkdir makes the folder rel of the tree and its parents. In a tree kept
@@ -888,21 +889,21 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 	}
 	for _, rel := range pieces {
 		// Unknown until written.
-		b.record(rel, key{}, fileStat{})
-		st, err := b.writeDir(rel, out[rel])
+		b.record(rel, key{}, fileSum{})
+		w, err := b.writeDir(rel, out[rel])
 		if err != nil {
 			return err
 		}
-		b.record(rel, gk, st)
+		b.record(rel, gk, w)
 	}
 	return nil
 }
 
 // writeDir is write, creating the file's folder first.
-func (b *builder) writeDir(rel string, data []byte) (fileStat, error) {
+func (b *builder) writeDir(rel string, data []byte) (fileSum, error) {
 	if dir := path.Dir(rel); dir != "." {
 		if err := b.mkdir(dir); err != nil {
-			return fileStat{}, err
+			return fileSum{}, err
 		}
 	}
 	return b.write(rel, data)
@@ -993,12 +994,12 @@ func (b *builder) misc(ids []string) error {
 			b.files.Add(1)
 			continue
 		}
-		b.record(name, key{}, fileStat{})
-		st, err := b.writeDir(name, files[name])
+		b.record(name, key{}, fileSum{})
+		w, err := b.writeDir(name, files[name])
 		if err != nil {
 			return err
 		}
-		b.record(name, k, st)
+		b.record(name, k, w)
 	}
 	return b.rootCards(ids)
 }
@@ -1022,16 +1023,16 @@ func (b *builder) rootCards(ids []string) error {
 			b.files.Add(1)
 			continue
 		}
-		b.record(rel, key{}, fileStat{})
+		b.record(rel, key{}, fileSum{})
 		data, err := regular.ReadFile(filepath.Join(b.root, filepath.FromSlash(agentFile(def, name))))
 		if err != nil {
 			return err
 		}
-		st, err := b.writeDir(rel, data)
+		w, err := b.writeDir(rel, data)
 		if err != nil {
 			return err
 		}
-		b.record(rel, k, st)
+		b.record(rel, k, w)
 	}
 	return nil
 }

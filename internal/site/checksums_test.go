@@ -1,0 +1,124 @@
+package site
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/secret"
+)
+
+// TestChecksumsUseRecordsOnlyAsWritten checks where each line of SumsFile
+// comes from: the tree's record while the file is as it was written (the
+// record is not checked against the bytes: a planted wrong sum shows that
+// the file was not read again), the file's bytes once it changed since,
+// and the bytes of a file nobody recorded, in any folder; agent folders
+// are read on several cores and the lines still come sorted.
+func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
+	root := t.TempDir()
+	scanner, err := secret.NewScanner(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{root: root, fresh: true, st: newTreeState(), opts: Options{Secrets: scanner}}
+	var planted [32]byte
+	copy(planted[:], "a sum the record holds, not the file's")
+	want := map[string][32]byte{}
+	for i := range 40 {
+		id := fmt.Sprintf("agent-%d", i)
+		if err := b.mkdir("agents/" + id + "/" + WellKnown); err != nil {
+			t.Fatal(err)
+		}
+		rec := agentRecord{}
+		for j, name := range agentFileNames {
+			rel := agentFile(id, name)
+			data := []byte(rel + " as written")
+			w, err := b.write(rel, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Stats[j], rec.Sums[j] = w.Stat, w.Sum
+			want[rel] = sha256.Sum256(data)
+		}
+		switch i {
+		case 3: // recorded, unchanged: the record's sum
+			rec.Sums[0] = planted
+			want[agentFile(id, agentFileNames[0])] = planted
+		case 5: // recorded, changed since: read
+			rec.Sums[1] = planted
+			rel := agentFile(id, agentFileNames[1])
+			rewrite(t, root, rel, "changed", want)
+		case 7: // a file nobody recorded
+			rel := "agents/" + id + "/" + WellKnown + "/planted.json"
+			rewrite(t, root, rel, "planted", want)
+		}
+		b.st.Agents[id] = rec
+	}
+	for _, rel := range []string{"index.html", "page/2/index.html", WellKnown + "/jwks.json"} {
+		data := []byte(rel + " as written")
+		w, err := b.writeDir(rel, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.record(rel, key{1}, w)
+		want[rel] = sha256.Sum256(data)
+	}
+	rec := b.st.Files["index.html"]
+	rec.Sum = planted
+	b.st.Files["index.html"] = rec
+	want["index.html"] = planted
+	rec = b.st.Files["page/2/index.html"]
+	rec.Sum = planted
+	b.st.Files["page/2/index.html"] = rec
+	rewrite(t, root, "page/2/index.html", "changed", want)
+	rewrite(t, root, "robots.txt", "nobody recorded it", want)
+
+	for range 2 { // the second time, SumsFile is kept
+		if err := b.checksums(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(root, SumsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w strings.Builder
+		for _, rel := range sortedNames(want) {
+			fmt.Fprintf(&w, "%x  %s\n", want[rel], rel)
+		}
+		if string(got) != w.String() {
+			t.Errorf("%s:\n got:\n%s\nwant:\n%s", SumsFile, got, w.String())
+		}
+	}
+}
+
+// rewrite writes text to the tree's file rel behind the build's back.
+func rewrite(t *testing.T, root, rel, text string, want map[string][32]byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want[rel] = sha256.Sum256([]byte(text))
+}
+
+func sortedNames(m map[string][32]byte) []string { return slices.Sorted(maps.Keys(m)) }
+
+// TestAgentFileIndex checks the names of an agent's folder that are its
+// files.
+func TestAgentFileIndex(t *testing.T) {
+	for i, name := range agentFileNames {
+		rel := strings.TrimPrefix(agentFile("a", name), "agents/a/")
+		if got := agentFileIndex(rel); got != i {
+			t.Errorf("agentFileIndex(%q) = %d, want %d", rel, got, i)
+		}
+	}
+	for _, name := range []string{"", WellKnown, WellKnown + "/index.html", CardFile, "x/" + CardFile, WellKnown + "/x.json", "index.htm"} {
+		if got := agentFileIndex(name); got != -1 {
+			t.Errorf("agentFileIndex(%q) = %d, want -1", name, got)
+		}
+	}
+}
