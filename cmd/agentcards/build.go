@@ -199,21 +199,68 @@ func warnDevKey(stderr io.Writer, ring *keyring.Ring) {
 		"WARNING: make a real key with `agentcards keygen` and sign with $%s or -key FILE instead (README, \"Signing keys\").\n", verb, ring.DevKey, ring.Signers[0].KID, sign.EnvSigningKey)
 }
 
-// buildLint collects the lint findings of the cards a build signs.
+// buildLint counts the lint findings of the cards a build signs, and
+// keeps only the ones it prints: a large site's findings are not held
+// until the build ends.
 type buildLint struct {
-	mu    sync.Mutex
-	cards []lintedCard
+	mu          sync.Mutex
+	errs, warns int
+	shown       int           // findings not silenced
+	first       []lintFinding // the first maxLintLines of them, by agent id then in card order
+}
+
+// lintFinding is one finding of an agent's card, the index-th of its list.
+type lintFinding struct {
+	agent string
+	index int
+	lint.Finding
 }
 
 // inspect lints one agent's public card (site.Options.Inspect).
 func (l *buildLint) inspect(a *manifest.Agent, unsigned []byte) {
 	findings, err := lintUnsigned(unsigned, a.Silenced())
-	if err != nil || len(findings) == 0 {
+	if err != nil {
 		return
 	}
+	l.add(a.ID, findings)
+}
+
+// add counts the findings of agent id's card.
+func (l *buildLint) add(id string, findings []lint.Finding) {
+	if len(findings) == 0 {
+		return
+	}
+	e, w := lint.Count(findings)
 	l.mu.Lock()
-	l.cards = append(l.cards, lintedCard{Agent: a.ID, Card: site.CardFile, Findings: findings})
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	l.errs, l.warns = l.errs+e, l.warns+w
+	for i, f := range findings {
+		if f.Silenced != "" {
+			continue
+		}
+		l.shown++
+		l.keep(lintFinding{id, i, f})
+	}
+}
+
+// keep adds f to the findings printed if it is among the first
+// maxLintLines (with mu held).
+func (l *buildLint) keep(f lintFinding) {
+	order := func(a, b lintFinding) int {
+		if c := strings.Compare(a.agent, b.agent); c != 0 {
+			return c
+		}
+		return a.index - b.index
+	}
+	if len(l.first) == maxLintLines && order(f, l.first[len(l.first)-1]) > 0 {
+		return
+	}
+	f.agent = strings.Clone(f.agent)
+	i, _ := slices.BinarySearchFunc(l.first, f, order)
+	l.first = slices.Insert(l.first, i, f)
+	if len(l.first) > maxLintLines {
+		l.first = l.first[:maxLintLines]
+	}
 }
 
 // maxLintLines is how many findings a build prints; `agentcards lint`
@@ -222,25 +269,13 @@ const maxLintLines = 20
 
 // print writes the findings as warnings: lint never fails a build.
 func (l *buildLint) print(w io.Writer) {
-	slices.SortFunc(l.cards, func(a, b lintedCard) int { return strings.Compare(a.Agent, b.Agent) })
-	var errs, warns, shown int
-	for _, c := range l.cards {
-		e, wn := lint.Count(c.Findings)
-		errs, warns = errs+e, warns+wn
-		for _, f := range c.Findings {
-			if f.Silenced != "" {
-				continue
-			}
-			if shown < maxLintLines {
-				fmt.Fprintf(w, "warning: lint: agent %s: %s\n", terminal.Escape(c.Agent), formatFinding(f))
-			}
-			shown++
-		}
+	for _, f := range l.first {
+		fmt.Fprintf(w, "warning: lint: agent %s: %s\n", terminal.Escape(f.agent), formatFinding(f.Finding))
 	}
-	if shown > maxLintLines {
-		fmt.Fprintf(w, "warning: lint: and %d more\n", shown-maxLintLines)
+	if l.shown > maxLintLines {
+		fmt.Fprintf(w, "warning: lint: and %d more\n", l.shown-maxLintLines)
 	}
-	if errs+warns > 0 {
-		fmt.Fprintf(w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", plural(errs, "error"), plural(warns, "warning"))
+	if l.errs+l.warns > 0 {
+		fmt.Fprintf(w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", plural(l.errs, "error"), plural(l.warns, "warning"))
 	}
 }

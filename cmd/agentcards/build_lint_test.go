@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/lint"
+)
+
+// TestBuildLintKeepsFirst checks that a build, which keeps only the
+// findings it prints, prints what it would print holding them all: the
+// first maxLintLines by agent id then card order, the number left out and
+// the totals, whatever order the agents are linted in.
+func TestBuildLintKeepsFirst(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 40, 500} {
+		rng := rand.New(rand.NewPCG(uint64(n), 1))
+		cards := map[string][]lint.Finding{}
+		var ids []string
+		for i := range n {
+			id := fmt.Sprintf("agent-%d", rng.IntN(10*n+1))
+			if _, dup := cards[id]; dup {
+				continue
+			}
+			var fs []lint.Finding
+			for j := range rng.IntN(4) + i%2 {
+				f := lint.Finding{Rule: fmt.Sprintf("rule-%d", j), Severity: lint.Warning, Path: fmt.Sprintf("skills[%d]", j), Message: "m"}
+				if rng.IntN(3) == 0 {
+					f.Severity = lint.Error
+				}
+				if rng.IntN(5) == 0 {
+					f.Silenced = "because"
+				}
+				fs = append(fs, f)
+			}
+			cards[id] = fs
+			ids = append(ids, id)
+		}
+		l := &buildLint{}
+		var wg sync.WaitGroup
+		for _, id := range ids {
+			wg.Go(func() { l.add(id, cards[id]) })
+		}
+		wg.Wait()
+		var got bytes.Buffer
+		l.print(&got)
+		if want := printAll(cards); got.String() != want {
+			t.Errorf("%d agents:\n got:\n%s\nwant:\n%s", n, got.String(), want)
+		}
+	}
+}
+
+// printAll is what a build printing from every finding it holds prints.
+func printAll(cards map[string][]lint.Finding) string {
+	var w strings.Builder
+	var errs, warns, shown int
+	for _, id := range slices.Sorted(maps.Keys(cards)) {
+		e, wn := lint.Count(cards[id])
+		errs, warns = errs+e, warns+wn
+		for _, f := range cards[id] {
+			if f.Silenced != "" {
+				continue
+			}
+			if shown < maxLintLines {
+				fmt.Fprintf(&w, "warning: lint: agent %s: %s\n", id, formatFinding(f))
+			}
+			shown++
+		}
+	}
+	if shown > maxLintLines {
+		fmt.Fprintf(&w, "warning: lint: and %d more\n", shown-maxLintLines)
+	}
+	if errs+warns > 0 {
+		fmt.Fprintf(&w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", plural(errs, "error"), plural(warns, "warning"))
+	}
+	return w.String()
+}
