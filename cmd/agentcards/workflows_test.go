@@ -295,14 +295,10 @@ func TestExtendedCardsNeverPublished(t *testing.T) {
 	}
 }
 
-// TestIDTokenJobsRunOnlyGitHubActions: a job that may ask for an OIDC
-// token (id-token: write) can have it minted by any action it runs, and
-// the token names this repository's workflow (what an attestation or a
-// Pages deploy trusts). Such jobs run only GitHub's own actions
-// (actions/...) and, in the README's workflows, agentcards' action,
-// whose own steps run only GitHub's actions too; Cloudflare's action runs
-// in a job without it.
-func TestIDTokenJobsRunOnlyGitHubActions(t *testing.T) {
+// allWorkflows reads the repository's workflows (by file name) and the
+// README's ("README " and their name).
+func allWorkflows(t *testing.T) map[string]*workflow {
+	t.Helper()
 	files := map[string]*workflow{}
 	for _, name := range []string{"publish.yml", "cdn.yml", "ci.yml"} {
 		files[name], _ = readWorkflow(t, name)
@@ -314,6 +310,18 @@ func TestIDTokenJobsRunOnlyGitHubActions(t *testing.T) {
 		}
 		files["README "+name] = &w
 	}
+	return files
+}
+
+// TestIDTokenJobsRunOnlyGitHubActions: a job that may ask for an OIDC
+// token (id-token: write) can have it minted by any action it runs, and
+// the token names this repository's workflow (what an attestation or a
+// Pages deploy trusts). Such jobs run only GitHub's own actions
+// (actions/...) and, in the README's workflows, agentcards' action,
+// whose own steps run only GitHub's actions too; Cloudflare's action runs
+// in a job without it.
+func TestIDTokenJobsRunOnlyGitHubActions(t *testing.T) {
+	files := allWorkflows(t)
 	checked := 0
 	for name, w := range files {
 		for jobName, j := range w.Jobs {
@@ -349,17 +357,7 @@ func TestIDTokenJobsRunOnlyGitHubActions(t *testing.T) {
 // there. In publish.yml and cdn.yml every job does without, including
 // the ones that build the agentcards checking the live site.
 func TestNoGoCacheNextToSecrets(t *testing.T) {
-	files := map[string]*workflow{}
-	for _, name := range []string{"publish.yml", "cdn.yml", "ci.yml"} {
-		files[name], _ = readWorkflow(t, name)
-	}
-	for name, content := range readmeWorkflows(t) {
-		var w workflow
-		if err := yaml.Unmarshal([]byte(content), &w); err != nil {
-			t.Fatal(err)
-		}
-		files["README "+name] = &w
-	}
+	files := allWorkflows(t)
 	checked := 0
 	for name, w := range files {
 		for jobName, j := range w.Jobs {
