@@ -29,7 +29,12 @@ import (
 const qualifier = `(?:all|any|every|previous|prior|above|earlier|preceding|foregoing|former|original|initial|existing|current|your|the system|safety|other|these|those|developer|developers|its|my|old)`
 
 // orders are what an override throws away.
-const orders = `(?:instructions?|prompts?|rules|guidelines|guidance|directions|directives|guardrails|constraints|policies|programming|system (?:prompt|message|messages)|orders|commands|training|restrictions|filters|limits|limitations)`
+const orders = `(?:instructions?|prompts?|rules|guidelines|guidance|directions|directives|guardrails|programming|system (?:prompt|message|messages)|training)`
+
+// bounds are what a model is told it may not do: thrown away, they are
+// an override only when they are the model's ("your restrictions", "all
+// previous commands"), not a shop's orders or an insurer's policies.
+const bounds = `(?:orders|commands|constraints|policies|restrictions|filters|limits|limitations|safety rules|content policy)`
 
 // talk is what an override of a conversation throws away: words a
 // person's request to the agent (a skill's example) may fairly use.
@@ -68,13 +73,14 @@ var injectionPatterns = []struct {
 	// Overrides.
 	{`ignore disregard forget override bypass abandon discard drop dismiss neglect skip pay do dont stop no set put throw`, `(?:ignore|disregard|forget|override|bypass|abandon|discard|drop|dismiss|neglect|skip|pay no attention to|do not follow|dont follow|stop following|do not obey|dont obey|stop obeying|no longer follow|set aside|put aside|throw (?:out|away))(?: \w+){0,3} ` + qualifier + `(?: \w+){0,3} ` + orders + `\b`, false},
 	{`ignore disregard forget`, `(?:ignore|disregard|forget)(?: \w+){0,2} (?:previous|prior|earlier|preceding|above|foregoing|original|initial|all previous|all prior) ` + talk + `\b`, true},
+	{`ignore disregard forget bypass override`, `(?:ignore|disregard|forget|bypass|override)(?: \w+){0,2} (?:your|the system s|all your|your own|any of your|previous|prior|earlier|all previous|all prior) ` + bounds + `\b`, false},
 	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:everything|anything|all|what|whatever)(?: (?:that|you were|you have been|you ve been|youve been|said|told|taught|given|instructed|written|above|before|previously|so far|earlier|until now|up to now))+\b`, false},
 	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:all |everything |anything )?(?:of )?(?:the |that |what is |whats |what was |what came |everything )?(?:above|foregoing|preceding|before this|prior text|previous text|earlier text|text above)\b`, false},
 	{`ignore disregard forget set put drop discard abandon dismiss`, `(?:ignore|disregard|forget|set aside|put aside|drop|discard|abandon|dismiss) (?:all |any |the |your |these |those |my |its )?` + orders + ` (?:above|below|you (?:were|have been|ve been|got|received) (?:given|told|sent)?|you received|given to you|given before|given earlier|from (?:before|earlier|above|the system|your developers?|your creators?|openai|anthropic|google)|so far|until now|up to now)\b`, false},
 	{`please ignore disregard forget`, `\. (?:please )?(?:ignore|disregard|forget) (?:all |any |the |your |these |those |my )?` + orders + ` (?:\.|and|then|now)`, false},
 	{`please forget`, `\. (?:please )?forget (?:everything|all of (?:it|this|that)|all that|all this)(?: (?:\.|and|else|above|before|now))`, false},
 	{`your the all any`, `(?:your|the|all|any) (?:previous |prior |earlier |original |old |existing |current )?` + orders + ` (?:no longer apply|are void|are cancelled|are canceled|are revoked|do not apply|dont apply|are obsolete|have changed|have been (?:updated|replaced|revoked|changed))\b`, false},
-	{`override overrides supersede supersedes replace replaces take takes cancel cancels`, `(?:overrides?|supersedes?|replaces?|takes? precedence over|cancels?) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others)\b`, false},
+	{`override overrides supersede supersedes replace replaces take takes`, `(?:overrides?|supersedes?|replaces?|takes? precedence over) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others)\b`, false},
 	{`new updated real true actual hidden secret revised different`, `(?:new|updated|real|true|actual|hidden|secret|revised|different) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:follow|below|are as follows|take precedence|override|supersede|replace)\b`, false},
 	{`new`, `\. new (?:task|goal|objective|mission|instructions?|directive|prompt|rules) \.`, false},
 	{`your`, `your (?:goal|task|job|objective|mission|purpose|role|instructions) (?:is|are) now\b`, false},
