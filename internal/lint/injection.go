@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -211,45 +212,64 @@ var markerPatterns = []struct {
 	{[]string{"user", "human"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n)?[ \t]*(?:assistant|ai|bot|gpt|model)[ \t]*:`)},
 }
 
-// injectionGroups are the patterns compiled, those that share their gate
-// words, their kind and whether a request may say them joined in one
-// anchored alternation; byGate lists the groups each gate word lets run.
-var injectionGroups, byGate = compilePatterns()
+// byGate lists, for each gate word, the patterns it lets run, joined in
+// anchored alternations (compiled on first use): one for text at large
+// and one without the patterns a request may say (for skills' examples),
+// each for matches at the word and for matches at the sentence's start
+// before it. Every word is tried once, whatever the number of patterns
+// that start with it.
+var byGate = gatePatterns()
 
-// patternGroup is patterns tried together.
-type patternGroup struct {
-	re       *regexp.Regexp
-	request  bool // what a person's request (a skill's example) may fairly say
-	sentence bool // matches start at a sentence's start ("\. ")
+// gateWord is the patterns of one gate word.
+type gateWord struct {
+	once                    sync.Once
+	patterns                []int
+	any, strict             *regexp.Regexp // nil: none
+	sentenceAny, sentStrict *regexp.Regexp
 }
 
 // sentencePattern reports whether pattern i starts at a sentence's start
 // ("\. "): its gate words are the sentence's first.
 func sentencePattern(i int) bool { return strings.HasPrefix(injectionPatterns[i].re, `\. `) }
 
-func compilePatterns() ([]patternGroup, map[string][]int) {
-	type key struct {
-		gate              string
-		request, sentence bool
-	}
-	var keys []key
-	alts := map[key][]string{}
+func gatePatterns() map[string]*gateWord {
+	gates := map[string]*gateWord{}
 	for i, p := range injectionPatterns {
-		k := key{p.gate, p.request, sentencePattern(i)}
-		if alts[k] == nil {
-			keys = append(keys, k)
-		}
-		alts[k] = append(alts[k], `(?:`+p.re+`)`)
-	}
-	groups := make([]patternGroup, len(keys))
-	gates := map[string][]int{}
-	for g, k := range keys {
-		groups[g] = patternGroup{regexp.MustCompile(`^(?:` + strings.Join(alts[k], "|") + `)`), k.request, k.sentence}
-		for _, w := range strings.Fields(k.gate) {
-			gates[w] = append(gates[w], g)
+		for _, w := range strings.Fields(p.gate) {
+			if gates[w] == nil {
+				gates[w] = &gateWord{}
+			}
+			gates[w].patterns = append(gates[w].patterns, i)
 		}
 	}
-	return groups, gates
+	return gates
+}
+
+// compile joins the word's patterns.
+func (g *gateWord) compile() {
+	join := func(sentence, strict bool) *regexp.Regexp {
+		var alts []string
+		for _, i := range g.patterns {
+			if sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) {
+				alts = append(alts, `(?:`+injectionPatterns[i].re+`)`)
+			}
+		}
+		if alts == nil {
+			return nil
+		}
+		return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
+	}
+	g.any, g.strict = join(false, false), join(false, true)
+	g.sentenceAny, g.sentStrict = join(true, false), join(true, true)
+}
+
+// compileAll compiles every gate word's patterns (for tests: a pattern
+// that does not compile fails at once, not on the first card that needs
+// it).
+func compileAll() {
+	for _, g := range byGate {
+		g.once.Do(g.compile)
+	}
 }
 
 // windowWords is how many words from its first a match may span: more
@@ -269,20 +289,23 @@ func matchFolded(folded string, example bool) string {
 		} else {
 			end += lo
 		}
-		for _, g := range byGate[text[lo:end]] {
-			p := injectionGroups[g]
-			from := lo
-			if p.sentence {
-				if lo < 2 || text[lo-2:lo] != ". " {
-					continue
+		if g := byGate[text[lo:end]]; g != nil {
+			g.once.Do(g.compile)
+			sentence, at := g.sentenceAny, g.any
+			if example {
+				sentence, at = g.sentStrict, g.strict
+			}
+			to := windowEnd(text, end)
+			// A match at the sentence's start starts earlier, at its ". ".
+			if sentence != nil && lo >= 2 && text[lo-2:lo] == ". " {
+				if loc := sentence.FindStringIndex(text[lo-2 : to]); loc != nil {
+					return strings.ReplaceAll(strings.Trim(text[lo-2:lo-2+loc[1]], ". "), " . ", ". ")
 				}
-				from = lo - 2
 			}
-			if example && p.request {
-				continue
-			}
-			if loc := p.re.FindStringIndex(text[from:windowEnd(text, end)]); loc != nil {
-				return strings.ReplaceAll(strings.Trim(text[from:from+loc[1]], ". "), " . ", ". ")
+			if at != nil {
+				if loc := at.FindStringIndex(text[lo:to]); loc != nil {
+					return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
+				}
 			}
 		}
 		lo = end + 1

@@ -332,6 +332,10 @@ func TestExamplesMayAskForRoles(t *testing.T) {
 	}
 }
 
+// TestPatternsCompile: every gate word's patterns join into expressions
+// that compile.
+func TestPatternsCompile(t *testing.T) { compileAll() }
+
 // TestGates: every match of a pattern, run unanchored over the whole
 // text, starts with one of its gate words, so that trying it only where a
 // gate word starts misses nothing.
