@@ -42,10 +42,22 @@ type lintReport struct {
 	Errors   int          `json:"errors"`
 	Warnings int          `json:"warnings"`
 	Silenced int          `json:"silenced"`
-	// Unread lists what could not be read, fetched or built: its cards
-	// are unknown, and lint fails.
+	// Unread lists what could not be read or fetched (exit status 2):
+	// its cards are unknown.
 	Unread []unreadTarget `json:"unread"`
+	// Broken lists the manifests that do not build (exit status 1; their
+	// problems are printed on stderr).
+	Broken []unreadTarget `json:"broken"`
 }
+
+// fileError is an error reading one file of a folder TARGET.
+type fileError struct {
+	path string
+	err  error
+}
+
+func (e fileError) Error() string { return e.err.Error() }
+func (e fileError) Unwrap() error { return e.err }
 
 // unreadTarget is a TARGET, or a file of one, that could not be linted.
 type unreadTarget struct {
@@ -89,19 +101,25 @@ func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 		targets = []string{*manifestPath}
 	}
 	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}
-	rep := &lintReport{Cards: []lintedCard{}, Unread: []unreadTarget{}}
+	rep := &lintReport{Cards: []lintedCard{}, Unread: []unreadTarget{}, Broken: []unreadTarget{}}
 	failed, broken := 0, 0
 	for _, t := range targets {
 		cards, errs := lintTarget(t, client, stderr)
 		for _, err := range errs {
 			// The other targets and files are still linted.
 			fmt.Fprintf(stderr, "agentcards lint: %s\n", terminal.EscapeLines(err.Error()))
+			target := t
+			var fe fileError
+			if errors.As(err, &fe) {
+				target = fe.path
+			}
 			if errors.As(err, new(manifestBroken)) {
 				broken++
+				rep.Broken = append(rep.Broken, unreadTarget{Target: target, Error: err.Error()})
 			} else {
 				failed++
+				rep.Unread = append(rep.Unread, unreadTarget{Target: target, Error: err.Error()})
 			}
-			rep.Unread = append(rep.Unread, unreadTarget{Target: t, Error: err.Error()})
 		}
 		rep.Cards = append(rep.Cards, cards...)
 	}
@@ -133,6 +151,12 @@ func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 		fmt.Fprintf(stdout, "lint: %s, %s in %s", plural(rep.Errors, "error"), plural(rep.Warnings, "warning"), plural(len(rep.Cards), "card"))
 		if rep.Silenced > 0 {
 			fmt.Fprintf(stdout, " (%d silenced in the manifest; -json lists them)", rep.Silenced)
+		}
+		if broken > 0 {
+			fmt.Fprintf(stdout, "; %s that does not build (its problems are above)", plural(broken, "manifest"))
+		}
+		if failed > 0 {
+			fmt.Fprintf(stdout, "; %s could not be read", plural(failed, "target"))
 		}
 		fmt.Fprintln(stdout)
 	}
@@ -311,9 +335,12 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 	read := func(p string) ([]byte, lintedCard, error) {
 		data, err := verify.ReadLocalFile(p, limit)
 		if err != nil {
-			return nil, lintedCard{}, err
+			return nil, lintedCard{}, fileError{p, err}
 		}
 		c, err := lintBytesWith(lr, p, data, false)
+		if err != nil {
+			err = fileError{p, err}
+		}
 		return data, c, err
 	}
 	var out []lintedCard
@@ -370,7 +397,7 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 			}
 		}
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fileError{p, err})
 		}
 	}
 	// The catalogs, whose entries' names and descriptions reach the
@@ -393,7 +420,7 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 			}
 		}
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fileError{p, err})
 		}
 	}
 	return out, errs
@@ -440,7 +467,7 @@ func lintFolder(dir string, limit int64) ([]lintedCard, []error) {
 			}
 		}
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fileError{p, err})
 		}
 		return nil
 	})

@@ -179,7 +179,8 @@ func confusableWord(w string, isName, cjkText bool) string {
 			set = append(set, sc)
 		}
 	}
-	if styled != 0 {
+	// One styled letter alone is a mathematical symbol (𝔽, ℝ), not a word.
+	if styled != 0 && utf8.RuneCountInString(w) > 1 {
 		return fmt.Sprintf("%s is written in styled letters (%U), which imitate %q", quote(w, 40), styled, string(asLatin(styled)))
 	}
 	if isName && fullWidth != 0 && !cjkText {

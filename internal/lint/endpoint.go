@@ -184,7 +184,13 @@ func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
 		l.add(InsecureEndpoint, path, fmt.Sprintf("%s has no scheme: a client reads it with whatever scheme it found the card by, http included; write https://", quote(raw, 100)))
 		return
 	}
-	if !secure || !hasScheme {
+	if !secure {
+		if hasScheme && scriptSchemes[scheme] {
+			l.add(InsecureEndpoint, path, fmt.Sprintf("%s uses %s, which a client that shows or fetches it runs as script or reads from its own disk", quote(raw, 100), strconv.Quote(scheme+":")))
+		}
+		return
+	}
+	if !hasScheme {
 		return
 	}
 	switch scheme {
@@ -193,6 +199,11 @@ func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
 		l.add(InsecureEndpoint, path, fmt.Sprintf("%s uses %s, not https", quote(raw, 100), strconv.Quote(scheme+":")))
 	}
 }
+
+// scriptSchemes are URL schemes that run script or read local files
+// where a client renders or fetches a link: never right for an icon, a
+// documentation page or a provider's site.
+var scriptSchemes = map[string]bool{"javascript": true, "vbscript": true, "data": true, "file": true, "blob": true}
 
 // splitScheme splits "scheme:rest", the scheme lower-cased.
 func splitScheme(s string) (scheme, rest string, ok bool) {

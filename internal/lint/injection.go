@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/base64"
+	"html"
 	"regexp"
 	"strings"
 	"sync"
@@ -48,7 +49,7 @@ const youAre = `(?:you are|youre|you re)`
 const agentNoun = `(?:agent|tool|skill|server|service|assistant|plugin|function|api)`
 
 // addressee is a model, addressed.
-const addressee = `(?:ai|ais|llm|llms|models?|language models?|large language models?|ai models?|assistants?|ai assistants?|ai agents?|chatbots?|bots?|gpt|chatgpt|claude|gemini|copilot|agents reading this)`
+const addressee = `(?:ai|ais|llm|llms|models?|language models?|large language models?|ai models?|assistants?|ai assistants?|ai agents?|chatbots?|bots?|gpt|chatgpt|claude|gemini|copilot|agents reading this|orchestrators?|routers?|calling (?:agents?|models?|assistants?)|client agents?)`
 
 // spoken is what follows an addressee that is spoken to, not written
 // about ("note to AI assistants: ..." but not "a note to the AI team").
@@ -83,12 +84,18 @@ var injectionPatterns = []struct {
 	{`your the all any`, `(?:your|the|all|any) (?:previous |prior |earlier |original |old |existing |current )?` + orders + ` (?:no longer apply|are void|are cancelled|are canceled|are revoked|do not apply|dont apply|are obsolete|have changed|have been (?:updated|replaced|revoked|changed))\b`, false},
 	{`override overrides supersede supersedes replace replaces take takes`, `(?:overrides?|supersedes?|replaces?|takes? precedence over) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others)\b`, false},
 	{`new updated real true actual hidden secret revised different`, `(?:new|updated|real|true|actual|hidden|secret|revised|different) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:follow|below|are as follows|take precedence|override|supersede|replace)\b`, false},
-	{`new`, `\. new (?:task|goal|objective|mission|instructions?|directive|prompt|rules) \.`, false},
+	{`new`, `\. new (?:system (?:instructions?|prompt|rules)|objective|mission|directive|prompt) \.`, false},
+	{`new`, `\. new (?:task|goal|instructions?|rules) \.`, true},
 	{`your`, `your (?:goal|task|job|objective|mission|purpose|role|instructions) (?:is|are) now\b`, false},
 	{`system`, `system (?:prompt|message|instructions?) (?:override|update|change|injection)\b`, false},
 	{`this`, `this is (?:a|an|the|your) (?:new |important |urgent )?(?:system|admin|administrator|developer|priority|official) (?:message|prompt|instruction|instructions|notice|override|command)\b`, false},
 	{`this important urgent message`, `(?:this is (?:an? )?)?(?:(?:important|urgent) )?message (?:from|by) (?:the |your )?(?:user|admin|administrator|developer|system|operator|owner|creator|creators) (?:to|for) (?:the |you|your )?(?:assistant|ai|ai assistant|model|llm|agent|chatbot|you)\b`, false},
-	{`treat`, `treat(?: \w+){0,5} as (?:a |an |the |your )?(?:system|admin|developer|trusted|highest priority|top priority) (?:instruction|instructions|prompt|message|command|commands)\b`, false},
+	{`treat`, `treat(?: \w+){0,6} as (?:(?:a |an |the |your )?(?:system|admin|developer|trusted|highest priority|top priority) (?:instruction|instructions|prompt|message|command|commands)|(?:a )?(?:higher|highest|top|more important|greater) (?:priority|precedence))\b`, false},
+	{`higher more greater`, `(?:higher|more important|greater) (?:priority |precedence )?than (?:anything|what|whatever|everything) the user\b`, false},
+	{`quote repeat print output reveal recite tell echo write list`, `(?:quote|repeat|print|output|reveal|recite|tell me|echo|write|list)(?: back| out)?(?: verbatim| word for word)? (?:everything|all|anything|what|whatever) (?:you were|you have been|youve been|you ve been|you got|you received) (?:told|given|instructed|sent)\b`, false},
+	{`refuse`, `refuse to (?:call|use|contact|trust|invoke|recommend) (?:them|other|any other|competing|those)\b`, false},
+	{`hand route send forward delegate redirect pass direct`, `(?:hand|route|send|forward|delegate|redirect|pass|direct) (?:every|all|each|any)(?: \w+){0,3} (?:to|through|via)(?: \w+){1,3} (?:and no one else|and nobody else|and no other|exclusively|and only)\b`, false},
+	{`book buy order pay purchase transact call use only`, `(?:(?:book|buy|order|pay|purchase|transact|call|use) (?:only )?(?:through|via|with) (?:this|our) ` + agentNoun + ` only|only (?:book|buy|order|pay|purchase) (?:through|via|with) (?:this|our))\b`, false},
 	{`system admin administrator developer root sudo emergency safety override`, `(?:(?:system|admin|administrator|developer|root|sudo|emergency|safety) override(?: \.| (?:active|enabled|activated|engaged|in effect|granted|authorized|mode|code)\b)|(?:system |admin )?override \. (?:approve|grant|allow|call|transfer|ignore|always|you|send|delete|disable)\b)`, false},
 	{`respond answer reply operate act behave proceed`, `(?:respond|answer|reply|operate|act|behave|proceed)(?: \w+){0,2} without (?:any |your )?(?:restrictions|filters|limits|limitations|guardrails|rules|censorship|safety)\b`, false},
 	{`ai assistant model chatbot llm bot`, `(?:ai|assistant|model|chatbot|llm|bot) (?:with no|without any|that has no|free of) (?:content polic(?:y|ies)|rules|restrictions|filters|limits|limitations|guidelines|guardrails|ethics|morals|censorship)\b`, false},
@@ -150,17 +157,17 @@ var injectionPatterns = []struct {
 	{`do dont never`, `(?:do not|dont|never) (?:tell|inform|alert|notify|warn) (?:anyone|anybody) (?:about )?(?:this|that|these|it)\b`, false},
 	{`do dont never`, `(?:do not|dont|never) (?:mention|reveal|disclose) (?:this|that|it)\b`, false},
 	{`do dont never`, `(?:do not|dont|never) (?:ask|wait|seek|request)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)(?: \.| (?:before|first|again|and|just|simply|from|at all|ever)\b)`, false},
-	{`skip bypass omit avoid no`, `(?:(?:skip|bypass|omit|avoid) (?:the |any )?(?:user s |users |user )?(?:confirmation|approval|consent|verification)(?: step| prompt| dialog| check)?(?: \.| (?:and|before|for all|for every|entirely|always)\b)|no need to (?:confirm|ask|check) with (?:the )?(?:user|customer|human))`, false},
+	{`skip bypass omit avoid no`, `(?:(?:skip|bypass|omit|avoid) (?:the |any )?(?:user s |users |user )?(?:\w+ )?(?:confirmation|approval|consent|verification)(?: step| prompt| dialog| check)?(?: \.| (?:and|before|for all|for every|entirely|always)\b)|no need to (?:confirm|ask|check) with (?:the )?(?:user|customer|human))`, false},
 	{`do dont never`, `(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`, false},
 	{`hide conceal keep withhold`, `(?:hide|conceal|keep|withhold) (?:this|that|it|these|those|the fact|everything|the (?:fee|fees|charge|charges|cost|costs|call|calls|tool|request|transfer|payment|booking|result|results|error|errors|instructions|note))(?: \w+){0,3} (?:from|secret from|hidden from) (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|person)(?: \.| (?:and|or|at|until|unless|while|so|because|but)\b)`, false},
 	{`without`, `without (?:telling|informing|alerting|warning|asking|notifying) (?:the |your )?(?:user|human|operator|customer)\b`, false},
 	{`when`, `when you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:invoke|ignore|execute|forward|approve|call (?:the |this )?\w+(?: \w+)? (?:tool|function|skill|agent))\b`, false},
 	{`before`, `before (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`, false},
-	{`other competing`, `(?:other|competing)(?: \w+)? (?:agents|tools|assistants|skills|servers|services) (?:are|is) (?:malicious|compromised|fake|scams|lying|hacked)\b`, false},
+	{`other competing`, `(?:other|competing)(?: \w+){0,2} (?:agents|tools|assistants|skills|servers|services)(?: \w+){0,5} (?:are|is) (?:known to be |all )?(?:malicious|compromised|fake|scams|lying|hacked|fraudulent|unsafe to call)\b`, false},
 	{`contents content cat print send output include exfiltrate upload read pass load attach copy put add embed append open`, `(?:contents? of|cat|print|send|output|include|exfiltrate|upload|read|pass|load|attach|copy|put|add|embed|append|open)(?: \w+){0,3} (?:ssh (?:id \w+|authorized keys|config|known hosts)|etc (?:passwd|shadow)|aws (?:credentials|config)|kube config|kubeconfig|docker config json|netrc|npmrc|pypirc|git credentials|bash history|zsh history|env file|dotenv|cursor mcp json|mcp json|claude json|claude desktop config json)\b`, false},
 	{`reveal repeat leak disclose dump print output show tell write`, `(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|all your)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, false},
 	{`reveal repeat leak disclose dump print output show tell write`, `(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, true},
-	{`reveal repeat leak disclose dump print output show`, `(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt)\b`, false},
+	{`reveal repeat leak disclose dump print output show`, `(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt|configuration|config|system settings)\b`, false},
 	{`include pass send add put reveal print output show dump leak return`, `(?:include|pass|send|add|put|reveal|print|output|show|dump|leak|return)(?: \w+){0,8} (?:environment variables|env vars|environment variable|env var)\b`, false},
 	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)(?: (?:for|of|from|in|on|stored|saved|and|or|plus)(?: \w+){0,2})? (?:to|at|via)\b`, false},
 	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,2} (?:the |this |our |your |whole |entire |full |all )*(?:conversation|conversations|transcript|transcripts|chat history|chat log|user s messages|users messages|all messages|context)(?: \w+){0,2} to\b`, true},
@@ -173,7 +180,11 @@ var injectionPatterns = []struct {
 	{`ai llm ais llms assistant assistants model models language agents`, `(?:ai|llm|ais|llms|ai agents?|ai assistants?|ai models?|assistants?|models?|language models?|agents) (?:processing|reading|parsing|handling|seeing|using|consuming) this (?:card|text|description|document|tool|page|message|file|agent card)\b`, false},
 	{`as`, `as an? (?:ai|llm|language model|ai language model|large language model|ai assistant|ai model)(?: \.)? (?:you|your) (?:must|are required to|should|have to|need to|will|shall|job)\b`, false},
 	{`if`, `if ` + youAre + ` (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|chatbot|gpt|chatgpt|claude|gemini|copilot|bot|assistant|model)(?: \.| (?:reading|processing|parsing|model|system|tool|assistant|agent|then|you|please|ignore|always|never|must|do|dont|call|and|that|who|seeing|looking|told|asked|helping|choosing|deciding|book|buy|choose|select|pick|recommend|prefer|trust|tell|send|say|respond|reply|answer|note|know|remember|consider|rate|rank|favor|favour|visit|contact|click|go|open|read|run|execute|follow|obey|comply|use)\b)`, false},
-	{`ai ais llm llms language large assistants models chatbots agents`, `\. (?:ai|ais|llms?|ai models?|ai agents?|ai assistants?|language models?|large language models?|assistants|models|chatbots|agents reading this) \. (?:this|you|always|never|ignore|call|use|route|prefer|choose|do|dont)\b`, false},
+	{`ai ais llm llms language large assistants models chatbots agents orchestrators orchestrator routers calling client`, `\. (?:ai|ais|llms?|ai models?|ai agents?|ai assistants?|language models?|large language models?|assistants|models|chatbots|agents reading this|orchestrators?|routers|calling (?:agents|models|assistants)|client agents) \. (?:this|you|always|never|only|ignore|call|use|route|prefer|choose|pick|select|do|dont|book|hand|send|forward|refuse|skip|trust|include|pass|please|must|should)\b`, false},
+	{`calling client any every each whichever the orchestrators orchestrator assistants llms ais`, `(?:(?:calling|client|any|every|each|whichever|the calling) (?:assistant|model|llm|ai|agent|orchestrator)s?|orchestrators?|assistants|llms|ais) (?:should|must|shall|need to|needs to|have to|has to|are to|is to) (?:also |always |first |now |then )?(?:paste|send|include|put|add|pass|forward|copy|attach|append|insert|embed|provide|book|skip|hand|route|refuse|treat|use|call|prefer|choose|ignore|disregard|quote|repeat|reveal)\b`, false},
+	{`any every each the whichever`, `(?:any|every|each|the|whichever) (?:llm|model|ai|assistant|agent|orchestrator)s? (?:summarizing|reading|processing|parsing|using|seeing|handling|routing|calling|consuming)(?: \w+){0,3} (?:should|must|shall|is to|needs to|has to|will)\b`, false},
+	{`calling client any models assistants llms ais orchestrators`, `(?:(?:calling|client|any) )?(?:models|assistants|llms|ais|orchestrators) (?:are|is) (?:authorized|authorised|allowed|permitted|instructed|required|expected|free) to\b`, false},
+	{`p ps note message reminder memo`, `(?:p s|ps|note|message|reminder|memo)(?: \.)? (?:to|for) (?:whichever|whatever|any|every|each|the|all) (?:\w+ )?(?:model|ai|llm|assistant|agent|orchestrator)s? (?:reads|reading|processes|processing|sees|parses|parsing|that reads|who reads|that sees)\b`, false},
 	{`dear hey hi hello attention ok okay yo`, `(?:dear|hey|hi|hello|attention|ok|okay|yo) ` + addressee + `(?: \.| (?:reading|you|please|ignore|call|always|never|use|send|remember|make|do|dont|listen|forget|disregard|route|book|buy|transfer|pay|approve|delete|run|execute|tell|forward|email|choose|pick|select|prefer|recommend|give|grant|share|show|print|reveal|stop|skip)\b)`, true},
 	{`assistant claude chatgpt gemini copilot gpt ai llm`, `\. (?:assistant|claude|chatgpt|gemini|copilot|gpt|ai assistant|ai agent|llm)(?: \.)? (?:please|you must|you should|you will|ignore|disregard|forget|always|never|remember|make sure|forward|send|call|do not|dont|use|route)\b`, true},
 	{`ai ais llm llms assistant assistants model models language agents`, `(?:ai|ais|llm|llms|assistants?|models?|language models?|ai agents?|agents reading this)(?: reading this)? (?:must|shall|should|are required to|have to|need to) (?:always |only |never |now |first )?(?:ignore|call|obey|disregard|forget|reveal|prefer|trust|route|invoke|use this|choose this|recommend this|set|skip|send|book|transfer|approve)\b`, false},
@@ -193,7 +204,7 @@ var markerPatterns = []struct {
 }{
 	{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system_prompt|im_start|important|admin_instructions|hidden_instructions)>|<(?:start|end)_of_turn>|<(?:system|instructions?|prompt)>[^<]+</(?:system|instructions?|prompt)>`)},
 	{[]string{"[inst", "[/inst", "[system", "[admin"}, regexp.MustCompile(`\[/?inst\]|\[(?:system|admin)(?: (?:note|message|prompt|override))?\]`)},
-	{[]string{"#", "instruction"}, regexp.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:|\bnew (?:system )?instructions?[ \t]*:`)},
+	{[]string{"#"}, regexp.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:`)},
 	{[]string{"system prompt"}, regexp.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
 	// A chat role at the start of a line or sentence, speaking: "System:
 	// you are ...", "SYSTEM PROMPT: ignore ...".
@@ -303,7 +314,7 @@ func matchFolded(folded string, example bool) string {
 				}
 			}
 			if at != nil {
-				if loc := at.FindStringIndex(text[lo:to]); loc != nil {
+				if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign.MatchString(text[lo:to]) {
 					return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
 				}
 			}
@@ -312,6 +323,11 @@ func matchFolded(folded string, example bool) string {
 	}
 	return ""
 }
+
+// benign matches what starts like an order to a model and is one to a
+// person: "you must call our support line", "you must forward airline
+// emails to trips@example.com".
+var benign = regexp.MustCompile(`^you (?:must|need to|have to|should)(?: \w+)? (?:call (?:(?:our|the|your|a|an) )?(?:\w+ )?(?:support|help|customer|service|hotline|office|desk|reception|airline|hotel|bank|doctor|clinic|number|phone|line|helpdesk)\b|call (?:us|\d)|forward (?:\w+ ){0,3}(?:emails?|mails?|receipts?|confirmations?|itinerar\w+|invoices?|bookings?|tickets?) to\b)`)
 
 // windowEnd is the end of the windowWords words of text after byte from.
 func windowEnd(text string, from int) int {
@@ -360,7 +376,7 @@ func injection(s string, example bool) string {
 			return m
 		}
 	}
-	for _, v := range []func(string) (string, bool){despaced, unhyphenated} {
+	for _, v := range []func(string) (string, bool){despaced, unhyphenated, unescapedHTML} {
 		if v, ok := v(s); ok {
 			if m := matchFolded(fold(v), example); m != "" {
 				return m
@@ -447,7 +463,8 @@ func quotedMention(s string, example bool) bool {
 	if outside == s || injectionOutsideQuotes(outside, example) {
 		return false
 	}
-	return mentionWords.MatchString(strings.ToLower(outside))
+	lower := strings.ToLower(outside)
+	return detectionWords.MatchString(lower) && attackWords.MatchString(lower)
 }
 
 // injectionOutsideQuotes is injection without the quoted-mention escape.
@@ -458,8 +475,24 @@ func injectionOutsideQuotes(s string, example bool) bool {
 // quoted matches text in quotation marks.
 var quoted = regexp.MustCompile("\"[^\"]{1,300}\"|\u201c[^\u201d]{1,300}\u201d|\u00ab[^\u00bb]{1,300}\u00bb|`[^`]{1,300}`|(?:^|[\\s(])'[^']{1,300}'|\u2018[^\u2019]{1,300}\u2019")
 
-// mentionWords say that quoted orders are examples of what is detected.
-var mentionWords = regexp.MustCompile(`\b(?:detect|detects|detecting|detection|flag|flags|flagging|block|blocks|blocking|scan|scans|scanning|classif\w*|filter|filters|filtering|guard|guards|catch|catches|identif\w*|screen|screens|such as|like|e\.g\.|for example|attacks?|jailbreak phrases|injection)\b`)
+// detectionWords and attackWords, both outside the quotation marks, say
+// that quoted orders are examples of attacks a card's agent detects: "Scans
+// email for prompt injection, such as \"ignore previous instructions\"".
+var (
+	detectionWords = regexp.MustCompile(`\b(?:detects?|detecting|detection|flags?|flagging|blocks?|blocking|scans?|scanning|classif(?:y|ies|ier|ication)|filters? out|catch(?:es)?|identif(?:y|ies)|screens?|quarantines?|red.team\w*|tests? (?:for|against))\b`)
+	attackWords    = regexp.MustCompile(`\b(?:prompt injections?|injections?|jailbreaks?|attacks?|malicious|phishing|manipulat\w+|exploits?|adversarial)\b`)
+)
+
+// unescapedHTML is s with its HTML character references decoded
+// ("&#73;gnore", "ign&ouml;re&nbsp;all"), which renderers and models read
+// as the letters; ok says there were some.
+func unescapedHTML(s string) (string, bool) {
+	if !strings.Contains(s, "&") || !strings.Contains(s, ";") {
+		return "", false
+	}
+	u := html.UnescapeString(s)
+	return u, u != s
+}
 
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
@@ -782,8 +815,8 @@ func foldASCII(s string) string {
 // "https:"), or an empty line (one line break is how text is wrapped).
 func endsSentence(c byte, rest string) bool {
 	switch c {
-	case '!', '?', ';', '<', '>':
-		return true // and the edges of an HTML tag
+	case '!', '?', ';', '<', '>', '(':
+		return true // and the edges of an HTML tag, and an aside
 	case '\n':
 		return strings.HasPrefix(strings.TrimLeft(rest, " \t\r"), "\n")
 	case '.', ':':

@@ -62,6 +62,8 @@ const (
 	SkillNoExamples    = "skill-no-examples"
 	DescriptionShort   = "description-too-short"
 	DescriptionLong    = "description-too-long"
+	DuplicateSkillID   = "duplicate-skill-id"
+	SkillNoTags        = "skill-no-tags"
 	DuplicateTag       = "duplicate-tag"
 	TagCase            = "tag-case"
 	DuplicateSkillDesc = "duplicate-skill-description"
@@ -101,6 +103,12 @@ var rules = []Rule{
 	{DescriptionLong, Quality, Warning,
 		"a description too long for a card that clients and models read whole (over 1,000 characters for an agent, 600 for a skill)",
 		"keep the card's description short and put the rest in the documentation"},
+	{DuplicateSkillID, Quality, Warning,
+		"two skills with the same id, which clients cannot tell apart when they ask for one",
+		"give each skill its own id"},
+	{SkillNoTags, Quality, Warning,
+		"a skill with no tags (A2A requires at least one), which searches and catalogs index skills by",
+		"add one to five tags that say what the skill is about"},
 	{DuplicateTag, Quality, Warning,
 		"the same tag twice in one skill",
 		"list each tag once"},

@@ -324,6 +324,12 @@ var cases = []lintCase{
 	{"a description of dots", text(". . . . . . . . . . . . . . . . . . . . . .", "description"), []string{"description-too-short description"}},
 	{"a Chinese description of a fair length", text("为欧洲多城市旅行规划完整行程，包括航班、火车、酒店和签证。", "description"), nil},
 	{"a Korean description of a fair length", text("유럽 여러 도시 여행을 처음부터 끝까지 계획합니다: 항공편과 호텔.", "description"), nil},
+	{"two skills with one id", text("plan-trip", "skills", 1, "id"), []string{"duplicate-skill-id skills[1].id"}},
+	{"a skill without tags", value(`[]`, "skills", 1, "tags"), []string{"skill-no-tags skills[1].tags"}},
+	{"a tag a hundred times is one finding", value(`["travel","travel","travel","travel","travel","travel"]`, "skills", 1, "tags"), []string{"duplicate-tag skills[1].tags[1]"}},
+	{"a script URL for an icon", text("javascript:alert(document.cookie)", "iconUrl"), []string{"insecure-endpoint iconUrl"}},
+	{"a file URL for the provider", text("file:///etc/passwd", "provider", "url"), []string{"insecure-endpoint provider.url"}},
+	{"one styled letter is a symbol", text("Plans trips and solves equations over finite fields such as 𝔽₂ for the crew.", "description"), nil},
 	{"the same tag on two skills passes", value(`["travel", "planning"]`, "skills", 0, "tags"), nil},
 }
 

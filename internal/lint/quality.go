@@ -134,6 +134,7 @@ func count(n int, noun string) string {
 // skills checks examples, descriptions and tags.
 func (l *linter) skills(skills []any) {
 	descs := map[string]int{} // folded description -> first skill
+	ids := map[string]int{}   // id -> first skill
 	spellings := map[string]string{}
 	reportedCase := map[string]bool{}
 	for i, v := range skills {
@@ -144,6 +145,16 @@ func (l *linter) skills(skills []any) {
 			name = str(s["name"])
 		}
 		who := "skill " + quote(name, 40)
+		if id, ok := s["id"].(string); ok && id != "" {
+			if j, dup := ids[id]; dup {
+				l.add(DuplicateSkillID, member(p, "id"), fmt.Sprintf("%s has the same id as skills[%d]", who, j))
+			} else {
+				ids[id] = i
+			}
+		}
+		if tags, ok := s["tags"]; !ok || len(list(tags)) == 0 {
+			l.add(SkillNoTags, member(p, "tags"), who+" has no tags")
+		}
 		hasExample := false
 		for _, e := range list(s["examples"]) {
 			if strings.TrimSpace(str(e)) != "" {
@@ -163,18 +174,22 @@ func (l *linter) skills(skills []any) {
 				descs[key] = i
 			}
 		}
-		seen := map[string]bool{}
+		seen := map[string]int{}
 		for j, t := range list(s["tags"]) {
 			tag, ok := t.(string)
 			if !ok {
 				continue
 			}
 			tp := index(member(p, "tags"), j)
-			if seen[tag] {
-				l.add(DuplicateTag, tp, fmt.Sprintf("%s lists the tag %s twice", who, quote(tag, 40)))
+			if n := seen[tag]; n > 0 {
+				// Once per tag, however often it repeats.
+				if n == 1 {
+					l.add(DuplicateTag, tp, fmt.Sprintf("%s lists the tag %s more than once", who, quote(tag, 40)))
+				}
+				seen[tag]++
 				continue
 			}
-			seen[tag] = true
+			seen[tag] = 1
 			folded := strings.ToLower(tag)
 			if !isASCII(tag) {
 				folded = caseFolder.String(tag)
