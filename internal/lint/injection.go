@@ -198,29 +198,35 @@ const foreignOrders = `(?:instrucciones|instructions|anweisungen|instrucoes|istr
 // markerPatterns match chat-template and prompt markers in lower-cased
 // text as written (punctuation matters there); each runs only on text that
 // holds its gate.
-var markerPatterns = []struct {
+var markerPatterns = sync.OnceValue(func() []markerPattern {
+	return []markerPattern{
+		{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system_prompt|im_start|important|admin_instructions|hidden_instructions)>|<(?:start|end)_of_turn>|<(?:system|instructions?|prompt)>[^<]+</(?:system|instructions?|prompt)>`)},
+		{[]string{"[inst", "[/inst", "[system", "[admin"}, regexp.MustCompile(`\[/?inst\]|\[(?:system|admin)(?: (?:note|message|prompt|override))?\]`)},
+		{[]string{"#"}, regexp.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:`)},
+		{[]string{"system prompt"}, regexp.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
+		// A chat role at the start of a line or sentence, speaking: "System:
+		// you are ...", "SYSTEM PROMPT: ignore ...".
+		{[]string{"system", "assistant", "developer"}, regexp.MustCompile(`(?:^|[\n.!?][ \t]*|[\n.!?][ \t>*_#-]+)(?:system|assistant|developer)(?:[ \t]+(?:prompt|message|note|instruction|instructions|override))?[ \t]*[:：][ \t]*(?:you\b|ignore\b|disregard\b|forget\b|from now on\b|always\b|never\b|do not\b|don't\b|dont\b|new instructions\b|the user\b|call\b|route\b|respond\b|reply\b|answer\b|act\b|override\b|important\b|i will\b|i have\b|i've\b|i am\b|sure\b|ok\b|okay\b|proceed\b|all (?:agents|assistants|models)\b)`)},
+		// A role's note in markup: "###ADMIN###", "ADMIN NOTE:", "@system:",
+		// "(system)" at a line's start.
+		{[]string{"#", "admin", "system", "developer", "root", "@", "("}, regexp.MustCompile(`#{2,}[ \t]*(?:admin|administrator|system|sys|root|developer|important|instructions?)[ \t]*#{2,}|\b(?:admin|administrator|system|developer|root|operator) (?:note|notice|message|instruction|instructions|override|command|directive)[ \t]*[:：]|@(?:system|admin|assistant|developer)[ \t]*[:：]|(?:^|\n)[ \t]*\((?:system|admin|developer)\)`)},
+		// A chat message in JSON: {"role": "system", "content": ...}.
+		{[]string{`"role"`}, regexp.MustCompile(`"role"\s*:\s*"(?:system|developer)"`)},
+		// An image whose URL carries a template of the conversation:
+		// rendered, it sends what the model fills in to whoever serves it.
+		{[]string{"![", "<img"}, regexp.MustCompile(`(?:!\[[^\]]{0,200}\]\(\s*|<img\b[^>]{0,200}\bsrc\s*=\s*["']?)(?:https?:)?//[^\s)"'>]{0,300}(?:\{[^}\s]{1,80}\}|%7b[^\s)"'>]{1,80}%7d|\$\{[^}\s]{1,80}\}|\[[a-z_ ]{1,40}\])`)},
+		// A remote script piped to a shell.
+		{[]string{"curl", "wget", "iwr", "invoke-webrequest"}, regexp.MustCompile(`\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{1,300}\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|python3?|iex|powershell)\b`)},
+		// A made-up conversation: a user's turn, then an assistant's.
+		{[]string{"user", "human"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n)?[ \t]*(?:assistant|ai|bot|gpt|model)[ \t]*:`)},
+	}
+})
+
+// markerPattern is a marker expression and the strings, one of which
+// every match holds.
+type markerPattern struct {
 	gate []string // any of them
 	re   *regexp.Regexp
-}{
-	{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system_prompt|im_start|important|admin_instructions|hidden_instructions)>|<(?:start|end)_of_turn>|<(?:system|instructions?|prompt)>[^<]+</(?:system|instructions?|prompt)>`)},
-	{[]string{"[inst", "[/inst", "[system", "[admin"}, regexp.MustCompile(`\[/?inst\]|\[(?:system|admin)(?: (?:note|message|prompt|override))?\]`)},
-	{[]string{"#"}, regexp.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:`)},
-	{[]string{"system prompt"}, regexp.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
-	// A chat role at the start of a line or sentence, speaking: "System:
-	// you are ...", "SYSTEM PROMPT: ignore ...".
-	{[]string{"system", "assistant", "developer"}, regexp.MustCompile(`(?:^|[\n.!?][ \t]*|[\n.!?][ \t>*_#-]+)(?:system|assistant|developer)(?:[ \t]+(?:prompt|message|note|instruction|instructions|override))?[ \t]*[:：][ \t]*(?:you\b|ignore\b|disregard\b|forget\b|from now on\b|always\b|never\b|do not\b|don't\b|dont\b|new instructions\b|the user\b|call\b|route\b|respond\b|reply\b|answer\b|act\b|override\b|important\b|i will\b|i have\b|i've\b|i am\b|sure\b|ok\b|okay\b|proceed\b|all (?:agents|assistants|models)\b)`)},
-	// A role's note in markup: "###ADMIN###", "ADMIN NOTE:", "@system:",
-	// "(system)" at a line's start.
-	{[]string{"#", "admin", "system", "developer", "root", "@", "("}, regexp.MustCompile(`#{2,}[ \t]*(?:admin|administrator|system|sys|root|developer|important|instructions?)[ \t]*#{2,}|\b(?:admin|administrator|system|developer|root|operator) (?:note|notice|message|instruction|instructions|override|command|directive)[ \t]*[:：]|@(?:system|admin|assistant|developer)[ \t]*[:：]|(?:^|\n)[ \t]*\((?:system|admin|developer)\)`)},
-	// A chat message in JSON: {"role": "system", "content": ...}.
-	{[]string{`"role"`}, regexp.MustCompile(`"role"\s*:\s*"(?:system|developer)"`)},
-	// An image whose URL carries a template of the conversation:
-	// rendered, it sends what the model fills in to whoever serves it.
-	{[]string{"![", "<img"}, regexp.MustCompile(`(?:!\[[^\]]{0,200}\]\(\s*|<img\b[^>]{0,200}\bsrc\s*=\s*["']?)(?:https?:)?//[^\s)"'>]{0,300}(?:\{[^}\s]{1,80}\}|%7b[^\s)"'>]{1,80}%7d|\$\{[^}\s]{1,80}\}|\[[a-z_ ]{1,40}\])`)},
-	// A remote script piped to a shell.
-	{[]string{"curl", "wget", "iwr", "invoke-webrequest"}, regexp.MustCompile(`\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{1,300}\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|python3?|iex|powershell)\b`)},
-	// A made-up conversation: a user's turn, then an assistant's.
-	{[]string{"user", "human"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n)?[ \t]*(?:assistant|ai|bot|gpt|model)[ \t]*:`)},
 }
 
 // byGate lists, for each gate word, the patterns it lets run, joined in
@@ -274,12 +280,18 @@ func (g *gateWord) compile() {
 	g.sentenceAny, g.sentStrict = join(true, false), join(true, true)
 }
 
-// compileAll compiles every gate word's patterns (for tests: a pattern
-// that does not compile fails at once, not on the first card that needs
-// it).
+// compileAll compiles every expression compiled on first use (for tests:
+// one that does not compile fails at once, not on the first card that
+// needs it).
 func compileAll() {
 	for _, g := range byGate {
 		g.once.Do(g.compile)
+	}
+	markerPatterns()
+	foreignPatterns()
+	patternWords()
+	for _, re := range []func() *regexp.Regexp{benign, quoted, detectionWords, attackWords, markdownComment, markdownDefinition, markdownTitle, hiddenHTML} {
+		re()
 	}
 }
 
@@ -314,7 +326,7 @@ func matchFolded(folded string, example bool) string {
 				}
 			}
 			if at != nil {
-				if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign.MatchString(text[lo:to]) {
+				if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign().MatchString(text[lo:to]) {
 					return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
 				}
 			}
@@ -327,7 +339,13 @@ func matchFolded(folded string, example bool) string {
 // benign matches what starts like an order to a model and is one to a
 // person: "you must call our support line", "you must forward airline
 // emails to trips@example.com".
-var benign = regexp.MustCompile(`^you (?:must|need to|have to|should)(?: \w+)? (?:call (?:(?:our|the|your|a|an) )?(?:\w+ )?(?:support|help|customer|service|hotline|office|desk|reception|airline|hotel|bank|doctor|clinic|number|phone|line|helpdesk)\b|call (?:us|\d)|forward (?:\w+ ){0,3}(?:emails?|mails?|receipts?|confirmations?|itinerar\w+|invoices?|bookings?|tickets?) to\b)`)
+var benign = lazyRegexp(`^you (?:must|need to|have to|should)(?: \w+)? (?:call (?:(?:our|the|your|a|an) )?(?:\w+ )?(?:support|help|customer|service|hotline|office|desk|reception|airline|hotel|bank|doctor|clinic|number|phone|line|helpdesk)\b|call (?:us|\d)|forward (?:\w+ ){0,3}(?:emails?|mails?|receipts?|confirmations?|itinerar\w+|invoices?|bookings?|tickets?) to\b)`)
+
+// lazyRegexp compiles expr on first use: the linter's expressions cost
+// nothing to a command that never lints.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // windowEnd is the end of the windowWords words of text after byte from.
 func windowEnd(text string, from int) int {
@@ -351,7 +369,7 @@ func injection(s string, example bool) string {
 			lower = norm.NFKC.String(s)
 		}
 		lower = strings.ToLower(lower)
-		for _, p := range markerPatterns {
+		for _, p := range markerPatterns() {
 			for _, g := range p.gate {
 				if strings.Contains(lower, g) {
 					if m := p.re.FindString(lower); m != "" {
@@ -403,7 +421,7 @@ func injection(s string, example bool) string {
 }
 
 // patternWords are the words the injection patterns spell out.
-var patternWords = func() map[string]bool {
+var patternWords = sync.OnceValue(func() map[string]bool {
 	words := map[string]bool{}
 	word := regexp.MustCompile(`[a-z]{2,}`)
 	for _, p := range injectionPatterns {
@@ -413,7 +431,7 @@ var patternWords = func() map[string]bool {
 		}
 	}
 	return words
-}()
+})
 
 // makesPatternWord reports whether variant, a re-reading of folded text,
 // holds a word some pattern uses that folded does not.
@@ -423,7 +441,7 @@ func makesPatternWord(folded, variant string) bool {
 		had[w] = true
 	}
 	for w := range strings.SplitSeq(variant, " ") {
-		if !had[w] && patternWords[w] {
+		if !had[w] && patternWords()[w] {
 			return true
 		}
 	}
@@ -459,12 +477,12 @@ func quotedMention(s string, example bool) bool {
 	if !strings.ContainsAny(s, "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb`") {
 		return false
 	}
-	outside := quoted.ReplaceAllString(s, " ")
+	outside := quoted().ReplaceAllString(s, " ")
 	if outside == s || injectionOutsideQuotes(outside, example) {
 		return false
 	}
 	lower := strings.ToLower(outside)
-	return detectionWords.MatchString(lower) && attackWords.MatchString(lower)
+	return detectionWords().MatchString(lower) && attackWords().MatchString(lower)
 }
 
 // injectionOutsideQuotes is injection without the quoted-mention escape.
@@ -473,14 +491,14 @@ func injectionOutsideQuotes(s string, example bool) bool {
 }
 
 // quoted matches text in quotation marks.
-var quoted = regexp.MustCompile("\"[^\"]{1,300}\"|\u201c[^\u201d]{1,300}\u201d|\u00ab[^\u00bb]{1,300}\u00bb|`[^`]{1,300}`|(?:^|[\\s(])'[^']{1,300}'|\u2018[^\u2019]{1,300}\u2019")
+var quoted = lazyRegexp("\"[^\"]{1,300}\"|\u201c[^\u201d]{1,300}\u201d|\u00ab[^\u00bb]{1,300}\u00bb|`[^`]{1,300}`|(?:^|[\\s(])'[^']{1,300}'|\u2018[^\u2019]{1,300}\u2019")
 
 // detectionWords and attackWords, both outside the quotation marks, say
 // that quoted orders are examples of attacks a card's agent detects: "Scans
 // email for prompt injection, such as \"ignore previous instructions\"".
 var (
-	detectionWords = regexp.MustCompile(`\b(?:detects?|detecting|detection|flags?|flagging|blocks?|blocking|scans?|scanning|classif(?:y|ies|ier|ication)|filters? out|catch(?:es)?|identif(?:y|ies)|screens?|quarantines?|red.team\w*|tests? (?:for|against))\b`)
-	attackWords    = regexp.MustCompile(`\b(?:prompt injections?|injections?|jailbreaks?|attacks?|malicious|phishing|manipulat\w+|exploits?|adversarial)\b`)
+	detectionWords = lazyRegexp(`\b(?:detects?|detecting|detection|flags?|flagging|blocks?|blocking|scans?|scanning|classif(?:y|ies|ier|ication)|filters? out|catch(?:es)?|identif(?:y|ies)|screens?|quarantines?|red.team\w*|tests? (?:for|against))\b`)
+	attackWords    = lazyRegexp(`\b(?:prompt injections?|injections?|jailbreaks?|attacks?|malicious|phishing|manipulat\w+|exploits?|adversarial)\b`)
 )
 
 // unescapedHTML is s with its HTML character references decoded
@@ -519,7 +537,7 @@ func despaced(s string) (string, bool) {
 	var b, word strings.Builder
 	made := false
 	flush := func() {
-		if word.Len() > 1 && patternWords[strings.ToLower(word.String())] {
+		if word.Len() > 1 && patternWords()[strings.ToLower(word.String())] {
 			made = true
 		}
 		b.WriteString(word.String())
@@ -565,7 +583,7 @@ func unhyphenated(s string) (string, bool) {
 			}
 			if hyphens > 0 {
 				w := strings.ToLower(strings.ReplaceAll(s[i:j], "-", ""))
-				made = patternWords[w]
+				made = patternWords()[w]
 			}
 			i = j
 		}
@@ -595,7 +613,7 @@ func unhyphenated(s string) (string, bool) {
 			continue
 		}
 		if !unicode.IsLetter(r) {
-			if hyphens > 0 && patternWords[strings.ToLower(string(out[start:]))] {
+			if hyphens > 0 && patternWords()[strings.ToLower(string(out[start:]))] {
 				made = true
 			}
 			out = append(out, r)
@@ -604,7 +622,7 @@ func unhyphenated(s string) (string, bool) {
 		}
 		out = append(out, r)
 	}
-	if hyphens > 0 && patternWords[strings.ToLower(string(out[start:]))] {
+	if hyphens > 0 && patternWords()[strings.ToLower(string(out[start:]))] {
 		made = true
 	}
 	return string(out), made
@@ -623,7 +641,7 @@ func joinShortSentences(folded string) (string, bool) {
 	for i, w := range words {
 		if w == "." {
 			// Only between two words some pattern uses: "ignore . all".
-			if n > 0 && n <= 2 && i+1 < len(words) && patternWords[words[i-1]] && patternWords[words[i+1]] {
+			if n > 0 && n <= 2 && i+1 < len(words) && patternWords()[words[i-1]] && patternWords()[words[i+1]] {
 				found = true
 				n = 0
 				continue
@@ -646,7 +664,7 @@ func shortSentenceBetweenPatternWords(folded string) bool {
 		w, after, _ := strings.Cut(rest, " ")
 		if w == "." {
 			next, _, _ := strings.Cut(after, " ")
-			if n > 0 && n <= 2 && patternWords[prev] && patternWords[next] {
+			if n > 0 && n <= 2 && patternWords()[prev] && patternWords()[next] {
 				return true
 			}
 			n = 0
@@ -719,32 +737,31 @@ func decodeBase64Text(run string) (string, bool) {
 // space one space. Each runs only on text holding one of its gate
 // strings. Cyrillic and Arabic words start after a space or the start of
 // the text (\b knows only ASCII).
-var foreignPatterns = []struct {
-	gate []string
-	re   *regexp.Regexp
-}{
-	// Russian, Ukrainian: "ignore all previous instructions", "do not tell the user".
-	{[]string{"инструкц", "указани", "правил", "команд", "промпт", "подсказ", "установк", "інструкц", "вказівк"}, regexp.MustCompile(`(?:^|[\s,.:;!])(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?|не обращай(?:те)? внимания на|отбрось(?:те)?|пренебреги(?:те)?|ігноруй(?:те)?|забудь(?:те)?)\s+(?:\S+\s+){0,3}?(?:инструкци|указани|правил|команд|промпт|подсказ|установк|інструкці|вказівк)`)},
-	{[]string{"пользовател", "користувач"}, regexp.MustCompile(`(?:^|[\s,.:;!])не (?:говори|сообщай|рассказывай|показывай|кажи|повідомляй)(?:те)? (?:об этом |про это |цього )?(?:пользовател|користувач)`)},
-	// Chinese.
-	{[]string{"指令", "指示", "提示", "规则", "規則", "命令", "设定", "設定", "约束", "約束", "限制"}, regexp.MustCompile(`(?:忽略|忽视|忽視|无视|無視|忘记|忘記|忘掉|不要理会|不要理會|跳过|跳過|丢弃|丟棄|放弃|放棄)[^。！？\n]{0,8}?(?:之前|以前|先前|上面|上述|前面|所有|全部|一切|此前|以上|原有|原来|原來|系统|系統|你的)[^。！？\n]{0,8}?(?:指令|指示|提示词|提示詞|提示|规则|規則|命令|设定|設定|约束|約束|限制)`)},
-	{[]string{"用户", "用戶", "使用者"}, regexp.MustCompile(`(?:不要|别|別|切勿|不得)(?:告诉|告訴|通知|提醒|让|讓)(?:用户|用戶|使用者)`)},
-	// Japanese.
-	{[]string{"指示", "命令", "指令", "ルール", "プロンプト", "設定", "制約"}, regexp.MustCompile(`(?:以前|これまで|前|上記|今まで|先ほど|上|全て|すべて|従来|元|システム)の[^。！？\n]{0,10}?(?:指示|命令|指令|ルール|プロンプト|設定|制約)[^。！？\n]{0,10}?(?:無視|忘れ)`)},
-	{[]string{"ユーザー", "利用者"}, regexp.MustCompile(`(?:ユーザー|利用者)に(?:は)?(?:言わ|伝え|知らせ|教え)ない(?:で|こと)`)},
-	// Korean.
-	{[]string{"지시", "지침", "명령", "규칙", "프롬프트", "설정"}, regexp.MustCompile(`(?:이전|앞|위|기존|모든|지금까지|시스템)(?:의)?[^.!?\n]{0,10}?(?:지시|지침|명령|규칙|프롬프트|설정)[^.!?\n]{0,10}?(?:무시|잊어)`)},
-	// Arabic, Persian.
-	{[]string{"تعليمات", "أوامر", "اوامر", "القواعد", "التوجيهات", "دستورالعمل", "دستورات"}, regexp.MustCompile(`(?:^|[\s،.:؛!])(?:تجاهل|تجاهلي|تجاهلوا|انس|انسى|انسي|لا تلتزم ب|نادیده بگیر|فراموش کن)[^.!?؟\n]{0,24}?(?:التعليمات|تعليمات|الأوامر|أوامر|الاوامر|اوامر|القواعد|التوجيهات|دستورالعمل|دستورات)`)},
-	// Hindi.
-	{[]string{"निर्देश", "आदेश", "नियम"}, regexp.MustCompile(`(?:पिछले|पहले के|पूर्व|सभी|ऊपर के|ऊपर दिए|अपने)[^।\n]{0,20}?(?:निर्देशों|निर्देश|आदेशों|आदेश|नियमों|नियम)[^।\n]{0,20}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|नज़रअंदाज|भूल)`)},
-}
+var foreignPatterns = sync.OnceValue(func() []markerPattern {
+	return []markerPattern{
+		// Russian, Ukrainian: "ignore all previous instructions", "do not tell the user".
+		{[]string{"инструкц", "указани", "правил", "команд", "промпт", "подсказ", "установк", "інструкц", "вказівк"}, regexp.MustCompile(`(?:^|[\s,.:;!])(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?|не обращай(?:те)? внимания на|отбрось(?:те)?|пренебреги(?:те)?|ігноруй(?:те)?|забудь(?:те)?)\s+(?:\S+\s+){0,3}?(?:инструкци|указани|правил|команд|промпт|подсказ|установк|інструкці|вказівк)`)},
+		{[]string{"пользовател", "користувач"}, regexp.MustCompile(`(?:^|[\s,.:;!])не (?:говори|сообщай|рассказывай|показывай|кажи|повідомляй)(?:те)? (?:об этом |про это |цього )?(?:пользовател|користувач)`)},
+		// Chinese.
+		{[]string{"指令", "指示", "提示", "规则", "規則", "命令", "设定", "設定", "约束", "約束", "限制"}, regexp.MustCompile(`(?:忽略|忽视|忽視|无视|無視|忘记|忘記|忘掉|不要理会|不要理會|跳过|跳過|丢弃|丟棄|放弃|放棄)[^。！？\n]{0,8}?(?:之前|以前|先前|上面|上述|前面|所有|全部|一切|此前|以上|原有|原来|原來|系统|系統|你的)[^。！？\n]{0,8}?(?:指令|指示|提示词|提示詞|提示|规则|規則|命令|设定|設定|约束|約束|限制)`)},
+		{[]string{"用户", "用戶", "使用者"}, regexp.MustCompile(`(?:不要|别|別|切勿|不得)(?:告诉|告訴|通知|提醒|让|讓)(?:用户|用戶|使用者)`)},
+		// Japanese.
+		{[]string{"指示", "命令", "指令", "ルール", "プロンプト", "設定", "制約"}, regexp.MustCompile(`(?:以前|これまで|前|上記|今まで|先ほど|上|全て|すべて|従来|元|システム)の[^。！？\n]{0,10}?(?:指示|命令|指令|ルール|プロンプト|設定|制約)[^。！？\n]{0,10}?(?:無視|忘れ)`)},
+		{[]string{"ユーザー", "利用者"}, regexp.MustCompile(`(?:ユーザー|利用者)に(?:は)?(?:言わ|伝え|知らせ|教え)ない(?:で|こと)`)},
+		// Korean.
+		{[]string{"지시", "지침", "명령", "규칙", "프롬프트", "설정"}, regexp.MustCompile(`(?:이전|앞|위|기존|모든|지금까지|시스템)(?:의)?[^.!?\n]{0,10}?(?:지시|지침|명령|규칙|프롬프트|설정)[^.!?\n]{0,10}?(?:무시|잊어)`)},
+		// Arabic, Persian.
+		{[]string{"تعليمات", "أوامر", "اوامر", "القواعد", "التوجيهات", "دستورالعمل", "دستورات"}, regexp.MustCompile(`(?:^|[\s،.:؛!])(?:تجاهل|تجاهلي|تجاهلوا|انس|انسى|انسي|لا تلتزم ب|نادیده بگیر|فراموش کن)[^.!?؟\n]{0,24}?(?:التعليمات|تعليمات|الأوامر|أوامر|الاوامر|اوامر|القواعد|التوجيهات|دستورالعمل|دستورات)`)},
+		// Hindi.
+		{[]string{"निर्देश", "आदेश", "नियम"}, regexp.MustCompile(`(?:पिछले|पहले के|पूर्व|सभी|ऊपर के|ऊपर दिए|अपने)[^।\n]{0,20}?(?:निर्देशों|निर्देश|आदेशों|आदेश|नियमों|नियम)[^।\n]{0,20}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|नज़रअंदाज|भूल)`)},
+	}
+})
 
 // foreignInjection returns the phrase of s that a foreign pattern finds,
 // or "".
 func foreignInjection(s string) string {
 	var plain string
-	for _, p := range foreignPatterns {
+	for _, p := range foreignPatterns() {
 		for _, g := range p.gate {
 			if !strings.Contains(s, g) {
 				continue

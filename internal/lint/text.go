@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -165,7 +164,7 @@ func (l *linter) checkValue(path, key, s string) {
 
 // markdownComment matches the Markdown idioms for a comment: a link
 // reference definition that no link uses, "[//]: # (text)".
-var markdownComment = regexp.MustCompile(`(?m)^[ \t]{0,3}\[(?://|comment|_|#)\]:[ \t]*(?:#|<>)`)
+var markdownComment = lazyRegexp(`(?m)^[ \t]{0,3}\[(?://|comment|_|#)\]:[ \t]*(?:#|<>)`)
 
 // hiddenMarkup says why s holds text that renderers hide from people and
 // models still read, or "": an HTML comment, or a Markdown comment.
@@ -178,20 +177,20 @@ func hiddenMarkup(s string) string {
 		return "holds an HTML comment (" + quote(c, 60) + "), which rendered Markdown and HTML hide from people but models read"
 	}
 	if strings.Contains(s, "]:") {
-		if loc := markdownComment.FindStringIndex(s); loc != nil {
+		if loc := markdownComment().FindStringIndex(s); loc != nil {
 			return "holds a Markdown comment (" + quote(s[loc[0]:loc[1]], 60) + "), which rendered Markdown hides from people but models read"
 		}
-		if loc := markdownDefinition.FindStringIndex(s); loc != nil {
+		if loc := markdownDefinition().FindStringIndex(s); loc != nil {
 			return "holds a Markdown reference definition with a title (" + quote(s[loc[0]:loc[1]], 60) + "), which renders as nothing but models read"
 		}
 	}
 	if strings.Contains(s, "](") {
-		if loc := markdownTitle.FindStringIndex(s); loc != nil {
+		if loc := markdownTitle().FindStringIndex(s); loc != nil {
 			return "holds a Markdown link title (" + quote(s[loc[0]:loc[1]], 60) + "), which people see only on hover but models read"
 		}
 	}
 	if strings.Contains(s, "<") {
-		if loc := hiddenHTML.FindStringIndex(strings.ToLower(s)); loc != nil {
+		if loc := hiddenHTML().FindStringIndex(strings.ToLower(s)); loc != nil {
 			return "holds HTML that renders hidden (" + quote(s[loc[0]:loc[1]], 60) + "), which people do not see but models read"
 		}
 	}
@@ -201,12 +200,12 @@ func hiddenMarkup(s string) string {
 // markdownDefinition matches a Markdown link reference definition with a
 // title; markdownTitle an inline link's title of a few words.
 var (
-	markdownDefinition = regexp.MustCompile(`(?m)^[ \t]{0,3}\[[^\]\n]{1,100}\]:[ \t]*\S+[ \t]+(?:"[^"\n]+"|'[^'\n]+'|\([^)\n]+\))[ \t]*$`)
-	markdownTitle      = regexp.MustCompile(`\]\([^)\s]+[ \t]+(?:"[^"\n]{12,}"|'[^'\n]{12,}')\)`)
+	markdownDefinition = lazyRegexp(`(?m)^[ \t]{0,3}\[[^\]\n]{1,100}\]:[ \t]*\S+[ \t]+(?:"[^"\n]+"|'[^'\n]+'|\([^)\n]+\))[ \t]*$`)
+	markdownTitle      = lazyRegexp(`\]\([^)\s]+[ \t]+(?:"[^"\n]{12,}"|'[^'\n]{12,}')\)`)
 )
 
 // hiddenHTML matches an HTML element styled or marked not to show.
-var hiddenHTML = regexp.MustCompile(`<[a-z][^>]{0,300}(?:style\s*=\s*["'][^"']{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])|color\s*:\s*(?:transparent|white|#fff\b|#ffffff))|\shidden(?:\s|>|=)|aria-hidden\s*=\s*["']?true)[^>]{0,300}>`)
+var hiddenHTML = lazyRegexp(`<[a-z][^>]{0,300}(?:style\s*=\s*["'][^"']{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])|color\s*:\s*(?:transparent|white|#fff\b|#ffffff))|\shidden(?:\s|>|=)|aria-hidden\s*=\s*["']?true)[^>]{0,300}>`)
 
 // isExample reports whether path is one of a skill's examples: a request
 // a person makes of the agent, which may fairly ask it to play a role.
