@@ -59,15 +59,8 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 		// The development key lives in the project, unprotected: published
 		// as a real key, it would sign real sites.
-		devPath := filepath.Join(filepath.Dir(*manifestPath), sign.DevKeyDir, sign.DevKeyFile)
-		if dev, err := os.ReadFile(devPath); err == nil {
-			if devKeys, err := sign.ParsePrivatePEM(dev); err == nil && len(devKeys) == 1 {
-				a, _ := sign.Thumbprint(devKeys[0].Public())
-				b, _ := sign.Thumbprint(key.Public())
-				if a == b {
-					return fmt.Errorf("%s is the development key (%s): it is for previews and never published; make a real key with `agentcards keygen`", *from, devPath)
-				}
-			}
+		if devDir := filepath.Dir(*manifestPath); sign.IsProjectDevKey(devDir, key) {
+			return fmt.Errorf("%s is the development key (%s): it is for previews and never published; make a real key with `agentcards keygen`", *from, filepath.Join(devDir, sign.DevKeyDir, sign.DevKeyFile))
 		}
 	} else {
 		if key, err = sign.GenerateKey(alg); err != nil {

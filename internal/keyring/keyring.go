@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -109,9 +108,10 @@ type Options struct {
 //
 // A keys folder that does not exist (and that the manifest does not name)
 // is a project that has not committed its keys yet, such as a new
-// repository with only agents.toml: each private key given then publishes
-// its own public half, with the default alg of its type (DefaultAlg), and
-// a note says how to commit it.
+// repository with only agents.toml: the one private key given then
+// publishes its own public half, with the default alg of its type
+// (DefaultAlg), and a warning says how to commit it; several keys there
+// are an error. A development key given as a signing key is refused.
 func Open(o Options) (*Ring, error) {
 	keysDir, privs := o.KeysDir, o.Private
 	st, statErr := os.Lstat(keysDir)
@@ -224,15 +224,8 @@ func Open(o Options) (*Ring, error) {
 // whose PEM is marked as such, or the project's own development key
 // (made before keys were marked).
 func refuseDevKeys(privs []Private, devDir string) error {
-	devKID := ""
-	if data, err := os.ReadFile(filepath.Join(devDir, sign.DevKeyDir, sign.DevKeyFile)); err == nil {
-		if keys, err := sign.ParsePrivatePEM(data); err == nil && len(keys) == 1 {
-			devKID, _ = sign.Thumbprint(keys[0].Public())
-		}
-	}
 	for _, p := range privs {
-		kid, _ := sign.Thumbprint(p.Key.Public())
-		if p.Dev || devKID != "" && kid == devKID {
+		if p.Dev || sign.IsProjectDevKey(devDir, p.Key) {
 			return fmt.Errorf("the signing key from %s is an agentcards development key: it signs local builds when no key is given, and never a published site. Make a real key with `agentcards keygen` (README, \"Signing keys\")", p.From)
 		}
 	}

@@ -93,6 +93,22 @@ func IsDevPEM(data []byte) bool {
 	}
 }
 
+// IsProjectDevKey reports whether key is the development key kept in
+// dir/.agentcards (none there: false).
+func IsProjectDevKey(dir string, key crypto.Signer) bool {
+	data, err := os.ReadFile(filepath.Join(dir, DevKeyDir, DevKeyFile))
+	if err != nil {
+		return false
+	}
+	dev, err := ParsePrivatePEM(data)
+	if err != nil || len(dev) != 1 {
+		return false
+	}
+	a, errA := Thumbprint(dev[0].Public())
+	b, errB := Thumbprint(key.Public())
+	return errA == nil && errB == nil && a == b
+}
+
 // readDevKey reads the development key at path.
 func readDevKey(path string) (crypto.Signer, error) {
 	data, err := os.ReadFile(path)
