@@ -247,10 +247,30 @@ func lintBytes(source string, data []byte, server bool) (lintedCard, error) {
 	return lintBytesWith(&lint.Linter{}, source, data, server)
 }
 
-// lintBytesWith is lintBytes with the Linter of a run. A UTF-8 byte order
-// mark before the JSON is skipped, as JSON parsers may (RFC 8259).
+// decodePublished reads a published JSON document as verify does (card.Decode,
+// strict); a UTF-8 byte order mark before it is skipped, as JSON parsers
+// may (RFC 8259).
+func decodePublished(data []byte) (map[string]any, error) {
+	return card.Decode(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), card.Strict)
+}
+
+// lintFile reads and lints the card file at p of a folder TARGET; an error
+// names the file.
+func lintFile(lr *lint.Linter, p string, limit int64, server bool) ([]byte, lintedCard, error) {
+	data, err := verify.ReadLocalFile(p, limit)
+	if err != nil {
+		return nil, lintedCard{}, fileError{p, err}
+	}
+	c, err := lintBytesWith(lr, p, data, server)
+	if err != nil {
+		return nil, lintedCard{}, fileError{p, err}
+	}
+	return data, c, nil
+}
+
+// lintBytesWith is lintBytes with the Linter of a run.
 func lintBytesWith(lr *lint.Linter, source string, data []byte, server bool) (lintedCard, error) {
-	doc, err := card.Decode(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), card.Strict)
+	doc, err := decodePublished(data)
 	if err != nil {
 		return lintedCard{}, fmt.Errorf("%s: not a card: %v", source, err)
 	}
@@ -332,17 +352,7 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 		return lintFolder(dir, limit)
 	}
 	lr := &lint.Linter{}
-	read := func(p string) ([]byte, lintedCard, error) {
-		data, err := verify.ReadLocalFile(p, limit)
-		if err != nil {
-			return nil, lintedCard{}, fileError{p, err}
-		}
-		c, err := lintBytesWith(lr, p, data, false)
-		if err != nil {
-			err = fileError{p, err}
-		}
-		return data, c, err
-	}
+	read := func(p string) ([]byte, lintedCard, error) { return lintFile(lr, p, limit, false) }
 	var out []lintedCard
 	var errs []error
 	// An agent's shapes, by their bytes: the root cards copy one agent's.
@@ -389,15 +399,10 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 		}
 	}
 	for _, p := range servers {
-		data, err := verify.ReadLocalFile(p, limit)
-		if err == nil {
-			var c lintedCard
-			if c, err = lintBytesWith(lr, p, data, true); err == nil {
-				out = append(out, c)
-			}
-		}
-		if err != nil {
-			errs = append(errs, fileError{p, err})
+		if _, c, err := lintFile(lr, p, limit, true); err != nil {
+			errs = append(errs, err)
+		} else {
+			out = append(out, c)
 		}
 	}
 	// The catalogs, whose entries' names and descriptions reach the
@@ -411,7 +416,7 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 		data, err := verify.ReadLocalFile(p, limit)
 		if err == nil {
 			var doc map[string]any
-			if doc, err = card.Decode(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), card.Strict); err == nil {
+			if doc, err = decodePublished(data); err == nil {
 				if fs := lint.Twin(said, lr.Document(doc)); len(fs) > 0 {
 					out = append(out, lintedCard{Source: p, Findings: fs})
 				}
@@ -459,15 +464,10 @@ func lintFolder(dir string, limit int64) ([]lintedCard, []error) {
 		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".json") {
 			return nil
 		}
-		data, err := verify.ReadLocalFile(p, limit)
-		if err == nil {
-			var c lintedCard
-			if c, err = lintBytesWith(lr, p, data, d.Name() == "server-card.json"); err == nil {
-				out = append(out, c)
-			}
-		}
-		if err != nil {
-			errs = append(errs, fileError{p, err})
+		if _, c, err := lintFile(lr, p, limit, d.Name() == "server-card.json"); err != nil {
+			errs = append(errs, err)
+		} else {
+			out = append(out, c)
 		}
 		return nil
 	})
