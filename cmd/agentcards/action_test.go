@@ -31,16 +31,7 @@ type action struct {
 	} `yaml:"outputs"`
 	Runs struct {
 		Using string `yaml:"using"`
-		Steps []struct {
-			ID               string            `yaml:"id"`
-			Name             string            `yaml:"name"`
-			Uses             string            `yaml:"uses"`
-			Run              string            `yaml:"run"`
-			Shell            string            `yaml:"shell"`
-			WorkingDirectory string            `yaml:"working-directory"`
-			With             map[string]any    `yaml:"with"`
-			Env              map[string]string `yaml:"env"`
-		} `yaml:"steps"`
+		Steps []step `yaml:"steps"`
 	} `yaml:"runs"`
 }
 

@@ -33,15 +33,17 @@ type job struct {
 	Steps       []step            `yaml:"steps"`
 }
 
-// step is one step of a job.
+// step is one step of a job, or of a composite action.
 type step struct {
-	ID   string            `yaml:"id"`
-	Name string            `yaml:"name"`
-	If   string            `yaml:"if"`
-	Uses string            `yaml:"uses"`
-	Run  string            `yaml:"run"`
-	With map[string]any    `yaml:"with"`
-	Env  map[string]string `yaml:"env"`
+	ID               string            `yaml:"id,omitempty"`
+	Name             string            `yaml:"name,omitempty"`
+	If               string            `yaml:"if,omitempty"`
+	Uses             string            `yaml:"uses,omitempty"`
+	Run              string            `yaml:"run,omitempty"`
+	Shell            string            `yaml:"shell,omitempty"`
+	WorkingDirectory string            `yaml:"working-directory,omitempty"`
+	With             map[string]any    `yaml:"with,omitempty"`
+	Env              map[string]string `yaml:"env,omitempty"`
 }
 
 // holdsSecrets says whether a job can sign or mint credentials: it may
