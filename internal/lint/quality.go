@@ -110,15 +110,18 @@ func spaceless(s string) bool {
 // caseFolder folds letter case fully: "Straße" and "STRASSE" are one.
 var caseFolder = cases.Fold()
 
+// foldCase is s with its letter case fully folded (ASCII the quick way).
+func foldCase(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	return caseFolder.String(s)
+}
+
 // textKey is what two descriptions share when they say the same thing:
 // their letters and digits, case folded, one space between words.
 func textKey(s string) string {
-	if isASCII(s) {
-		s = strings.ToLower(s)
-	} else {
-		s = caseFolder.String(s)
-	}
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+	return strings.Join(strings.FieldsFunc(foldCase(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
 	}), " ")
 }
@@ -190,11 +193,7 @@ func (l *linter) skills(skills []any) {
 				continue
 			}
 			seen[tag] = 1
-			folded := strings.ToLower(tag)
-			if !isASCII(tag) {
-				folded = caseFolder.String(tag)
-			}
-			folded = strings.Join(strings.FieldsFunc(folded, func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' }), " ")
+			folded := strings.Join(strings.FieldsFunc(foldCase(tag), func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' }), " ")
 			if other, ok := spellings[folded]; ok && other != tag && !reportedCase[folded+"\x00"+tag] {
 				reportedCase[folded+"\x00"+tag] = true
 				l.add(TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case, spacing or hyphens", quote(tag, 40), quote(other, 40)))
