@@ -900,12 +900,6 @@ func twinLint(out []checked, rootCardPath string) {
 	}
 }
 
-// regularFile reports whether p is a regular file (not following a link).
-func regularFile(p string) bool {
-	st, err := os.Lstat(p)
-	return err == nil && st.Mode().IsRegular()
-}
-
 // walkFiles calls visit on every entry under dir (a folder) that is not a
 // folder, in lexical order, as filepath.WalkDir would, but without
 // statting dir first: its caller read it as a folder's entry.
