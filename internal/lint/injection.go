@@ -478,16 +478,11 @@ func quotedMention(s string, example bool) bool {
 		return false
 	}
 	outside := quoted().ReplaceAllString(s, " ")
-	if outside == s || injectionOutsideQuotes(outside, example) {
+	if outside == s || matchFolded(fold(outside), example) != "" {
 		return false
 	}
 	lower := strings.ToLower(outside)
 	return detectionWords().MatchString(lower) && attackWords().MatchString(lower)
-}
-
-// injectionOutsideQuotes is injection without the quoted-mention escape.
-func injectionOutsideQuotes(s string, example bool) bool {
-	return matchFolded(fold(s), example) != ""
 }
 
 // quoted matches text in quotation marks.
