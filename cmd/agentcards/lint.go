@@ -307,40 +307,50 @@ func lintURL(u *url.URL, client *fetch.Client) ([]lintedCard, error) {
 // agent.json (the second reporting only what the first does not: both are
 // made from one entry, and a hostile site may change either), the root
 // cards unless they copy an agent's, and every MCP Server Card. Only
-// regular files are read; links are not followed. A folder that is not a
+// regular files are read: a card that is a link is reported, not read. A
+// folder that is not a
 // site has each of its .json files linted as a card (lintFolder).
 func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 	type pair struct{ card, legacy string } // paths, "" when absent
 	folders := map[string]*pair{}
 	var order, servers, catalogs []string
+	var linkErrs []error
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() {
+		if d.IsDir() {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
 		parts := strings.Split(filepath.ToSlash(rel), "/")
-		switch {
-		case len(parts) == 2 && parts[0] == ".well-known" && parts[1] == site.CatalogFile,
-			len(parts) == 2 && parts[0] == "catalog" && strings.HasSuffix(parts[1], ".json"):
-			catalogs = append(catalogs, p)
-		case len(parts) == 2 && parts[0] == ".well-known" || len(parts) == 4 && parts[0] == "agents" && parts[2] == ".well-known":
-			if parts[len(parts)-1] != site.CardFile && parts[len(parts)-1] != site.LegacyFile {
-				return nil
+		last := parts[len(parts)-1]
+		isCatalog := len(parts) == 2 && parts[0] == ".well-known" && last == site.CatalogFile || len(parts) == 2 && parts[0] == "catalog" && strings.HasSuffix(last, ".json")
+		isCard := (len(parts) == 2 && parts[0] == ".well-known" || len(parts) == 4 && parts[0] == "agents" && parts[2] == ".well-known") && (last == site.CardFile || last == site.LegacyFile)
+		isServer := len(parts) == 3 && parts[0] == manifest.MCPFolder && last == "server-card.json"
+		if !d.Type().IsRegular() {
+			// A link is not followed, and not passed over in silence
+			// either: a hostile site would hide a card behind one.
+			if isCatalog || isCard || isServer {
+				linkErrs = append(linkErrs, fileError{p, fmt.Errorf("%s is not a plain file (a symbolic link?): not read; a site's cards are plain files", p)})
 			}
+			return nil
+		}
+		switch {
+		case isCatalog:
+			catalogs = append(catalogs, p)
+		case isCard:
 			f := filepath.Dir(p)
 			if folders[f] == nil {
 				folders[f] = &pair{}
 				order = append(order, f)
 			}
-			if parts[len(parts)-1] == site.CardFile {
+			if last == site.CardFile {
 				folders[f].card = p
 			} else {
 				folders[f].legacy = p
 			}
-		case len(parts) == 3 && parts[0] == manifest.MCPFolder && parts[2] == "server-card.json":
+		case isServer:
 			servers = append(servers, p)
 		}
 		return nil
@@ -348,13 +358,13 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
-	if len(order) == 0 && len(servers) == 0 {
+	if len(order) == 0 && len(servers) == 0 && len(linkErrs) == 0 {
 		return lintFolder(dir, limit)
 	}
 	lr := &lint.Linter{}
 	read := func(p string) ([]byte, lintedCard, error) { return lintFile(lr, p, limit, false) }
 	var out []lintedCard
-	var errs []error
+	errs := linkErrs
 	// An agent's shapes, by their bytes: the root cards copy one agent's.
 	agentCards := map[string][]lint.Finding{}
 	rootDir := filepath.Join(dir, ".well-known")
@@ -461,7 +471,11 @@ func lintFolder(dir string, limit int64) ([]lintedCard, []error) {
 		if err != nil {
 			return err
 		}
-		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".json") {
+		if d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".json") {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			errs = append(errs, fileError{p, fmt.Errorf("%s is not a plain file (a symbolic link?): not read", p)})
 			return nil
 		}
 		if _, c, err := lintFile(lr, p, limit, d.Name() == "server-card.json"); err != nil {
