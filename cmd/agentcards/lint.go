@@ -16,6 +16,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/compose"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/manifest"
@@ -541,7 +542,7 @@ func lintManifest(path string, stderr io.Writer) ([]lintedCard, error) {
 
 // lintAgent lints the v1.0 card of one agent of a manifest.
 func lintAgent(m *manifest.Manifest, a *manifest.Agent, source, name string) (lintedCard, error) {
-	unsigned, err := card.Compact(card.NewV1(m, a))
+	unsigned, err := card.Compact(compose.NewV1(m, a))
 	if err != nil {
 		return lintedCard{}, err
 	}

@@ -1,13 +1,12 @@
-// Package card turns manifest agents into A2A Agent Cards in normal form:
-// a v1.0 card for agent-card.json and a v0.3.0-shaped card for the legacy
-// agent.json. A card in normal form holds no empty value and no proto3
-// default, so strict RFC 8785 canonicalization and the A2A SDKs'
-// canonicalizers produce the same bytes (README, "Normal form").
+// Package card is the wire format: the A2A Agent Card (v1.0, and the
+// v0.3.0 shape of the legacy agent.json) and the MCP Server Card as Go
+// types, their strict decoding, their encoding, and the A2A SDKs'
+// projection of a card. A card in normal form holds no empty value and no
+// proto3 default, so strict RFC 8785 canonicalization and the A2A SDKs'
+// canonicalizers produce the same bytes (README, "Normal form"). It
+// imports nothing of the project but the standard library: a verifier
+// needs it without the manifest (package compose builds cards from that).
 package card
-
-import (
-	"github.com/agentcards/agentcards/internal/manifest"
-)
 
 // Signature is one detached JWS over the card (A2A v1.0 section 8.4).
 type Signature struct {
@@ -156,109 +155,3 @@ type SkillV1 struct {
 // description: a bare {"mtlsSecurityScheme": {}} is erased by the A2A SDKs
 // before they check a signature, so the card could not verify there.
 const MTLSDefaultDescription = "Mutual TLS: the client authenticates with an X.509 certificate."
-
-// mtlsDescription is a mutualTLS scheme's description, or the default one.
-func mtlsDescription(s manifest.SecurityScheme) string {
-	if s.Description == "" {
-		return MTLSDefaultDescription
-	}
-	return s.Description
-}
-
-// NewV1 builds the v1.0 card for agent a of manifest m.
-func NewV1(m *manifest.Manifest, a *manifest.Agent) *V1 {
-	c := &V1{
-		Name:               a.Name,
-		Description:        a.Description,
-		Version:            a.Version,
-		DocumentationURL:   a.DocumentationURL,
-		IconURL:            a.IconURL,
-		DefaultInputModes:  a.InputModes(),
-		DefaultOutputModes: a.OutputModes(),
-		Capabilities: Capabilities{
-			Streaming:         a.Capabilities.Streaming,
-			PushNotifications: a.Capabilities.PushNotifications,
-			ExtendedAgentCard: a.Capabilities.ExtendedAgentCard,
-			Extensions:        extensions(a.Capabilities.Extensions),
-		},
-	}
-	if p := m.EffectiveProvider(a); p != nil {
-		c.Provider = &Provider{Organization: p.Organization, URL: p.URL}
-	}
-	for _, in := range a.SupportedInterfaces {
-		c.SupportedInterfaces = append(c.SupportedInterfaces, Interface(in))
-	}
-	if len(a.SecuritySchemes) > 0 {
-		c.SecuritySchemes = make(map[string]SecuritySchemeV1, len(a.SecuritySchemes))
-		for name, s := range a.SecuritySchemes {
-			c.SecuritySchemes[name] = schemeV1(s)
-		}
-	}
-	c.SecurityRequirements = requirementsV1(a.SecurityRequirements)
-	for _, s := range a.Skills {
-		c.Skills = append(c.Skills, SkillV1{
-			ID:                   s.ID,
-			Name:                 s.Name,
-			Description:          s.Description,
-			Tags:                 s.Tags,
-			Examples:             s.Examples,
-			InputModes:           s.InputModes,
-			OutputModes:          s.OutputModes,
-			SecurityRequirements: requirementsV1(s.SecurityRequirements),
-		})
-	}
-	return c
-}
-
-func extensions(in []manifest.Extension) []Extension {
-	var out []Extension
-	for _, e := range in {
-		out = append(out, Extension(e))
-	}
-	return out
-}
-
-func schemeV1(s manifest.SecurityScheme) SecuritySchemeV1 {
-	switch s.Type {
-	case manifest.TypeAPIKey:
-		return SecuritySchemeV1{APIKey: &APIKeyV1{Description: s.Description, Location: s.Location, Name: s.Name}}
-	case manifest.TypeHTTP:
-		return SecuritySchemeV1{HTTPAuth: &HTTPAuth{Description: s.Description, Scheme: s.Scheme, BearerFormat: s.BearerFormat}}
-	case manifest.TypeOAuth2:
-		return SecuritySchemeV1{OAuth2: &OAuth2V1{Description: s.Description, Flows: flowsV1(s.Flows), OAuth2MetadataURL: s.OAuth2MetadataURL}}
-	case manifest.TypeOpenIDConnect:
-		return SecuritySchemeV1{OpenIDConnect: &OpenIDConnect{Description: s.Description, OpenIDConnectURL: s.OpenIDConnectURL}}
-	default: // mutualTLS
-		return SecuritySchemeV1{MTLS: &MutualTLSScheme{Description: mtlsDescription(s)}}
-	}
-}
-
-func flowsV1(f *manifest.OAuthFlows) FlowsV1 {
-	var out FlowsV1
-	if a := f.AuthorizationCode; a != nil {
-		out.AuthorizationCode = &Flow{AuthorizationURL: a.AuthorizationURL, TokenURL: a.TokenURL, RefreshURL: a.RefreshURL, Scopes: a.Scopes, PKCERequired: a.PKCERequired}
-	}
-	if c := f.ClientCredentials; c != nil {
-		out.ClientCredentials = &Flow{TokenURL: c.TokenURL, RefreshURL: c.RefreshURL, Scopes: c.Scopes}
-	}
-	if d := f.DeviceCode; d != nil {
-		out.DeviceCode = &Flow{DeviceAuthorizationURL: d.DeviceAuthorizationURL, TokenURL: d.TokenURL, RefreshURL: d.RefreshURL, Scopes: d.Scopes}
-	}
-	return out
-}
-
-func requirementsV1(in []manifest.Requirement) []RequirementV1 {
-	var out []RequirementV1
-	for _, r := range in {
-		schemes := make(map[string]StringList, len(r))
-		for name, scopes := range r {
-			list := scopes
-			if list == nil {
-				list = []string{}
-			}
-			schemes[name] = StringList{List: list}
-		}
-		out = append(out, RequirementV1{Schemes: schemes})
-	}
-	return out
-}

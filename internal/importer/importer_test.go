@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/compose"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 )
@@ -16,7 +17,7 @@ const site = "[site]\nbaseUrl = \"https://agents.example.com\"\n\n"
 // canonicalV1 builds agent a's v1.0 card and returns its RFC 8785 form.
 func canonicalV1(t *testing.T, m *manifest.Manifest, a *manifest.Agent) []byte {
 	t.Helper()
-	b, err := card.Marshal(card.NewV1(m, a))
+	b, err := card.Marshal(compose.NewV1(m, a))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestRoundTrip(t *testing.T) {
 			a := &m.Agents[i]
 			t.Run(name+"/"+a.ID, func(t *testing.T) {
 				want := canonicalV1(t, m, a)
-				signed, err := card.Marshal(card.NewV1(m, a))
+				signed, err := card.Marshal(compose.NewV1(m, a))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/compose"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/markdown"
 	"github.com/agentcards/agentcards/internal/mcp"
@@ -73,7 +74,7 @@ func (b *builder) mcpFiles(files map[string][]byte, agents map[string]bool) erro
 	for i := range m.MCPServers {
 		s := &m.MCPServers[i]
 		dir := manifest.MCPFolder + "/" + s.ID + "/"
-		sc, err := card.Marshal(card.NewServerCard(s))
+		sc, err := card.Marshal(compose.NewServerCard(s))
 		if err != nil {
 			return err
 		}

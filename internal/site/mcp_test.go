@@ -22,6 +22,7 @@ import (
 	"github.com/agentcards/agentcards/internal/markdown"
 	"github.com/agentcards/agentcards/internal/mcp"
 	"github.com/agentcards/agentcards/internal/sign"
+	"github.com/agentcards/agentcards/internal/verify"
 )
 
 const (
@@ -89,7 +90,7 @@ func TestServerCardsValidate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p := card.CheckServerCard(c); len(p) > 0 {
+		if p := verify.CheckServerCard(c); len(p) > 0 {
 			t.Errorf("%s: %v", name, p)
 		}
 		if bytes.Contains(data, []byte("tools")) {

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/compose"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/markdown"
 	"github.com/agentcards/agentcards/internal/regular"
@@ -771,7 +772,7 @@ func (b *builder) signedCards(a *manifest.Agent) (*agentOutput, error) {
 	m, signers := b.m, b.opts.Signers
 	out := &agentOutput{}
 	// Each card is encoded once: the signatures go in as its last member.
-	unsigned, err := card.Compact(card.NewV1(m, a))
+	unsigned, err := card.Compact(compose.NewV1(m, a))
 	if err != nil {
 		return nil, err
 	}
@@ -785,7 +786,7 @@ func (b *builder) signedCards(a *manifest.Agent) (*agentOutput, error) {
 	if out.cardJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
 		return nil, err
 	}
-	v03, notes := card.NewV03(m, a)
+	v03, notes := compose.NewV03(m, a)
 	out.notes = notes
 	if unsigned, err = card.Compact(v03); err != nil {
 		return nil, err

@@ -442,7 +442,7 @@ func serverCard(data []byte) (name string, problems []string) {
 		return "", []string{"not a Server Card: " + err.Error()}
 	}
 	name, _ = c["name"].(string)
-	return name, card.CheckServerCard(c)
+	return name, CheckServerCard(c)
 }
 
 // ReadLocalFile reads a local file the way verify does: a regular file

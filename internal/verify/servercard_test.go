@@ -1,8 +1,10 @@
-package card
+package verify
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentcards/agentcards/internal/card"
 )
 
 // TestCheckServerCardRefusesCredentials: every way a Server Card can carry
@@ -23,7 +25,7 @@ func TestCheckServerCardRefusesCredentials(t *testing.T) {
 		"capitalised secret": {`[{"type": "sse", "url": "https://mcp.example.com/w", "Headers": [{"name": "X", "IsSecret": true, "default": "opaque"}]}]`, "is secret and carries a default"},
 		"unknown transport":  {`[{"type": "websocket", "url": "https://mcp.example.com/w"}]`, `remotes[0].type "websocket"`},
 	} {
-		c, err := Decode([]byte(head+`, "remotes": `+tc.remotes+`}`), Strict)
+		c, err := card.Decode([]byte(head+`, "remotes": `+tc.remotes+`}`), card.Strict)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
