@@ -17,6 +17,7 @@ import (
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/terminal"
+	"github.com/agentcards/agentcards/internal/trust"
 	"github.com/agentcards/agentcards/internal/verify"
 )
 
@@ -66,7 +67,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 		client.RootCAs = pool
 	}
-	opts := verify.Options{JWKS: *jwks, All: *all, Strict: *strict, Fetch: client, Keys: verify.NewKeyCache()}
+	opts := verify.Options{JWKS: *jwks, All: *all, Strict: *strict, Fetch: client, Keys: trust.NewCache()}
 	rep := &verify.Report{Cards: []verify.Card{}}
 	ctx, cancel := context.WithTimeout(context.Background(), *maxTime)
 	defer cancel()

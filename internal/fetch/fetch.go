@@ -63,6 +63,9 @@ func LoadRootCAs(path string) (*x509.CertPool, error) {
 type Error struct {
 	URL string
 	Err error
+	// StatusCode is the HTTP status of a response other than 200 OK, and
+	// 0 when the request got no answer or the answer was refused.
+	StatusCode int
 }
 
 // Error says which URL failed and why, escaped for a terminal: the why may
@@ -144,7 +147,7 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 		// connection.
 		if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
 			if err := policy.check(ip); err != nil {
-				return nil, nil, nil, &Error{rawURL, err}
+				return nil, nil, nil, &Error{URL: rawURL, Err: err}
 			}
 		}
 	}
@@ -163,7 +166,7 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 	}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, nil, nil, &Error{rawURL, err}
+		return nil, nil, nil, &Error{URL: rawURL, Err: err}
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept", "application/json, application/a2a-agent-card+json;q=0.9, */*;q=0.1")
@@ -176,27 +179,27 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 		if errors.Is(err, errRefused) && *redirected != nil {
 			err = fmt.Errorf("redirect to %s: %w", (*redirected).Redacted(), err)
 		}
-		return nil, nil, nil, &Error{rawURL, err}
+		return nil, nil, nil, &Error{URL: rawURL, Err: err}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, nil, nil, &Error{rawURL, fmt.Errorf("HTTP %s", resp.Status)}
+		return nil, nil, nil, &Error{URL: rawURL, Err: fmt.Errorf("HTTP %s", resp.Status), StatusCode: resp.StatusCode}
 	}
 	maxBytes := c.maxBytes()
 	if resp.ContentLength > maxBytes {
-		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body of %d bytes is over the %d-byte limit", resp.ContentLength, maxBytes)}
+		return nil, nil, nil, &Error{URL: rawURL, Err: fmt.Errorf("body of %d bytes is over the %d-byte limit", resp.ContentLength, maxBytes)}
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
 	if err != nil {
-		return nil, nil, nil, &Error{rawURL, err}
+		return nil, nil, nil, &Error{URL: rawURL, Err: err}
 	}
 	if int64(len(body)) > maxBytes {
-		return nil, nil, nil, &Error{rawURL, fmt.Errorf("body is over the %d-byte limit", maxBytes)}
+		return nil, nil, nil, &Error{URL: rawURL, Err: fmt.Errorf("body is over the %d-byte limit", maxBytes)}
 	}
 	servedMu.Lock()
 	defer servedMu.Unlock()
 	if !served.IsValid() {
-		return nil, nil, nil, &Error{rawURL, errors.New("the address that answered is unknown")}
+		return nil, nil, nil, &Error{URL: rawURL, Err: errors.New("the address that answered is unknown")}
 	}
 	return body, resp.Request.URL, &Network{classify(served)}, nil
 }
@@ -206,10 +209,10 @@ func (c *Client) get(ctx context.Context, rawURL string, from *Network) ([]byte,
 func fetchable(rawURL string) (*url.URL, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || !u.IsAbs() || u.Host == "" {
-		return nil, &Error{"URL", errors.New("not an absolute URL")}
+		return nil, &Error{URL: "URL", Err: errors.New("not an absolute URL")}
 	}
 	if err := CheckURL(u); err != nil {
-		return nil, &Error{u.Redacted(), err}
+		return nil, &Error{URL: u.Redacted(), Err: err}
 	}
 	return u, nil
 }

@@ -38,9 +38,42 @@ const (
 	SDKProjection Canonicalization = "sdk-projection"
 )
 
-// ErrBadSignature is the error of a signature that does not verify with
-// the key its kid names, over any form of the card it may cover.
-var ErrBadSignature = errors.New("signature does not verify")
+// The kinds of verification failure, for errors.Is: every error Verify
+// and VerifyDecoded return, or put in a Result, is one of them.
+var (
+	// ErrBadSignature is the error of a signature that does not verify with
+	// the key its kid names, over any form of the card it may cover.
+	ErrBadSignature = errors.New("signature does not verify")
+	// ErrMalformed is a card, signature or protected header that cannot
+	// be read as one: not JSON, duplicate members, not base64url...
+	ErrMalformed = errors.New("malformed card or signature")
+	// ErrUnsigned is a card without signatures.
+	ErrUnsigned = errors.New("card has no signatures")
+	// ErrUnknownKey is a signature whose kid names no trusted key.
+	ErrUnknownKey = errors.New("no trusted key")
+	// ErrAlgorithm is a signature whose alg is not allowed, or does not
+	// fit the trusted key's alg.
+	ErrAlgorithm = errors.New("algorithm refused")
+	// ErrUncovered is a signature that verifies only over a form of the
+	// card that leaves out members which are there: they were changed or
+	// added after signing.
+	ErrUncovered = errors.New("members not covered by the signature")
+)
+
+// kindError is an error of one of the kinds above that keeps its own
+// words: errors.Is(err, kind) holds, and Error is the message alone.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+// errorOf is an error of kind kind with message format.
+func errorOf(kind error, format string, args ...any) error {
+	return &kindError{kind, fmt.Sprintf(format, args...)}
+}
 
 // Result is the outcome for one signature on a card.
 type Result struct {
@@ -64,7 +97,7 @@ type Result struct {
 func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 	doc, err := card.Decode(cardJSON, card.Strict)
 	if err != nil {
-		return nil, fmt.Errorf("card refused: %w", err)
+		return nil, errorOf(ErrMalformed, "card refused: %v", err)
 	}
 	return VerifyDecoded(doc, trusted, algs)
 }
@@ -119,7 +152,7 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 	// empty.
 	projectionCovers := func(r *Result) {
 		if len(altered) > 0 {
-			r.Err = fmt.Errorf("verifies only over the A2A SDKs' projection, which leaves out members that are not empty: %s; no signature covers them, so they were changed or added after signing", strings.Join(altered, ", "))
+			r.Err = errorOf(ErrUncovered, "verifies only over the A2A SDKs' projection, which leaves out members that are not empty: %s; no signature covers them, so they were changed or added after signing", strings.Join(altered, ", "))
 			return
 		}
 		r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(omitted)
@@ -142,7 +175,7 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 			// this card is its own projection: what the projection drops
 			// (a scope-less security requirement, say) was removed.
 			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
-				r.Err = errors.New("marked as signing the A2A SDKs' projection of a fuller card, but this card has nothing that projection leaves out: members were removed after signing (a security requirement without scopes, say)")
+				r.Err = errorOf(ErrUncovered, "marked as signing the A2A SDKs' projection of a fuller card, but this card has nothing that projection leaves out: members were removed after signing (a security requirement without scopes, say)")
 			}
 		case marked:
 			// Signed over the SDK projection: it never covers the whole card,
@@ -181,10 +214,44 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		}
 		if !whole {
 			r.Verified, r.Covers, r.Uncovered = false, "", nil
-			r.Err = errors.New("a projection signature made by agentcards counts only beside the same key's signature over the whole card, which this card lacks or which fails: members were changed or removed where the projection does not look")
+			r.Err = errorOf(ErrUncovered, "a projection signature made by agentcards counts only beside the same key's signature over the whole card, which this card lacks or which fails: members were changed or removed where the projection does not look")
 		}
 	}
+	// A signature found to verify over the SDK projection proves nothing
+	// when a signature over the whole card by the same key fails: the card
+	// was changed in members the projection leaves out (a requirement
+	// removed, say).
+	for i := range results {
+		r := &results[i]
+		if !r.Verified || r.Covers != SDKProjection {
+			continue
+		}
+		for _, other := range results {
+			if other.KID == r.KID && errors.Is(other.Err, ErrBadSignature) {
+				r.Verified, r.Covers, r.Uncovered = false, "", nil
+				r.Err = errorOf(ErrUncovered, "verifies over the SDK projection only, while the same key's signature over the whole card fails: the card was altered in members the projection leaves out")
+				break
+			}
+		}
+	}
+	for i := range results {
+		results[i].Err = classified(results[i].Err)
+	}
 	return results, nil
+}
+
+// classified gives err a kind when it has none: what is left is a
+// signature value or header that go-jose or base64 could not read.
+func classified(err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, kind := range []error{ErrBadSignature, ErrMalformed, ErrUnsigned, ErrUnknownKey, ErrAlgorithm, ErrUncovered} {
+		if errors.Is(err, kind) {
+			return err
+		}
+	}
+	return &kindError{ErrMalformed, err.Error()}
 }
 
 // canonicalBufs holds buffers for the two canonical forms of a card,
@@ -198,26 +265,26 @@ func readSignatures(v any) ([]card.Signature, error) {
 	arr, ok := v.([]any)
 	switch {
 	case v == nil:
-		return nil, errors.New("card has no signatures")
+		return nil, ErrUnsigned
 	case !ok:
-		return nil, errors.New(`card refused: "signatures" is not an array`)
+		return nil, errorOf(ErrMalformed, `card refused: "signatures" is not an array`)
 	case len(arr) == 0:
-		return nil, errors.New("card has no signatures")
+		return nil, ErrUnsigned
 	case len(arr) > MaxSignatures:
-		return nil, fmt.Errorf("card refused: %d signatures, more than the %d a verifier checks", len(arr), MaxSignatures)
+		return nil, errorOf(ErrMalformed, "card refused: %d signatures, more than the %d a verifier checks", len(arr), MaxSignatures)
 	}
 	out := make([]card.Signature, len(arr))
 	for i, e := range arr {
 		obj, ok := e.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("card refused: signatures[%d] is not an object", i)
+			return nil, errorOf(ErrMalformed, "card refused: signatures[%d] is not an object", i)
 		}
 		for k, mv := range obj {
 			switch k {
 			case "protected", "signature":
 				s, ok := mv.(string)
 				if !ok {
-					return nil, fmt.Errorf("card refused: signatures[%d].%s is not a string", i, k)
+					return nil, errorOf(ErrMalformed, "card refused: signatures[%d].%s is not a string", i, k)
 				}
 				if k == "protected" {
 					out[i].Protected = s
@@ -227,11 +294,11 @@ func readSignatures(v any) ([]card.Signature, error) {
 			case "header":
 				h, ok := mv.(map[string]any)
 				if !ok {
-					return nil, fmt.Errorf("card refused: signatures[%d].header is not an object", i)
+					return nil, errorOf(ErrMalformed, "card refused: signatures[%d].header is not an object", i)
 				}
 				out[i].Header = h
 			default:
-				return nil, fmt.Errorf("card refused: signatures[%d] has the member %q, which a JWS signature does not have", i, k)
+				return nil, errorOf(ErrMalformed, "card refused: signatures[%d] has the member %q, which a JWS signature does not have", i, k)
 			}
 		}
 	}
@@ -246,11 +313,11 @@ func readSignatures(v any) ([]card.Signature, error) {
 func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) (key *jose.JSONWebKey, projection bool, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(sig.Protected)
 	if err != nil {
-		return nil, false, fmt.Errorf("protected header is not base64url: %v", err)
+		return nil, false, errorOf(ErrMalformed, "protected header is not base64url: %v", err)
 	}
 	h, err := card.Decode(raw, card.Strict)
 	if err != nil {
-		return nil, false, fmt.Errorf("protected header refused: %v", err)
+		return nil, false, errorOf(ErrMalformed, "protected header refused: %v", err)
 	}
 	str := func(name string) (string, error) {
 		v, ok := h[name]
@@ -259,7 +326,7 @@ func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) 
 		}
 		s, ok := v.(string)
 		if !ok {
-			return "", fmt.Errorf("protected header %q is not a string", name)
+			return "", errorOf(ErrMalformed, "protected header %q is not a string", name)
 		}
 		return s, nil
 	}
@@ -274,38 +341,38 @@ func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) 
 	payload, _ := str(ProjectionHeader)
 	projection = payload == ProjectionValue
 	if payload != "" && !projection {
-		return nil, false, fmt.Errorf("protected header %q is %q, which this verifier does not know", ProjectionHeader, payload)
+		return nil, false, errorOf(ErrMalformed, "protected header %q is %q, which this verifier does not know", ProjectionHeader, payload)
 	}
 	for _, name := range []string{"alg", "crit", "b64"} {
 		if _, ok := sig.Header[name]; ok {
-			return nil, false, fmt.Errorf("%s must be in the protected header only", name)
+			return nil, false, errorOf(ErrMalformed, "%s must be in the protected header only", name)
 		}
 	}
 	if err := checkCrit(h); err != nil {
 		return nil, false, err
 	}
 	if b64, ok := h["b64"]; ok && b64 != true {
-		return nil, false, errors.New("unencoded payload (b64: false, RFC 7797) refused: A2A signs the base64url-encoded canonical card")
+		return nil, false, errorOf(ErrMalformed, "unencoded payload (b64: false, RFC 7797) refused: A2A signs the base64url-encoded canonical card")
 	}
 	if !slices.Contains(algs, r.Alg) {
-		return nil, false, fmt.Errorf("alg %q is not allowed (allowed: %v)", r.Alg, algs)
+		return nil, false, errorOf(ErrAlgorithm, "alg %q is not allowed (allowed: %v)", r.Alg, algs)
 	}
 	if r.KID == "" {
-		return nil, false, errors.New("protected header has no kid")
+		return nil, false, errorOf(ErrMalformed, "protected header has no kid")
 	}
 	key = trusted.Find(r.KID)
 	if key == nil {
-		return nil, false, fmt.Errorf("kid %q is not among the trusted keys", r.KID)
+		return nil, false, errorOf(ErrUnknownKey, "kid %q is not among the trusted keys", r.KID)
 	}
 	if !key.IsPublic() {
-		return nil, false, fmt.Errorf("trusted key %q carries private material; refusing it", r.KID)
+		return nil, false, errorOf(ErrUnknownKey, "trusted key %q carries private material; refusing it", r.KID)
 	}
 	want := key.Algorithm
 	if want == EdDSA && r.Alg == "Ed25519" {
 		want = "Ed25519"
 	}
 	if key.Algorithm == "" || want != r.Alg {
-		return nil, false, fmt.Errorf("header alg %q does not match the key's alg %q", r.Alg, key.Algorithm)
+		return nil, false, errorOf(ErrAlgorithm, "header alg %q does not match the key's alg %q", r.Alg, key.Algorithm)
 	}
 	return key, projection, nil
 }
@@ -328,9 +395,9 @@ func checkCrit(h map[string]any) error {
 		}
 	}
 	if len(names) == 0 || len(names) != len(list) {
-		return errors.New("crit is not a non-empty list of header parameter names: signature refused (RFC 7515 section 4.1.11)")
+		return errorOf(ErrMalformed, "crit is not a non-empty list of header parameter names: signature refused (RFC 7515 section 4.1.11)")
 	}
-	return fmt.Errorf("crit names %s, which this verifier does not understand: signature refused (RFC 7515 section 4.1.11)", strings.Join(names, ", "))
+	return errorOf(ErrMalformed, "crit names %s, which this verifier does not understand: signature refused (RFC 7515 section 4.1.11)", strings.Join(names, ", "))
 }
 
 // verifyOne checks one detached signature over payload.
@@ -342,7 +409,7 @@ func verifyOne(sig card.Signature, payload []byte, key *jose.JSONWebKey, alg str
 		// go-jose knows only the polymorphic name; the signing input is the same.
 		pub, ok := key.Key.(ed25519.PublicKey)
 		if !ok {
-			return errors.New("Ed25519 signature needs an Ed25519 key")
+			return errorOf(ErrAlgorithm, "Ed25519 signature needs an Ed25519 key")
 		}
 		s, err := base64.RawURLEncoding.DecodeString(sig.Signature)
 		if err != nil {

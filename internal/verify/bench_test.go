@@ -16,6 +16,7 @@ import (
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/site"
+	"github.com/agentcards/agentcards/internal/trust"
 )
 
 // benchWords is the vocabulary of the generated descriptions.
@@ -147,7 +148,7 @@ func BenchmarkVerifySite(b *testing.B) {
 	b.ResetTimer()
 	var cards int
 	for range b.N {
-		opts.Keys = NewKeyCache()
+		opts.Keys = trust.NewCache()
 		rep := &Report{}
 		if err := Target(context.Background(), dir, opts, rep); err != nil {
 			b.Fatal(err)

@@ -85,7 +85,7 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 		c := checkCard(source, v.Body, ks, opts)
 		v.Outcome, v.Value = c.Outcome, &c
 		mu.Lock()
-		for _, p := range ks.fatal {
+		for _, p := range ks.Leaked {
 			if !slices.Contains(rep.Problems, p) {
 				rep.Problems = append(rep.Problems, p)
 			}

@@ -46,7 +46,7 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 	}
 	body, ks, network, u := fc.body, fc.keys, fc.network, fc.url
 	public := rep.Cards[len(rep.Cards)-1]
-	ext := Card{Source: "extended card of " + u.String(), JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
+	ext := Card{Source: "extended card of " + u.String(), JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
 	fail := func(format string, args ...any) error {
 		ext.Problems = append(ext.Problems, fmt.Sprintf(format, args...))
 		rep.Cards = append(rep.Cards, ext)

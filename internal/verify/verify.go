@@ -6,7 +6,6 @@ package verify
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,15 +19,12 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/go-jose/go-jose/v4"
-
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/manifest"
-	"github.com/agentcards/agentcards/internal/secret"
-	"github.com/agentcards/agentcards/internal/sign"
+	"github.com/agentcards/agentcards/internal/trust"
 )
 
 // Options steer a verification.
@@ -50,7 +46,7 @@ type Options struct {
 	// Keys, when set, keeps every trusted JWKS read in this run, so that
 	// the cards of one origin are checked against one reading of its JWKS
 	// (fetched and parsed once, however many cards there are).
-	Keys *KeyCache
+	Keys *trust.Cache
 
 	// skipLint leaves a card's Lint empty: in a site, an agent's
 	// agent-card.json that the root card copies, linted as the root.
@@ -59,25 +55,6 @@ type Options struct {
 	// read (a card's two shapes share most of them).
 	linter *lint.Linter
 }
-
-// KeyCache holds the trusted key sets one run has read, by source (and
-// the network rule they were fetched under): each is read once, failures
-// too, and readings of different sources run at once.
-type KeyCache struct {
-	mu   sync.Mutex
-	sets map[string]*keyReading
-}
-
-// keyReading is one reading of a key set: done is closed once ks or err
-// is set.
-type keyReading struct {
-	done chan struct{}
-	ks   *keySource
-	err  error
-}
-
-// NewKeyCache returns an empty KeyCache.
-func NewKeyCache() *KeyCache { return &KeyCache{sets: map[string]*keyReading{}} }
 
 // Signature is the outcome for one signature.
 type Signature struct {
@@ -117,10 +94,10 @@ type Card struct {
 
 // Outcomes of a card.
 const (
-	OutcomeVerified       = "verified"                    // a strict signature verified
-	OutcomeSDKProjection  = "verified-sdk-projection"     // only over the SDKs' projection
-	OutcomeNotVerified    = "not-verified"                // no trusted signature verified
-	OutcomeNotAllVerified = "not-all-signatures-verified" // --all, and one failed
+	OutcomeVerified       = trust.OutcomeVerified
+	OutcomeSDKProjection  = trust.OutcomeSDKProjection
+	OutcomeNotVerified    = trust.OutcomeNotVerified
+	OutcomeNotAllVerified = trust.OutcomeNotAllVerified
 )
 
 // Report is the outcome for every target.
@@ -152,17 +129,6 @@ func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
 func usagef(format string, args ...any) error { return &UsageError{fmt.Errorf(format, args...)} }
-
-// keySource is a trusted key set and where it came from.
-type keySource struct {
-	keys *sign.KeySet
-	// url is the JWKS URL when the keys were fetched; signatures whose jku
-	// names anything else are refused.
-	url      string
-	from     string
-	problems []string // keys refused, reported with each card
-	fatal    []string // a JWKS publishing private keys: fails the run
-}
 
 // Target verifies one target: a URL, a site folder or a card file.
 func Target(ctx context.Context, target string, opts Options, rep *Report) error {
@@ -222,7 +188,7 @@ func verifyURL(ctx context.Context, target string, opts Options, rep *Report) er
 // fetchedCard is a card fetched from a URL and checked.
 type fetchedCard struct {
 	body    []byte
-	keys    *keySource
+	keys    *trust.Keys
 	network *fetch.Network // the network that served it
 	url     *url.URL       // as asked for, with the default path
 }
@@ -231,17 +197,12 @@ type fetchedCard struct {
 // /.well-known/agent-card.json), checks it against the keys of the origin
 // named (or -jwks) and adds it to rep.
 func fetchCard(ctx context.Context, u *url.URL, opts Options, rep *Report) (*fetchedCard, error) {
-	u = &url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host, Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
-	if u.Path == "" || u.Path == "/" {
-		u.Path = "/.well-known/agent-card.json"
-	}
+	u = trust.CardURL(u)
 	body, final, network, err := opts.Fetch.GetWithin(ctx, u.String(), nil)
 	if err != nil {
 		return nil, err
 	}
-	// Keys come from the origin the user named, never from wherever a
-	// redirect led: a redirect to another site must not lend it trust.
-	ks, err := trustedKeys(ctx, opts, u.Scheme+"://"+u.Host+"/.well-known/jwks.json", "", nil)
+	ks, err := trustedKeys(ctx, opts, trust.OriginJWKS(u), "", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +211,7 @@ func fetchCard(ctx context.Context, u *url.URL, opts Options, rep *Report) (*fet
 		source += " (redirected to " + final.String() + ")"
 	}
 	rep.Cards = append(rep.Cards, checkCard(source, body, ks, opts))
-	rep.Problems = append(rep.Problems, ks.fatal...)
+	rep.Problems = append(rep.Problems, ks.Leaked...)
 	return &fetchedCard{body: body, keys: ks, network: network, url: u}, nil
 }
 
@@ -271,7 +232,7 @@ func urlError(err error) string {
 // file).
 // A JWKS fetched for a catalog entry is held to the network of the
 // catalog that named it (from; nil: the caller's own choice).
-func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string, from *fetch.Network) (*keySource, error) {
+func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string, from *fetch.Network) (*trust.Keys, error) {
 	src := opts.JWKS
 	switch {
 	case src == "" && originJWKS != "":
@@ -285,133 +246,36 @@ func trustedKeys(ctx context.Context, opts Options, originJWKS, localJWKS string
 		from = nil // the caller's own choice, wherever the card came from
 	}
 	if c := opts.Keys; c != nil {
-		// One reading per source and rule; concurrent callers wait for
-		// it, without holding up readings of other sources.
-		k := src + "\x00" + from.String()
-		c.mu.Lock()
-		r, ok := c.sets[k]
-		if !ok {
-			r = &keyReading{done: make(chan struct{})}
-			c.sets[k] = r
-		}
-		c.mu.Unlock()
-		if !ok {
-			r.ks, r.err = readTrustedKeys(ctx, opts, src, from)
-			close(r.done)
-		}
-		select {
-		case <-r.done:
-			return r.ks, r.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+		// One reading per source and rule.
+		return c.Get(ctx, src+"\x00"+from.String(), func() (*trust.Keys, error) {
+			return readTrustedKeys(ctx, opts, src, from)
+		})
 	}
 	return readTrustedKeys(ctx, opts, src, from)
 }
 
 // readTrustedKeys reads and parses the trusted key set at src.
-func readTrustedKeys(ctx context.Context, opts Options, src string, from *fetch.Network) (*keySource, error) {
-	var data []byte
-	ks := &keySource{from: src}
+func readTrustedKeys(ctx context.Context, opts Options, src string, from *fetch.Network) (*trust.Keys, error) {
 	if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
-		body, _, _, err := opts.Fetch.GetWithin(ctx, src, from)
-		if err != nil {
-			return nil, err
+		ks, err := trust.FetchKeys(ctx, opts.Fetch, src, from)
+		if err != nil && errors.Is(err, trust.ErrJWKS) {
+			return nil, &UsageError{err}
 		}
-		data, ks.url = body, src
-	} else {
-		if st, err := os.Stat(src); err == nil && st.IsDir() {
-			// A built site folder: its JWKS.
-			src = filepath.Join(src, ".well-known", "jwks.json")
-			ks.from = src
-		}
-		b, err := readLocal(src, opts)
-		if err != nil {
-			return nil, usagef("trusted JWKS: %v", err)
-		}
-		data = b
+		return ks, err
 	}
-	set, problems, leaked, err := ParseJWKS(data)
+	if st, err := os.Stat(src); err == nil && st.IsDir() {
+		// A built site folder: its JWKS.
+		src = filepath.Join(src, ".well-known", "jwks.json")
+	}
+	data, err := readLocal(src, opts)
+	if err != nil {
+		return nil, usagef("trusted JWKS: %v", err)
+	}
+	ks, err := trust.NewKeys(data, src, "")
 	if err != nil {
 		return nil, usagef("trusted JWKS %s: %v", src, err)
 	}
-	ks.keys, ks.problems = set, problems
-	for _, p := range leaked {
-		ks.fatal = append(ks.fatal, fmt.Sprintf("the trusted JWKS %s publishes a private key: %s", src, p))
-	}
 	return ks, nil
-}
-
-// MaxKeys is the most keys a trusted JWKS may hold; a JWKS with more is
-// refused rather than searched.
-const MaxKeys = 256
-
-// ParseJWKS reads a JWKS as a verifier must: strictly (card.Decode: no
-// duplicate or case-variant member names), with at most MaxKeys keys. Keys
-// with private members, without alg, or with an alg that does not fit them
-// are refused (and reported in problems); so are keys that share a kid.
-// The others are trusted. kid need not be a thumbprint.
-// leaked holds the problems that are published private keys.
-func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err error) {
-	doc, err := card.Decode(data, card.Strict)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("not a JWKS: %v", err)
-	}
-	list, ok := doc["keys"].([]any)
-	if !ok {
-		return nil, nil, nil, errors.New(`not a JWKS: no "keys" array`)
-	}
-	if len(list) > MaxKeys {
-		return nil, nil, nil, fmt.Errorf("%d keys: more than the %d a verifier searches; refused", len(list), MaxKeys)
-	}
-	set = &sign.KeySet{}
-	// A kid that names two keys names neither: verifiers that pick the
-	// first and those that pick the last would disagree.
-	kids := map[string]int{}
-	for _, v := range list {
-		if m, ok := v.(map[string]any); ok {
-			if kid, ok := m["kid"].(string); ok {
-				kids[kid]++
-			}
-		}
-	}
-	for i, v := range list {
-		members, ok := v.(map[string]any)
-		if !ok {
-			problems = append(problems, fmt.Sprintf("key %d: not a JSON object", i))
-			continue
-		}
-		kid, _ := members["kid"].(string)
-		name := fmt.Sprintf("key %d (kid %q)", i, kid)
-		if priv := secret.PrivateMembers(members); len(priv) > 0 {
-			p := fmt.Sprintf("%s carries private key material (%s): refused; the publisher must rotate this key", name, strings.Join(priv, ", "))
-			problems, leaked = append(problems, p), append(leaked, p)
-			continue
-		}
-		raw, err := json.Marshal(members)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
-			continue
-		}
-		var k jose.JSONWebKey
-		if err := k.UnmarshalJSON(raw); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
-			continue
-		}
-		switch {
-		case k.KeyID == "":
-			problems = append(problems, name+": no kid: refused")
-		case k.Algorithm == "":
-			problems = append(problems, name+": no alg, so it cannot be checked against a signature's alg: refused")
-		case k.Use != "" && k.Use != "sig":
-			problems = append(problems, fmt.Sprintf("%s: use %q: refused", name, k.Use))
-		case kids[k.KeyID] > 1:
-			problems = append(problems, name+": another key in the JWKS has the same kid: both refused")
-		default:
-			set.Keys = append(set.Keys, k)
-		}
-	}
-	return set, problems, leaked, nil
 }
 
 // catalogMaxBytes is the size limit of a local site's ai-catalog.json.
@@ -517,7 +381,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		checkExtendedFile(path, body, site, opts, &c, rep)
 	}
 	rep.Cards = append(rep.Cards, c)
-	rep.Problems = append(rep.Problems, ks.fatal...)
+	rep.Problems = append(rep.Problems, ks.Leaked...)
 	return nil
 }
 
@@ -563,42 +427,10 @@ func within(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// sameURL compares two URLs after normalizing scheme and host case and
-// default ports.
-func sameURL(a, b string) bool {
-	norm := func(s string) string {
-		u, err := url.Parse(s)
-		if err != nil {
-			return s
-		}
-		u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-		if (u.Scheme == "https" && u.Port() == "443") || (u.Scheme == "http" && u.Port() == "80") {
-			u.Host = u.Hostname()
-		}
-		return u.String()
-	}
-	return norm(a) == norm(b)
-}
-
-// isDevKey reports whether kid names an agentcards development key: the
-// kid is sign.DevKIDPrefix and the thumbprint of the key it names (any
-// other key may be called dev-something).
-func isDevKey(keys *sign.KeySet, kid string) bool {
-	if !sign.IsDevKID(kid) {
-		return false
-	}
-	k := keys.Find(kid)
-	if k == nil {
-		return false
-	}
-	tp, err := sign.Thumbprint(k.Key)
-	return err == nil && sign.DevKIDPrefix+tp == kid
-}
-
 // checkCard verifies one card's signatures against ks.
-func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
-	c := Card{Source: source, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
-	c.Problems = append(c.Problems, ks.problems...)
+func checkCard(source string, body []byte, ks *trust.Keys, opts Options) Card {
+	c := Card{Source: source, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
+	c.Problems = append(c.Problems, ks.Problems...)
 	head, err := card.Decode(body, card.Strict)
 	if err != nil {
 		c.Problems = append(c.Problems, "card refused: "+err.Error())
@@ -622,65 +454,17 @@ func checkCard(source string, body []byte, ks *keySource, opts Options) Card {
 			c.Version = strings.Clone(pv)
 		}
 	}
-	algs := opts.Algorithms
-	if len(algs) == 0 {
-		algs = sign.VerifyAlgorithms
-	}
-	results, err := sign.VerifyDecoded(head, ks.keys, algs)
-	if err != nil {
-		c.Problems = append(c.Problems, err.Error())
-		return c
-	}
-	for i := range results {
-		r := &results[i]
-		if r.Verified && ks.url != "" && r.JKU != "" && !sameURL(r.JKU, ks.url) {
-			r.Verified = false
-			r.Err = fmt.Errorf("jku %q is not the trusted JWKS %s: refused (a jku is a hint, never a trust root)", r.JKU, ks.url)
-		}
-	}
-	// A signature over the SDK projection proves nothing when a signature
-	// over the whole card by the same key fails: the card was changed in
-	// members the projection leaves out (a requirement removed, say).
-	for i := range results {
-		r := &results[i]
-		if !r.Verified || r.Covers != sign.SDKProjection {
-			continue
-		}
-		for _, other := range results {
-			if other.KID == r.KID && errors.Is(other.Err, sign.ErrBadSignature) {
-				r.Verified = false
-				r.Err = errors.New("verifies over the SDK projection only, while the same key's signature over the whole card fails: the card was altered in members the projection leaves out")
-				break
-			}
-		}
-	}
-	strict, verified := 0, 0
-	for _, r := range results {
+	v := trust.Judge(head, ks, trust.Policy{All: opts.All, Strict: opts.Strict, Algorithms: opts.Algorithms})
+	c.Outcome, c.Verified, c.DevelopmentKey = v.Outcome, v.Verified, v.DevelopmentKey
+	c.Problems = append(c.Problems, v.Problems...)
+	for _, r := range v.Results {
 		s := Signature{Index: r.Index, KID: strings.Clone(r.KID), Alg: strings.Clone(r.Alg), JKU: strings.Clone(r.JKU), Verified: r.Verified}
-		if r.Verified && isDevKey(ks.keys, r.KID) {
-			c.DevelopmentKey = true
-		}
 		if r.Verified {
 			s.Covers, s.Uncovered = string(r.Covers), r.Uncovered
-			verified++
-			if r.Covers == sign.Strict {
-				strict++
-			}
 		} else if r.Err != nil {
 			s.Reason = r.Err.Error()
 		}
 		c.Signatures = append(c.Signatures, s)
-	}
-	switch {
-	case opts.All && verified < len(results):
-		c.Outcome = OutcomeNotAllVerified
-	case strict > 0:
-		c.Outcome, c.Verified = OutcomeVerified, true
-	case verified > 0 && opts.Strict:
-		c.Outcome = OutcomeSDKProjection
-		c.Problems = append(c.Problems, "only the A2A SDKs' projection of the card is signed; -strict demands a signature over the whole card")
-	case verified > 0:
-		c.Outcome, c.Verified = OutcomeSDKProjection, true
 	}
 	return c
 }
@@ -715,7 +499,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 		}
 		return nil
 	}
-	rep.Problems = append(rep.Problems, ks.fatal...)
+	rep.Problems = append(rep.Problems, ks.Leaked...)
 	used := map[string]bool{}
 	jkus := map[string]bool{}
 	rep.Cards = slices.Grow(rep.Cards, len(checked))
@@ -743,11 +527,11 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	// Every kid used is in the JWKS; unused keys are only a warning (a
 	// key published ahead of a rotation, or kept after one).
 	for kid := range used {
-		if ks.keys.Find(kid) == nil {
+		if ks.Set.Find(kid) == nil {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: kid %s signs cards but is not in the JWKS", dir, kid))
 		}
 	}
-	for _, k := range ks.keys.Keys {
+	for _, k := range ks.Set.Keys {
 		if !used[k.KeyID] {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: JWKS key %s (%s) signs no card (fine ahead of or after a rotation)", dir, k.KeyID, k.Algorithm))
 		}
@@ -788,7 +572,7 @@ type checked struct {
 // worker each, so no more than a card per worker is held in memory at
 // once. The outcomes come sorted by path. rootCard is the site's root card
 // (when hasRoot): agent-card.json files elsewhere equal to it are marked.
-func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoot bool) ([]checked, error) {
+func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRoot bool) ([]checked, error) {
 	agentsDir := filepath.Join(dir, "agents")
 	rootDir := filepath.Join(dir, ".well-known")
 	type task struct {
@@ -826,7 +610,7 @@ func checkCards(dir string, ks *keySource, opts Options, rootCard []byte, hasRoo
 				var err error
 				body, buf, err = readCard(p, d, opts, buf)
 				if err != nil {
-					return checked{path: p, card: Card{Source: p, JWKS: ks.from, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
+					return checked{path: p, card: Card{Source: p, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
 				}
 				isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
 				o := opts

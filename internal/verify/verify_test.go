@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/sign"
+	"github.com/agentcards/agentcards/internal/trust"
 )
 
 const unsignedCard = `{"name":"Forged","description":"d","version":"1","supportedInterfaces":[{"url":"https://a.example.com","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{"streaming":false,"pushNotifications":false,"extendedAgentCard":false},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"s","name":"s","description":"d","tags":["t"]}]}`
@@ -87,28 +88,6 @@ func TestForgeries(t *testing.T) {
 				t.Errorf("reason %q, want %q", r, tc.reason)
 			}
 		})
-	}
-}
-
-func TestParseJWKSRefusals(t *testing.T) {
-	_, priv, _ := ed25519.GenerateKey(nil)
-	privJWK, _ := jose.JSONWebKey{Key: priv, KeyID: "p", Algorithm: "EdDSA"}.MarshalJSON()
-	pubJWK, _ := jose.JSONWebKey{Key: priv.Public(), KeyID: "ok", Algorithm: "EdDSA"}.MarshalJSON()
-	noAlg, _ := jose.JSONWebKey{Key: priv.Public(), KeyID: "noalg"}.MarshalJSON()
-	doc := `{"keys":[` + string(privJWK) + `,` + string(pubJWK) + `,` + string(noAlg) + `]}`
-	set, problems, leaked, err := ParseJWKS([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(leaked) != 1 || !strings.Contains(leaked[0], `kid "p"`) {
-		t.Errorf("leaked %v", leaked)
-	}
-	if len(set.Keys) != 1 || set.Keys[0].KeyID != "ok" {
-		t.Errorf("trusted %v", set.Keys)
-	}
-	all := strings.Join(problems, "\n")
-	if !strings.Contains(all, `kid "p") carries private key material`) || !strings.Contains(all, `kid "noalg"): no alg`) {
-		t.Errorf("problems: %s", all)
 	}
 }
 
@@ -242,24 +221,9 @@ func TestDuplicateTopLevelKeyRefused(t *testing.T) {
 	}
 }
 
-func TestSameURL(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want bool
-	}{
-		{"https://A.example.com/.well-known/jwks.json", "https://a.example.com:443/.well-known/jwks.json", true},
-		{"https://a.example.com/x", "https://a.example.com/y", false},
-		{"http://localhost/x", "http://127.0.0.1/x", false},
-	} {
-		if got := sameURL(tc.a, tc.b); got != tc.want {
-			t.Errorf("sameURL(%q, %q) = %v", tc.a, tc.b, got)
-		}
-	}
-}
-
 // TestJWKSRefusals: keys that share a kid are both refused (verifiers that
 // take the first and those that take the last would disagree), a JWKS with
-// more than MaxKeys keys is refused whole, and one with case-variant
+// more than trust.MaxKeys keys is refused whole, and one with case-variant
 // members is not read at all.
 func TestJWKSRefusals(t *testing.T) {
 	pub, priv, _ := ed25519.GenerateKey(nil)
@@ -273,7 +237,7 @@ func TestJWKSRefusals(t *testing.T) {
 		t.Errorf("shared kid: verified %v, problems %v", rep.Verified, rep.Cards[0].Problems)
 	}
 
-	many := make([]jose.JSONWebKey, MaxKeys+1)
+	many := make([]jose.JSONWebKey, trust.MaxKeys+1)
 	for i := range many {
 		many[i] = jose.JSONWebKey{Key: pub, KeyID: "k" + strings.Repeat("x", i), Algorithm: "EdDSA", Use: "sig"}
 	}
@@ -312,7 +276,7 @@ func TestJWKSReadOncePerOrigin(t *testing.T) {
 		w.Write(card)
 	}))
 	defer srv.Close()
-	opts := Options{Fetch: &fetch.Client{}, Keys: NewKeyCache()}
+	opts := Options{Fetch: &fetch.Client{}, Keys: trust.NewCache()}
 	rep := &Report{}
 	for _, p := range []string{"/a/agent-card.json", "/b/agent-card.json", "/c/agent-card.json"} {
 		if err := Target(context.Background(), srv.URL+p, opts, rep); err != nil {
