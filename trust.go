@@ -174,6 +174,9 @@ func (v *Verifier) jwksAt(ctx context.Context, jwksURL string, refresh bool) (*t
 	v.mu.Lock()
 	e, ok := v.jwks[jwksURL]
 	if !ok {
+		if len(v.jwks) >= maxJWKSKept {
+			v.forgetStale()
+		}
 		e = &jwksEntry{sem: make(chan struct{}, 1)}
 		v.jwks[jwksURL] = e
 	}
@@ -206,4 +209,24 @@ func (v *Verifier) jwksAt(ctx context.Context, jwksURL string, refresh bool) (*t
 	}
 	e.keys, e.err, e.fetched = ks, nil, time.Now()
 	return ks, nil
+}
+
+// maxJWKSKept is how many JWKS readings a Verifier keeps before it drops
+// the expired ones (a client of many origins would otherwise keep them
+// all).
+const maxJWKSKept = 1024
+
+// forgetStale drops the readings older than maxAge that no caller is
+// using; v.mu is held.
+func (v *Verifier) forgetStale() {
+	for u, e := range v.jwks {
+		select {
+		case e.sem <- struct{}{}:
+			if time.Since(e.fetched) >= v.maxAge {
+				delete(v.jwks, u)
+			}
+			<-e.sem
+		default: // in use
+		}
+	}
 }

@@ -344,3 +344,19 @@ func TestFlattenScopeLists(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestForgetStale: expired readings are dropped, fresh ones and ones in
+// use are kept.
+func TestForgetStale(t *testing.T) {
+	v, _ := NewVerifier(TrustOrigin(), WithRefresh(time.Minute, 0))
+	old := time.Now().Add(-time.Hour)
+	v.jwks["old"] = &jwksEntry{sem: make(chan struct{}, 1), fetched: old}
+	v.jwks["fresh"] = &jwksEntry{sem: make(chan struct{}, 1), fetched: time.Now()}
+	busy := &jwksEntry{sem: make(chan struct{}, 1), fetched: old}
+	busy.sem <- struct{}{}
+	v.jwks["busy"] = busy
+	v.forgetStale()
+	if _, ok := v.jwks["old"]; ok || len(v.jwks) != 2 {
+		t.Errorf("kept %v", v.jwks)
+	}
+}
