@@ -28,7 +28,7 @@ func runImport(args []string, stdout, stderr io.Writer, getenv env) error {
 	appendTo := fs.String("append", "", "append the block to this `manifest` (it must still load) instead of printing it")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https")
 	asCatalog := fs.Bool("catalog", false, "SOURCE is an AI Catalog (an origin means its /.well-known/ai-catalog.json): import every A2A card it lists (default for a URL or file named ai-catalog.json, or a file holding a catalog)")
-	maxEntries := fs.Int("max-entries", aicatalog.DefaultMaxEntries, "with a catalog: take at most `N` entries in all, nested catalogs' included")
+	maxEntries := fs.Int("max-entries", aicatalog.DefaultMaxEntries, "with a catalog: take at most `N` entries in all, nested catalogs' included, breadth-first in catalog order")
 	if err := fs.Parse(args); err != nil {
 		return usageOrHelp(err)
 	}
@@ -128,12 +128,19 @@ func importCatalog(ctx context.Context, src string, data []byte, client *fetch.C
 		blocks = fmt.Appendf(blocks, "# Imported from %s (A2A %s card), entry %s of %s.\n", terminal.Escape(a.Source), a.Version, terminal.Escape(a.Entry.Identifier), terminal.Escape(redacted(src)))
 		blocks = append(blocks, manifest.EncodeAgent(&a.Agent)...)
 	}
-	if res.Failed > 0 {
+	if res.Failed > 0 || res.Skipped > 0 {
+		what := fmt.Sprintf("%d of the catalog's A2A entries could not be imported (warnings above)", res.Failed)
+		switch {
+		case res.Failed == 0:
+			what = fmt.Sprintf("%d of the catalog's entries were past -max-entries and not taken (warnings above)", res.Skipped)
+		case res.Skipped > 0:
+			what += fmt.Sprintf(", and %d entries were past -max-entries and not taken", res.Skipped)
+		}
 		if appendTo != "" {
-			return fmt.Errorf("%d of the catalog's A2A entries could not be imported (warnings above), so %s was left unchanged; import them one by one, or print the blocks (without -append) and edit them in", res.Failed, appendTo)
+			return fmt.Errorf("%s, so %s was left unchanged; import them one by one, or print the blocks (without -append) and edit them in", what, appendTo)
 		}
 		stdout.Write(blocks)
-		return fmt.Errorf("%d of the catalog's A2A entries could not be imported (warnings above); the others are printed", res.Failed)
+		return fmt.Errorf("%s; the others are printed", what)
 	}
 	return writeImported(blocks, "", res.Agents[0].Agent.ID, len(res.Agents), appendTo, stdout, stderr)
 }

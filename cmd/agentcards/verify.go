@@ -36,7 +36,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest document fetched, in bytes")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
 	asCatalog := fs.Bool("catalog", false, "each TARGET is an AI Catalog (an origin means its /.well-known/ai-catalog.json): check it against the spec and verify every A2A card it lists (default for a URL or file named ai-catalog.json)")
-	maxEntries := fs.Int("max-entries", verify.DefaultMaxEntries, "with a catalog: check at most `N` entries in all, nested catalogs' included")
+	maxEntries := fs.Int("max-entries", verify.DefaultMaxEntries, "with a catalog: check at most `N` entries in all, nested catalogs' included, breadth-first in catalog order")
 	maxTime := fs.Duration("max-time", 10*time.Minute, "stop fetching after this long in all (what is not fetched by then fails)")
 	extended := fs.Bool("extended", false, "each TARGET is an agent's public card URL: verify it, then ask the agent's interface for its extended card (GetExtendedAgentCard) with the -H and -header-env headers, and verify that with the same keys")
 	var headers, headerEnv multiFlag

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -48,8 +47,6 @@ type Visit struct {
 	From *fetch.Network
 	// Value is the caller's, set by its card function.
 	Value any
-
-	seq int // the order its catalog was found in
 }
 
 // Outcomes of a Visit that the walk sets.
@@ -66,9 +63,11 @@ type WalkOptions struct {
 	// larger).
 	Cards, Catalogs *fetch.Client
 	// MaxEntries is the most entries taken in all, nested catalogs'
-	// included (default DefaultMaxEntries); the rest are Skipped.
+	// included, in the order Walk takes them (default DefaultMaxEntries:
+	// the -max-entries flag of verify and import); the rest are Skipped.
 	MaxEntries int
-	// Parallel is how many fetches run at once (default DefaultParallel).
+	// Parallel is how many cards, and how many nested catalogs, are
+	// fetched at once (default DefaultParallel).
 	Parallel int
 	// ServerCard, when set, is handed each MCP Server Card entry's
 	// document as card is an A2A card's (else such entries are
@@ -86,16 +85,37 @@ const (
 	maxWalkBytes = 32 << 20
 	// maxSkippedListed is how many entries past MaxEntries are listed.
 	maxSkippedListed = 100
+	// maxSkippedNamed is how many of them the walk's problem names.
+	maxSkippedNamed = 5
 )
+
+// Walked is what a walk found.
+type Walked struct {
+	// Visits are the entries, in the order they were taken (Walk).
+	Visits   []Visit
+	Problems []string
+	// OverMax counts the entries past MaxEntries, never fetched: the
+	// first maxSkippedListed are among Visits (Skipped), the rest only
+	// counted.
+	OverMax int
+}
 
 // Walk checks the catalog root against the spec and walks its entries:
 // it fetches the card of every A2A Agent Card entry and hands it to card
 // (called concurrently, at most opts.Parallel at once), and follows nested
 // catalogs up to MaxDepth levels and maxCatalogs catalogs. The URLs a
 // fetched catalog names are fetched within its network (fetch.GetWithin).
-// It returns every entry in the catalogs' order (each catalog in the order
-// it was found, its entries in its order), and what departs from the spec.
-func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) (visits []Visit, problems []string) {
+//
+// Entries are taken breadth-first, in catalog order: the root catalog's
+// entries in its order, then those of the catalogs it lists, in the order
+// it lists them, then those of the catalogs they list, and so on. The
+// bounds (MaxEntries, MaxDepth, maxCatalogs, maxWalkBytes) are applied in
+// that order, so the entries taken and those skipped depend on the
+// catalogs alone, never on which fetch answered first: nested catalogs
+// are fetched up to opts.Parallel ahead, concurrently, but taken one
+// after the other. The visits come back in the same order (each catalog
+// in the order it was found, its entries in its order).
+func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) Walked {
 	if opts.MaxEntries <= 0 {
 		opts.MaxEntries = DefaultMaxEntries
 	}
@@ -107,43 +127,111 @@ func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) (v
 		w.seen[root.URL.String()] = true // a catalog that lists itself is read once
 	}
 	cat, specProblems, err := Parse(root.Body)
-	w.catalog(ctx, &root, cat, specProblems, err, 0, 1)
+	w.catalog(ctx, &root, cat, specProblems, err, 1)
+	// The nested catalogs are taken in the order they were found; the
+	// fetches of the next ones run meanwhile, opts.Parallel at most, so
+	// that no more than that many parsed catalogs wait in memory.
+	started := 0
+	for i := 0; i < len(w.queue); i++ {
+		for ; started < len(w.queue) && started < i+opts.Parallel; started++ {
+			go w.queue[started].fetch(ctx, w.opts.Catalogs)
+		}
+		w.take(ctx, w.queue[i])
+		w.queue[i] = nil
+	}
 	w.wg.Wait()
-	if n := w.skipped - maxSkippedListed; n > 0 {
-		w.problems = append(w.problems, fmt.Sprintf("%d more entries past the first %d were skipped, not listed", n, opts.MaxEntries))
+	if w.overMax > 0 {
+		w.problems = append(w.problems, w.overMaxProblem())
 	}
-	slices.SortStableFunc(w.visits, func(a, b *Visit) int { return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.Index, b.Index)) })
-	visits = make([]Visit, len(w.visits))
+	out := Walked{Visits: make([]Visit, len(w.visits)), Problems: w.problems, OverMax: w.overMax}
 	for i, v := range w.visits {
-		visits[i] = *v
+		out.Visits[i] = *v
 	}
-	return visits, w.problems
+	return out
 }
 
-// walk is the state of one Walk.
+// walk is the state of one Walk. Only Walk's goroutine touches it; the
+// fetches each touch their own Visit or nested catalog alone.
 type walk struct {
 	opts WalkOptions
 	root *url.URL // the root catalog's URL; nil for a file
 	card func(*Visit)
-	sem  chan struct{}
+	sem  chan struct{} // a slot per card fetch under way
 	wg   sync.WaitGroup
 
-	mu       sync.Mutex // guards the rest
 	visits   []*Visit
 	problems []string
+	queue    []*nested // the nested catalogs to take, in order
 	entries  int
-	skipped  int // entries past MaxEntries
+	overMax  int      // entries past MaxEntries
+	firstOut []string // the first few of them, named
 	catalogs int
-	bytes    int64           // of the nested catalogs fetched
+	bytes    int64           // of the nested catalogs taken
 	seen     map[string]bool // nested catalog URLs read
 }
 
+// nested is a nested catalog to take: the entry that lists it, and once
+// fetch is done, the catalog parsed.
+type nested struct {
+	v     *Visit
+	depth int
+	done  chan struct{} // closed when fetch has returned
+
+	body     int // its size
+	cat      *Catalog
+	problems []Problem
+	network  *fetch.Network
+	parseErr error
+	fetchErr error
+}
+
+// fetch fetches and parses the catalog.
+func (n *nested) fetch(ctx context.Context, client *fetch.Client) {
+	defer close(n.done)
+	body, _, network, err := client.GetWithin(ctx, n.v.URL.String(), n.v.From)
+	if err != nil {
+		n.fetchErr = err
+		return
+	}
+	n.body, n.network = len(body), network
+	if int64(n.body) > maxWalkBytes {
+		return // over the bound alone: take says so
+	}
+	n.cat, n.problems, n.parseErr = Parse(body)
+}
+
+// take waits for a nested catalog's fetch and takes its entries.
+func (w *walk) take(ctx context.Context, n *nested) {
+	<-n.done
+	if n.fetchErr != nil {
+		n.v.Outcome, n.v.Problem = Failed, n.fetchErr.Error()
+		return
+	}
+	if w.bytes += int64(n.body); w.bytes > maxWalkBytes {
+		n.v.Outcome, n.v.Problem = Skipped, fmt.Sprintf("nested catalogs over %d bytes in all", maxWalkBytes)
+		return
+	}
+	w.catalog(ctx, &Doc{Source: n.v.URL.String(), URL: n.v.URL, Network: n.network}, n.cat, n.problems, n.parseErr, n.depth)
+}
+
+// overMaxProblem says how many entries MaxEntries left out, names the
+// first few, and how to take them.
+func (w *walk) overMaxProblem() string {
+	names := strings.Join(w.firstOut, ", ")
+	if more := w.overMax - len(w.firstOut); more > 0 {
+		names += fmt.Sprintf(" and %d more", more)
+	}
+	listed := ""
+	if w.overMax > maxSkippedListed {
+		listed = fmt.Sprintf(" (the first %d are listed as skipped)", maxSkippedListed)
+	}
+	return fmt.Sprintf("%d entries past the first %d were skipped, not fetched%s: %s; -max-entries %d bounds the entries taken in all, nested catalogs' included, breadth-first in catalog order: raise it to take them", w.overMax, w.opts.MaxEntries, listed, names, w.opts.MaxEntries)
+}
+
 // catalog takes the entries of one catalog (parsed, with its problems or
-// the error that stopped parsing); nested catalogs are read in turn, at
-// depth+1.
-func (w *walk) catalog(ctx context.Context, doc *Doc, cat *Catalog, problems []Problem, err error, seq, depth int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+// the error that stopped parsing); nested catalogs are queued, to be
+// taken in turn at depth+1.
+func (w *walk) catalog(ctx context.Context, doc *Doc, cat *Catalog, problems []Problem, err error, depth int) {
 	if err != nil {
 		w.problems = append(w.problems, fmt.Sprintf("%s: not a catalog: %v", doc.Source, err))
 		return
@@ -152,72 +240,89 @@ func (w *walk) catalog(ctx context.Context, doc *Doc, cat *Catalog, problems []P
 		w.problems = append(w.problems, fmt.Sprintf("%s does not follow the AI Catalog spec: %s", doc.Source, p))
 	}
 	for i, e := range cat.Entries {
-		v := &Visit{Catalog: doc.Source, Index: i, Entry: e, From: doc.Network, seq: seq}
+		v := &Visit{Catalog: doc.Source, Index: i, Entry: e, From: doc.Network}
 		if w.entries >= w.opts.MaxEntries {
-			// Past the bound, a few entries are listed as skipped and the
-			// rest counted: a catalog of a million entries is not a
-			// million visits held in memory.
-			if w.skipped++; w.skipped <= maxSkippedListed {
-				v.Outcome, v.Problem = Skipped, fmt.Sprintf("past the first %d entries", w.opts.MaxEntries)
-				w.visits = append(w.visits, v)
-			}
+			w.skip(v)
 			continue
 		}
 		w.visits = append(w.visits, v)
 		w.entries++
-		if e.Inline {
-			v.Outcome, v.Problem = NotChecked, "carries its document inline (data), not at a url"
-			if e.TypeLower == AgentCardType {
-				// An agent card nobody can fetch from its origin, so no
-				// key of that origin can vouch for it.
-				v.Outcome, v.Problem = Failed, "carries its A2A card inline (data): no origin's key can vouch for a card not served from it"
-			}
-			continue
-		}
-		u, err := url.Parse(e.URL)
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			v.Outcome, v.Problem = Failed, fmt.Sprintf("url %q is not an absolute URL", e.URL)
-			continue
-		}
-		if err := fetch.CheckURL(u); err != nil {
-			v.Outcome, v.Problem = Failed, fmt.Sprintf("url %s: %v", u.Redacted(), err)
-			continue
-		}
-		v.URL = u
-		v.OtherOrigin = w.root != nil && Origin(u) != Origin(w.root)
-		switch e.TypeLower {
-		case AgentCardType:
-			w.spawn(func() { w.fetchCard(ctx, v, doc.Network, w.card) })
-		case ServerCardType:
-			if w.opts.ServerCard == nil {
-				v.Outcome, v.Problem = NotChecked, "not an A2A Agent Card or a nested catalog"
-				break
-			}
-			w.spawn(func() { w.fetchCard(ctx, v, doc.Network, w.opts.ServerCard) })
-		case MediaType:
-			v.Outcome = Nested
-			switch {
-			case depth >= MaxDepth:
-				v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested deeper than %d catalogs (the spec's recommended limit)", MaxDepth)
-			case w.seen[u.String()]:
-				v.Problem = "read already"
-			case w.catalogs >= maxCatalogs:
-				v.Outcome, v.Problem = Skipped, fmt.Sprintf("more than %d nested catalogs", maxCatalogs)
-			case w.bytes > maxWalkBytes:
-				v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested catalogs over %d bytes in all", maxWalkBytes)
-			default:
-				w.seen[u.String()] = true
-				w.catalogs++
-				nested := w.catalogs
-				w.spawn(func() { w.fetchCatalog(ctx, v, doc.Network, nested, depth+1) })
-			}
-		default:
-			v.Outcome, v.Problem = NotChecked, "not an A2A Agent Card or a nested catalog"
-		}
+		w.entry(ctx, v, depth)
 	}
 }
 
-// spawn runs f with at most opts.Parallel fetches at once.
+// skip records an entry past MaxEntries. A few are listed as skipped and
+// the rest counted: a catalog of a million entries is not a million
+// visits held in memory.
+func (w *walk) skip(v *Visit) {
+	if w.overMax++; w.overMax <= maxSkippedListed {
+		v.Outcome, v.Problem = Skipped, fmt.Sprintf("past the first %d entries (-max-entries)", w.opts.MaxEntries)
+		w.visits = append(w.visits, v)
+	}
+	if len(w.firstOut) < maxSkippedNamed {
+		name := v.Entry.Identifier
+		if name == "" {
+			name = cmp.Or(v.Entry.URL, fmt.Sprintf("%s entry %d", v.Catalog, v.Index))
+		}
+		w.firstOut = append(w.firstOut, name)
+	}
+}
+
+// entry takes one entry within MaxEntries: starts the fetch of its card,
+// queues its catalog, or says why it is not checked.
+func (w *walk) entry(ctx context.Context, v *Visit, depth int) {
+	e := v.Entry
+	if e.Inline {
+		v.Outcome, v.Problem = NotChecked, "carries its document inline (data), not at a url"
+		if e.TypeLower == AgentCardType {
+			// An agent card nobody can fetch from its origin, so no
+			// key of that origin can vouch for it.
+			v.Outcome, v.Problem = Failed, "carries its A2A card inline (data): no origin's key can vouch for a card not served from it"
+		}
+		return
+	}
+	u, err := url.Parse(e.URL)
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		v.Outcome, v.Problem = Failed, fmt.Sprintf("url %q is not an absolute URL", e.URL)
+		return
+	}
+	if err := fetch.CheckURL(u); err != nil {
+		v.Outcome, v.Problem = Failed, fmt.Sprintf("url %s: %v", u.Redacted(), err)
+		return
+	}
+	v.URL = u
+	v.OtherOrigin = w.root != nil && Origin(u) != Origin(w.root)
+	switch e.TypeLower {
+	case AgentCardType:
+		w.spawn(func() { w.fetchCard(ctx, v, w.card) })
+	case ServerCardType:
+		if w.opts.ServerCard == nil {
+			v.Outcome, v.Problem = NotChecked, "not an A2A Agent Card or a nested catalog"
+			break
+		}
+		w.spawn(func() { w.fetchCard(ctx, v, w.opts.ServerCard) })
+	case MediaType:
+		v.Outcome = Nested
+		switch {
+		case depth >= MaxDepth:
+			v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested deeper than %d catalogs (the spec's recommended limit)", MaxDepth)
+		case w.seen[u.String()]:
+			v.Problem = "read already"
+		case w.catalogs >= maxCatalogs:
+			v.Outcome, v.Problem = Skipped, fmt.Sprintf("more than %d nested catalogs", maxCatalogs)
+		case w.bytes > maxWalkBytes:
+			v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested catalogs over %d bytes in all", maxWalkBytes)
+		default:
+			w.seen[u.String()] = true
+			w.catalogs++
+			w.queue = append(w.queue, &nested{v: v, depth: depth + 1, done: make(chan struct{})})
+		}
+	default:
+		v.Outcome, v.Problem = NotChecked, "not an A2A Agent Card or a nested catalog"
+	}
+}
+
+// spawn runs f with at most opts.Parallel card fetches at once.
 func (w *walk) spawn(f func()) {
 	w.wg.Go(func() {
 		w.sem <- struct{}{}
@@ -226,52 +331,17 @@ func (w *walk) spawn(f func()) {
 	})
 }
 
-// fail records that v could not be taken.
-func (w *walk) fail(v *Visit, err error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	v.Outcome, v.Problem = Failed, err.Error()
-}
-
-// fetchCard fetches the card of v and hands it to check.
-func (w *walk) fetchCard(ctx context.Context, v *Visit, from *fetch.Network, check func(*Visit)) {
-	body, final, _, err := w.opts.Cards.GetWithin(ctx, v.URL.String(), from)
+// fetchCard fetches the card of v, within the network of the catalog
+// that lists it, and hands it to check. v is this goroutine's until Walk
+// has waited for it.
+func (w *walk) fetchCard(ctx context.Context, v *Visit, check func(*Visit)) {
+	body, final, _, err := w.opts.Cards.GetWithin(ctx, v.URL.String(), v.From)
 	if err != nil {
-		w.fail(v, err)
+		v.Outcome, v.Problem = Failed, err.Error()
 		return
 	}
-	// v is the caller's until it returns: nothing else touches a visit
-	// whose fetch is under way.
 	v.Body, v.Final = body, final
 	check(v)
-}
-
-// fetchCatalog fetches the nested catalog of v and walks it.
-func (w *walk) fetchCatalog(ctx context.Context, v *Visit, from *fetch.Network, seq, depth int) {
-	body, _, network, err := w.opts.Catalogs.GetWithin(ctx, v.URL.String(), from)
-	if err != nil {
-		w.fail(v, err)
-		return
-	}
-	w.mu.Lock()
-	w.bytes += int64(len(body))
-	over := w.bytes > maxWalkBytes
-	if over {
-		v.Outcome, v.Problem = Skipped, fmt.Sprintf("nested catalogs over %d bytes in all", maxWalkBytes)
-	}
-	w.mu.Unlock()
-	if over {
-		return
-	}
-	// Parsed while this holds a fetch slot, so that at most Parallel
-	// catalogs are decoded at once.
-	cat, problems, perr := Parse(body)
-	body = nil
-	// The walk goes on in this goroutine; it holds no fetch slot while
-	// its entries wait for theirs.
-	<-w.sem
-	defer func() { w.sem <- struct{}{} }()
-	w.catalog(ctx, &Doc{Source: v.URL.String(), URL: v.URL, Network: network}, cat, problems, perr, seq, depth)
 }
 
 // Origin is a URL's scheme and host, in lower case.

@@ -26,12 +26,17 @@ type CatalogResult struct {
 	Warnings []string
 	// Failed counts the A2A entries that could not be imported.
 	Failed int
+	// Skipped counts the entries past MaxEntries, never fetched (a
+	// warning names a few and the bound).
+	Skipped int
 }
 
 // CatalogOptions steer Catalog.
 type CatalogOptions struct {
 	Cards, Catalogs *fetch.Client
-	MaxEntries      int
+	// MaxEntries bounds the entries taken, breadth-first in catalog
+	// order (aicatalog.Walk).
+	MaxEntries int
 	// Taken are agent ids already in use (in the manifest appended to).
 	Taken map[string]bool
 }
@@ -42,7 +47,7 @@ type CatalogOptions struct {
 // else from the card, made unique with -2, -3 ...
 func Catalog(ctx context.Context, root aicatalog.Doc, opts CatalogOptions) *CatalogResult {
 	out := &CatalogResult{}
-	visits, problems := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Cards, Catalogs: opts.Catalogs, MaxEntries: opts.MaxEntries}, func(v *aicatalog.Visit) {
+	walked := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Cards, Catalogs: opts.Catalogs, MaxEntries: opts.MaxEntries}, func(v *aicatalog.Visit) {
 		res, err := Card(v.Body, "")
 		if err != nil {
 			v.Outcome, v.Problem = aicatalog.Failed, err.Error()
@@ -50,22 +55,28 @@ func Catalog(ctx context.Context, root aicatalog.Doc, opts CatalogOptions) *Cata
 		}
 		v.Outcome, v.Value = "imported", res
 	})
-	out.Warnings = append(out.Warnings, problems...)
+	out.Warnings = append(out.Warnings, walked.Problems...)
+	out.Skipped = walked.OverMax
 	taken := map[string]bool{}
 	for id := range opts.Taken {
 		taken[id] = true
 	}
-	for _, v := range visits {
+	for _, v := range walked.Visits {
 		name := v.Entry.Identifier
 		if name == "" {
 			name = fmt.Sprintf("%s entry %d", v.Catalog, v.Index)
 		}
 		res, ok := v.Value.(*Result)
 		if !ok {
-			if v.Entry.TypeLower == aicatalog.AgentCardType && v.Outcome != aicatalog.NotChecked {
+			a2a := v.Entry.TypeLower == aicatalog.AgentCardType
+			switch {
+			case a2a && v.Outcome == aicatalog.Skipped:
+				// Past MaxEntries, not failed: Skipped counts them.
+				out.Warnings = append(out.Warnings, fmt.Sprintf("%s: not imported: %s", name, v.Problem))
+			case a2a && v.Outcome != aicatalog.NotChecked:
 				out.Failed++
 				out.Warnings = append(out.Warnings, fmt.Sprintf("%s: not imported: %s", name, v.Problem))
-			} else if v.Outcome != aicatalog.Nested {
+			case v.Outcome != aicatalog.Nested:
 				out.Warnings = append(out.Warnings, fmt.Sprintf("%s: not imported (%s): %s", name, v.Entry.Type, v.Problem))
 			}
 			continue

@@ -41,7 +41,8 @@ const (
 // CatalogOptions bound a walk of a catalog.
 type CatalogOptions struct {
 	// MaxEntries is the most entries checked in all (nested catalogs'
-	// included); the rest are reported as skipped.
+	// included), taken breadth-first in catalog order (aicatalog.Walk);
+	// the rest are reported as skipped (Report.EntriesSkipped).
 	MaxEntries int
 }
 
@@ -70,7 +71,7 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 		}
 		v.Outcome = EntryServerCard
 	}
-	visits, problems := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries, ServerCard: checkServerCard}, func(v *aicatalog.Visit) {
+	walked := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries, ServerCard: checkServerCard}, func(v *aicatalog.Visit) {
 		// The JWKS is held to the network of the catalog that named the
 		// entry, as the card was.
 		ks, err := trustedKeys(ctx, opts, aicatalog.Origin(v.URL)+"/.well-known/jwks.json", "", v.From)
@@ -92,8 +93,9 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 		}
 		mu.Unlock()
 	})
-	rep.Problems = append(rep.Problems, problems...)
-	for _, v := range visits {
+	rep.Problems = append(rep.Problems, walked.Problems...)
+	rep.EntriesSkipped += walked.OverMax
+	for _, v := range walked.Visits {
 		e := Entry{Catalog: v.Catalog, Index: v.Index, Identifier: v.Entry.Identifier, Type: v.Entry.Type, URL: v.Entry.URL, OtherOrigin: v.OtherOrigin, Outcome: v.Outcome, Card: -1, Problem: v.Problem}
 		if c, ok := v.Value.(*Card); ok {
 			rep.Cards = append(rep.Cards, *c)

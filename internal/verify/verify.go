@@ -104,9 +104,13 @@ const (
 type Report struct {
 	Cards []Card `json:"cards"`
 	// Entries are the entries of the catalogs Catalog walked.
-	Entries  []Entry  `json:"entries,omitempty"`
-	Problems []string `json:"problems,omitempty"` // site-level problems: fail
-	Warnings []string `json:"warnings,omitempty"`
+	Entries []Entry `json:"entries,omitempty"`
+	// EntriesSkipped counts the entries past CatalogOptions.MaxEntries,
+	// never fetched; the first of them are among Entries (EntrySkipped),
+	// and a problem names a few and the bound.
+	EntriesSkipped int      `json:"entriesSkipped,omitempty"`
+	Problems       []string `json:"problems,omitempty"` // site-level problems: fail
+	Warnings       []string `json:"warnings,omitempty"`
 	// ServerCards are the MCP Server Cards a site's catalog lists.
 	ServerCards []ServerCard `json:"serverCards,omitempty"`
 	Verified    bool         `json:"verified"`
