@@ -60,6 +60,10 @@ type Server struct {
 	// watched.
 	snapshots []string
 	builds    int
+	// extended is how many extended cards the last good build wrote;
+	// announced says where they are has been logged.
+	extended  int
+	announced bool
 	// generation counts rebuilds, good or failed (ReloadScriptPath).
 	generation int
 	done       chan struct{}
@@ -135,7 +139,7 @@ func (s *Server) Status() (builds int, lastErr string) {
 // and a failed build leaves it as it was.
 func (s *Server) rebuild() {
 	dir := filepath.Join(s.tmp, "site")
-	err := s.build(dir)
+	extended, err := s.build(dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Every attempt, good or not, changes what the pages show: open pages
@@ -148,9 +152,37 @@ func (s *Server) rebuild() {
 	}
 	s.current, s.lastErr = dir, ""
 	s.builds++
+	s.extended = extended
 	if s.builds > 1 {
 		fmt.Fprintln(s.cfg.Log, "rebuilt; open pages reload")
 	}
+	if extended > 0 && !s.announced {
+		s.announced = true
+		fmt.Fprintf(s.cfg.Log, "extended cards signed for this preview (jku %s/%s/%s): %s%cagents%c<id>%cextended-agent-card.json\n"+
+			"  have the agent's server return these while you preview: the ones build writes name the production JWKS, which verify -extended against the preview refuses\n",
+			s.URL, site.WellKnown, site.JWKSFile, s.privateDir(), filepath.Separator, filepath.Separator, filepath.Separator)
+	}
+}
+
+// privateDir is where the preview builds the extended cards: in its
+// temporary folder, never in the manifest's private output.
+func (s *Server) privateDir() string { return filepath.Join(s.tmp, "private") }
+
+// ExtendedDir is the folder of the extended cards of the last good
+// build (agents/<id>/extended-agent-card.json, as build writes them to
+// the private output), or "" when no agent has one. They are signed as
+// the preview's public cards are, with the preview's own JWKS URL as
+// jku, so that an agent's server that returns them while the preview
+// runs passes verify -extended against the preview; those build writes
+// name the production JWKS, which such a check refuses. The folder is
+// the same for the life of the server, and removed when it stops.
+func (s *Server) ExtendedDir() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.extended == 0 {
+		return ""
+	}
+	return s.privateDir()
 }
 
 // Paths the preview answers itself; none is part of a built site.
@@ -188,10 +220,12 @@ func injectReload(page []byte) []byte {
 	return append(out, page[i:]...)
 }
 
-func (s *Server) build(dir string) error {
+// build builds the site into dir and the extended cards into
+// privateDir, and says how many extended cards it wrote.
+func (s *Server) build(dir string) (extended int, err error) {
 	src, err := manifest.Open(s.cfg.Manifest)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer src.Close()
 	m := src.Head
@@ -203,7 +237,7 @@ func (s *Server) build(dir string) error {
 	}
 	s.mu.Unlock()
 	if problems, _ := src.Problems(); len(problems) > 0 {
-		return src.Check()
+		return 0, src.Check()
 	}
 	m.Site.BaseURL = s.URL
 	s.mu.Lock()
@@ -211,16 +245,20 @@ func (s *Server) build(dir string) error {
 	s.mu.Unlock()
 	ring, err := keyring.Open(keyring.Options{KeysDir: m.KeysDir(), KeysNamed: m.KeysNamed(), DevDir: m.Dir, Private: s.cfg.Keys, JKU: site.JWKSURL(m), AllowDev: true})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	secrets, err := secret.NewScanner(ring.Private)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	// Extended cards are built (so that their problems show) beside the
-	// preview, never next to the manifest and never served.
-	_, err = site.Build(site.Options{Source: src, OutDir: dir, PrivateDir: filepath.Join(s.tmp, "private"), Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets})
-	return err
+	// Extended cards are built beside the preview, signed with its jku
+	// like the public cards, never next to the manifest and never served
+	// (ExtendedDir).
+	rep, err := site.Build(site.Options{Source: src, OutDir: dir, PrivateDir: s.privateDir(), Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets})
+	if err != nil {
+		return 0, err
+	}
+	return rep.Extended, nil
 }
 
 // watch rebuilds when a source changes.
