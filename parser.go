@@ -37,57 +37,21 @@ func FlattenScopeLists(cardJSON []byte) []byte {
 	if err != nil {
 		return cardJSON
 	}
-	changed := flattenRequirements(doc)
-	if skills, ok := doc["skills"].([]any); ok {
-		for _, s := range skills {
-			if sm, ok := s.(map[string]any); ok && flattenRequirements(sm) {
-				changed = true
-			}
+	flat, changed := card.RewriteScopeLists(doc, func(scopes map[string]any) (any, bool) {
+		switch list, ok := scopes["list"].([]any); {
+		case len(scopes) == 0: // {} is an empty list, as SDK servers write it
+			return []any{}, true
+		case len(scopes) == 1 && ok:
+			return list, true
 		}
-	}
+		return nil, false
+	})
 	if !changed {
 		return cardJSON
 	}
-	out, err := sign.CanonicalValue(doc)
+	out, err := sign.CanonicalValue(flat)
 	if err != nil {
 		return cardJSON
 	}
 	return out
-}
-
-// flattenRequirements flattens the scope lists of obj's
-// securityRequirements in place, and reports whether it changed any.
-func flattenRequirements(obj map[string]any) bool {
-	reqs, ok := obj["securityRequirements"].([]any)
-	if !ok {
-		return false
-	}
-	changed := false
-	for _, r := range reqs {
-		rm, ok := r.(map[string]any)
-		if !ok {
-			continue
-		}
-		schemes, ok := rm["schemes"].(map[string]any)
-		if !ok {
-			continue
-		}
-		for name, scopes := range schemes {
-			sl, ok := scopes.(map[string]any)
-			if !ok {
-				continue
-			}
-			switch list, has := sl["list"]; {
-			case len(sl) == 0: // {} is an empty list, as SDK servers write it
-				schemes[name] = []any{}
-				changed = true
-			case len(sl) == 1 && has:
-				if arr, ok := list.([]any); ok {
-					schemes[name] = arr
-					changed = true
-				}
-			}
-		}
-	}
-	return changed
 }

@@ -14,6 +14,20 @@ import (
 // two mean the same; a requirement removed has nothing to restore. doc is
 // not changed: the parts rewritten are copied.
 func WithScopeListsRestored(doc map[string]any) (map[string]any, bool) {
+	return RewriteScopeLists(doc, func(scopes map[string]any) (any, bool) {
+		if len(scopes) == 0 {
+			return map[string]any{"list": []any{}}, true
+		}
+		return nil, false
+	})
+}
+
+// RewriteScopeLists returns doc (a v1.0 card read with Decode) with the
+// scope list of every scheme of every security requirement (the card's
+// and its skills') that is an object replaced by what rewrite gives for
+// it, when rewrite says so; and whether any was. doc is not changed: the
+// parts rewritten are copied.
+func RewriteScopeLists(doc map[string]any, rewrite func(scopes map[string]any) (any, bool)) (map[string]any, bool) {
 	out := doc
 	changed := false
 	copyDoc := func() {
@@ -21,7 +35,7 @@ func WithScopeListsRestored(doc map[string]any) (map[string]any, bool) {
 			out, changed = maps.Clone(doc), true
 		}
 	}
-	if reqs, ok := restoreRequirements(doc["securityRequirements"]); ok {
+	if reqs, ok := rewriteRequirements(doc["securityRequirements"], rewrite); ok {
 		copyDoc()
 		out["securityRequirements"] = reqs
 	}
@@ -32,7 +46,7 @@ func WithScopeListsRestored(doc map[string]any) (map[string]any, bool) {
 			if !ok {
 				continue
 			}
-			reqs, ok := restoreRequirements(sm["securityRequirements"])
+			reqs, ok := rewriteRequirements(sm["securityRequirements"], rewrite)
 			if !ok {
 				continue
 			}
@@ -51,8 +65,9 @@ func WithScopeListsRestored(doc map[string]any) (map[string]any, bool) {
 	return out, changed
 }
 
-// restoreRequirements rewrites {} schemes of a securityRequirements list.
-func restoreRequirements(v any) ([]any, bool) {
+// rewriteRequirements rewrites the scope lists of a securityRequirements
+// list.
+func rewriteRequirements(v any, rewrite func(map[string]any) (any, bool)) ([]any, bool) {
 	reqs, ok := v.([]any)
 	if !ok {
 		return nil, false
@@ -69,11 +84,15 @@ func restoreRequirements(v any) ([]any, bool) {
 		}
 		var ns map[string]any
 		for name, s := range schemes {
-			if sm, ok := s.(map[string]any); ok && len(sm) == 0 {
+			sm, ok := s.(map[string]any)
+			if !ok {
+				continue
+			}
+			if nv, ok := rewrite(sm); ok {
 				if ns == nil {
 					ns = maps.Clone(schemes)
 				}
-				ns[name] = map[string]any{"list": []any{}}
+				ns[name] = nv
 			}
 		}
 		if ns == nil {
