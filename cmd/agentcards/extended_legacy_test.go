@@ -21,16 +21,7 @@ import (
 // verify -extended verifies the same card from the same server. The SDK's
 // verifier cannot verify a v0.3 card (it reads one through its v1.0 types).
 func TestLegacyExtendedCardJSSDK(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(interopDir, "node_modules", "@a2a-js", "sdk", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("needs node and `npm ci --prefix testdata/interop`: ", err)
-		}
-		t.Skip("needs node and `npm ci --prefix testdata/interop`: ", err)
-	}
+	node := interopNode(t)
 	port := freePort(t)
 	dir, cardURL := extendedProject(t, port)
 	legacyURL := strings.TrimSuffix(cardURL, "agent-card.json") + "agent.json"

@@ -187,16 +187,7 @@ func verifyExtended(t *testing.T, cardURL, key string) (int, string) {
 // verifyAgentCardSignature accepts it; agentcards verify -extended
 // verifies it from the same server.
 func TestExtendedCardJSSDK(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(interopDir, "node_modules", "@a2a-js", "sdk", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("needs node and `npm ci --prefix testdata/interop`: ", err)
-		}
-		t.Skip("needs node and `npm ci --prefix testdata/interop`: ", err)
-	}
+	node := interopNode(t)
 	port := freePort(t)
 	dir, cardURL := extendedProject(t, port)
 	// Inside testdata/interop, so that node finds its node_modules.
@@ -293,4 +284,22 @@ func TestExtendedCardGoServer(t *testing.T) {
 	if code != 1 || !strings.Contains(got, "refused the credentials (HTTP 401") {
 		t.Errorf("verify -extended with a wrong key: exit %d\n%s", code, got)
 	}
+}
+
+// interopNode is the node that runs the official A2A JS SDK of
+// testdata/interop: the test is skipped without it, but fails in CI, where
+// .ci/run installs both.
+func interopNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(interopDir, "node_modules", "@a2a-js", "sdk", "package.json"))
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("needs node and `npm ci --prefix testdata/interop`: ", err)
+		}
+		t.Skip("needs node and `npm ci --prefix testdata/interop`: ", err)
+	}
+	return node
 }

@@ -27,16 +27,7 @@ import (
 // one character, signed by a key the origin's JWKS does not hold (even when
 // a jku offers that key), or signed under another alg than its key's.
 func TestReadmeJSClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(interopDir, "node_modules", "@a2a-js", "sdk", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("needs node and `npm ci --prefix testdata/interop`: ", err)
-		}
-		t.Skip("needs node and `npm ci --prefix testdata/interop`: ", err)
-	}
+	node := interopNode(t)
 	modules, err := filepath.Abs(filepath.Join(interopDir, "node_modules"))
 	if err != nil {
 		t.Fatal(err)
