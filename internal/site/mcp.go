@@ -113,7 +113,9 @@ type toolView struct {
 	Hints                   []string
 	Input, Output           []paramRow
 	InputOther, OutputOther string
-	HasOutput               bool
+	// InputNote and OutputNote say that a table stops short.
+	InputNote, OutputNote string
+	HasOutput             bool
 }
 
 // mcpPage renders an MCP server's page.
@@ -156,10 +158,10 @@ func (b *builder) mcpPage(s *manifest.MCPServer, agent bool) ([]byte, error) {
 		if tv.Description, err = serverText(ids, t.Description); err != nil {
 			return nil, err
 		}
-		tv.Input, tv.InputOther = schemaRows(t.InputSchema)
+		tv.Input, tv.InputOther, tv.InputNote = schemaRows(t.InputSchema)
 		if len(t.OutputSchema) > 0 {
 			tv.HasOutput = true
-			tv.Output, tv.OutputOther = schemaRows(t.OutputSchema)
+			tv.Output, tv.OutputOther, tv.OutputNote = schemaRows(t.OutputSchema)
 		}
 		v.Tools = append(v.Tools, tv)
 	}

@@ -429,3 +429,58 @@ func TestMCPLongTextIsPlain(t *testing.T) {
 		t.Errorf("short text: %s", short)
 	}
 }
+
+// TestMCPPageReferences: a tool whose parameters are defined through
+// $defs gets them on its page, and the synthesized card carries its
+// schema as the server wrote it, references unresolved.
+func TestMCPPageReferences(t *testing.T) {
+	dir := t.TempDir()
+	const schema = `{"$defs":{"Address":{"properties":{"city":{"description":"City of the address","type":"string"}},"required":["city"],"type":"object"}},"properties":{"addr":{"$ref":"#/$defs/Address"}},"type":"object"}`
+	snap := `{"snapshotFormat":"agentcards-mcp-snapshot/1","protocolVersion":"2025-11-25","serverInfo":{"name":"ship"},
+"tools":[{"name":"ship","description":"Ships.","inputSchema":` + schema + `}]}`
+	toml := `[site]
+baseUrl = "https://agents.example.com"
+
+[[mcpServers]]
+id = "ship"
+name = "com.example/ship"
+description = "Ships parcels."
+version = "1.0.0"
+tools = "ship.json"
+[[mcpServers.a2a.supportedInterfaces]]
+url = "https://gateway.example.com/a2a/ship"
+protocolBinding = "JSONRPC"
+protocolVersion = "1.0"
+`
+	for name, data := range map[string]string{"ship.json": snap, "agents.toml": toml} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "public")
+	buildWithTestKeys(t, loadWithTestKeys(t, filepath.Join(dir, "agents.toml")), out, "ed25519")
+	page, _ := os.ReadFile(filepath.Join(out, "mcp", "ship", "index.html"))
+	if want := `<td><code>addr.city</code></td><td>string</td><td>yes</td><td>City of the address</td>`; !bytes.Contains(page, []byte(want)) {
+		t.Errorf("the page lacks %s", want)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "agents", "ship", ".well-known", "agent-card.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Capabilities struct {
+			Extensions []struct {
+				Params struct {
+					Tools []struct{ InputSchema string } `json:"tools"`
+				} `json:"params"`
+			} `json:"extensions"`
+		} `json:"capabilities"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		t.Fatal(err)
+	}
+	exts := c.Capabilities.Extensions
+	if len(exts) != 1 || len(exts[0].Params.Tools) != 1 || exts[0].Params.Tools[0].InputSchema != schema {
+		t.Errorf("the card's extension does not carry the schema as written: %s", raw)
+	}
+}
