@@ -103,6 +103,7 @@ func parentPath(p string) string {
 var (
 	requirementType = reflect.TypeFor[Requirement]()
 	tiersType       = reflect.TypeFor[map[string]*Extended]()
+	skillIDMapType  = reflect.TypeFor[SkillIDMap]()
 )
 
 // protoKey explains why "__proto__" cannot be a key: the A2A JS SDK builds
@@ -193,8 +194,9 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
 			return
 		}
-		if dst.Type() != tiersType {
-			// Tier names name files, not members of a card.
+		if dst.Type() != tiersType && dst.Type() != skillIDMapType {
+			// Tier names name files, tool names tools: neither is a
+			// member of a card.
 			c.caseTwins(path, tbl)
 		}
 		out := reflect.MakeMapWithSize(dst.Type(), len(tbl))

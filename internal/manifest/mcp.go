@@ -121,7 +121,19 @@ type MCPAgent struct {
 	// Lint silences lint rules for the synthesized card, as
 	// [agents.lint] does for an agent.
 	Lint *Lint `toml:"lint"`
+	// SkillIDs names the skill ids of tools, by tool name, where the id
+	// made from the name will not do: two names that become one id
+	// ("café" and "cafè" both become "caf-"), or an id of your choosing,
+	// e.g. skillIds = { "café" = "cafe-hot", "cafè" = "cafe-other" }. Each
+	// key is a tool of the snapshot; each id follows the skill id rules
+	// and is unique among the card's skills. Other tools keep the id made
+	// from their name.
+	SkillIDs SkillIDMap `toml:"skillIds"`
 }
+
+// SkillIDMap maps MCP tool names to the skill ids they become. Its keys
+// are tool names, never members of a card.
+type SkillIDMap map[string]string
 
 var (
 	// mcpNameRE is a Server Card name: reverse DNS, one slash.
@@ -455,7 +467,7 @@ func (m *Manifest) MCPAgent(s *MCPServer) (Agent, error) {
 	var tools []any
 	ids := map[string]string{}
 	for _, t := range s.Snapshot.Tools {
-		id := SkillID(t.Name)
+		id := s.ToolSkillID(t.Name)
 		if other, dup := ids[id]; dup {
 			return Agent{}, fmt.Errorf("tools %q and %q both become skill id %q", other, t.Name, id)
 		}
@@ -616,6 +628,9 @@ func (c *checker) synthesize(m *Manifest) []synthAgent {
 		}
 		if len(s.Snapshot.Tools) == 0 {
 			c.errorf(p, "the snapshot %s lists no tools, and an A2A card needs at least one skill: remove the a2a table, or fetch the server again", s.SnapshotPath)
+			continue
+		}
+		if !c.checkSkillIDs(p, s) {
 			continue
 		}
 		a, err := m.MCPAgent(s)

@@ -3,6 +3,7 @@ package manifest_test
 import (
 	"encoding/json"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +103,43 @@ func TestCredentialParam(t *testing.T) {
 		if got := manifest.CredentialParam(u); got != want {
 			t.Errorf("CredentialParam(%s) = %q, want %q", raw, got, want)
 		}
+	}
+}
+
+// TestSkillIDs: skillIds names the skills of tools whose names differ
+// only in letter case (its keys are tool names, not card members, so
+// case twins are fine there), and three tools that become one id are
+// told together.
+func TestSkillIDs(t *testing.T) {
+	dir := t.TempDir()
+	snap := `{"snapshotFormat":"agentcards-mcp-snapshot/1","protocolVersion":"2025-11-25","serverInfo":{"name":"s"},"tools":[
+{"name":"Get","inputSchema":{"type":"object"}},{"name":"get","inputSchema":{"type":"object"}},
+{"name":"a b","inputSchema":{"type":"object"}},{"name":"a/b","inputSchema":{"type":"object"}},{"name":"a?b","inputSchema":{"type":"object"}}]}`
+	head := "[site]\nbaseUrl = \"https://agents.example.com\"\n\n[[mcpServers]]\nid = \"s\"\nname = \"com.example/s\"\ndescription = \"S.\"\nversion = \"1.0.0\"\ntools = \"snap.json\"\n"
+	tail := "[[mcpServers.a2a.supportedInterfaces]]\nurl = \"https://gw.example.com/a2a/s\"\nprotocolBinding = \"JSONRPC\"\nprotocolVersion = \"1.0\"\n"
+	write := func(name, data string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("snap.json", snap)
+	write("agents.toml", head+"a2a.skillIds = { \"Get\" = \"get-upper\", \"get\" = \"get-lower\" }\n"+tail)
+	_, err := manifest.Load(filepath.Join(dir, "agents.toml"))
+	want := `mcpServers[0].a2a.skillIds: tools "a b", "a/b" and "a?b" all become skill id "a-b": name their skill ids with skillIds`
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") != 0 {
+		t.Fatalf("got %v, want one problem: %s", err, want)
+	}
+	write("agents.toml", head+"a2a.skillIds = { \"Get\" = \"get-upper\", \"get\" = \"get-lower\", \"a b\" = \"ab1\", \"a/b\" = \"ab2\" }\n"+tail)
+	m, err := manifest.Load(filepath.Join(dir, "agents.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range m.Agents[0].Skills {
+		ids = append(ids, s.ID)
+	}
+	if got := strings.Join(ids, " "); got != "get-upper get-lower ab1 ab2 a-b" {
+		t.Errorf("skill ids %s", got)
 	}
 }

@@ -84,6 +84,12 @@ var mapKeys = map[string]string{
 	"silence":         lintRulePattern(),
 }
 
+// mapValues are the patterns of the string values of a table of names,
+// by the field that holds it.
+var mapValues = map[string]string{
+	"skillIds": skillIDRE.String(),
+}
+
 // lintRulePattern matches the id of a lint rule.
 func lintRulePattern() string {
 	ids := make([]string, 0, 16)
@@ -153,6 +159,9 @@ func (g *schemaGen) of(t reflect.Type, key string) map[string]any {
 		s := map[string]any{"type": "object", "minProperties": 1, "additionalProperties": g.of(t.Elem(), "")}
 		if p, ok := mapKeys[key]; ok {
 			s["propertyNames"] = map[string]any{"pattern": p}
+		}
+		if p, ok := mapValues[key]; ok {
+			s["additionalProperties"].(map[string]any)["pattern"] = p
 		}
 		return s
 	}
