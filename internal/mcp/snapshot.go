@@ -414,15 +414,19 @@ func depth(raw []byte) int {
 }
 
 // Marshal writes a snapshot as it is committed: members sorted by name at
-// every level (schemas too), two-space indents, a final newline, and the
-// tools, resources and prompts sorted by name, so that two fetches of an
-// unchanged server give the same bytes and a change diffs well.
+// every level (schemas too), two-space indents, a final newline, the
+// tools and prompts sorted by name and the resources by URI, so that two
+// fetches of an unchanged server give the same bytes and a change diffs
+// well.
 func (s *Snapshot) Marshal() ([]byte, error) {
 	c := *s
 	c.SnapshotFormat = Format
 	c.Tools = slices.Clone(s.Tools)
 	slices.SortStableFunc(c.Tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	c.Resources = slices.Clone(s.Resources)
+	// By URI, a resource's key in MCP: two resources may share a name
+	// (readme.md in two folders), so an order by name would follow the
+	// server's.
 	slices.SortStableFunc(c.Resources, func(a, b Resource) int { return strings.Compare(a.URI, b.URI) })
 	c.Prompts = slices.Clone(s.Prompts)
 	slices.SortStableFunc(c.Prompts, func(a, b Prompt) int { return strings.Compare(a.Name, b.Name) })
