@@ -22,7 +22,7 @@ var files embed.FS
 var Pages = []string{"index.html", "agent.html", "page.html", "404.html", "mcp.html"}
 
 // Assets are copied to the site root as they are.
-var Assets = []string{"style.css", "search.js", "copy.js"}
+var Assets = []string{"style.css", "search.js", "copy.js", "signature.js"}
 
 // Set is the templates and assets for one build.
 type Set struct {

@@ -57,6 +57,7 @@ func headerRules(pages []string, mcp bool) []headerRule {
 		file("/style.css"),
 		file("/search.js"),
 		file("/copy.js"),
+		file("/signature.js"),
 		folder("/"+SearchFolder+"/*", "/"+SearchFolder+"/1.json"),
 		file("/" + SitemapFile),
 		folder("/"+SitemapsFolder+"/*", "/"+SitemapsFolder+"/1.xml"),

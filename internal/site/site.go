@@ -333,7 +333,7 @@ func checkOutDir(out, manifestDir, keysDir string, known bool) error {
 
 // TopLevel is every name a build writes at the top of the output folder;
 // a folder holding anything else is not replaced.
-var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, SumsFile, PagesFolder, SearchFolder, CatalogFolder, SitemapsFolder, "style.css", "search.js", "copy.js", "search-index.json"}
+var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, SumsFile, PagesFolder, SearchFolder, CatalogFolder, SitemapsFolder, "style.css", "search.js", "copy.js", "signature.js", "search-index.json"}
 
 // CleanupError says the new site is in place but the previous one, moved
 // aside, could not be removed.
