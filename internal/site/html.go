@@ -143,7 +143,7 @@ const CloudflareMaxRules = 100
 
 // templateIDs are the element ids the built-in templates use; Markdown
 // headings never take them (a heading "Agents" must not break the search).
-var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "call-h", "caps-h", "sec-h", "skills-h", "sig-h", "mcp-h"}
+var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "call-h", "caps-h", "sec-h", "skills-h", "sig-h", "mcp-h", "card-signature"}
 
 // reservedTop are top-level names the build writes itself.
 var reservedTop = []string{"agents", "index", "404", "search", "style", "sitemap", "robots", "mcp"}
