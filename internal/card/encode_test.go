@@ -6,20 +6,6 @@ import (
 	"testing"
 )
 
-// stdIndent is Marshal as encoding/json writes it: the reference indent
-// and MarshalSigned must match byte for byte.
-func stdIndent(t testing.TB, v any) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // FuzzIndent: for any JSON text in the compact form encoding/json writes,
 // indent gives json.Indent's bytes.
 func FuzzIndent(f *testing.F) {
