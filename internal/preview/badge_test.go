@@ -57,8 +57,9 @@ func startWithAllTestKeys(t *testing.T) (*Server, map[string]string) {
 
 // serveCopies serves copies of the site s last built, on loopback below
 // /good/ (as it is), /bad/ (with one character of the travel planner's
-// description changed in its agent-card.json, every other byte kept) and
-// /less/ (as /bad/, and its JWKS without the Ed25519 key), with a
+// description changed in its agent-card.json, every other byte kept),
+// /less/ (as /bad/, and its JWKS without the Ed25519 key) and /rootonly/
+// (the same change in the root's copy of that card only), with a
 // Content-Security-Policy that allows only the site's own scripts and
 // connections.
 func serveCopies(t *testing.T, s *Server) string {
@@ -67,7 +68,7 @@ func serveCopies(t *testing.T, s *Server) string {
 	built := s.current
 	s.mu.RUnlock()
 	root := t.TempDir()
-	for _, name := range []string{"good", "bad", "less"} {
+	for _, name := range []string{"good", "bad", "less", "rootonly"} {
 		if err := os.CopyFS(filepath.Join(root, name), os.DirFS(built)); err != nil {
 			t.Fatal(err)
 		}
@@ -90,6 +91,10 @@ func serveCopies(t *testing.T, s *Server) string {
 		if err := os.WriteFile(filepath.Join(root, name, "agents", "travel-planner", ".well-known", "agent-card.json"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// rootonly: the same change in the default agent's copy at the root.
+	if err := os.WriteFile(filepath.Join(root, "rootonly", ".well-known", "agent-card.json"), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	jwksPath := filepath.Join(root, "less", ".well-known", "jwks.json")
 	var jwks struct {
@@ -210,6 +215,11 @@ func TestBrowserSignatureBadge(t *testing.T) {
 		}
 	}
 	shot(ctx, "badge-failed.png")
+	// The default agent's page checks its copy at the root too.
+	state, text = badgeState(t, ctx, copies+"/rootonly/agents/travel-planner/")
+	if state != "failed" || !strings.HasPrefix(text, "Signature check failed (the copy at /rootonly/.well-known/agent-card.json): the card does not match") {
+		t.Errorf("root copy altered: %s %q, want failed", state, text)
+	}
 	// An unaltered agent of the same copy still verifies.
 	if state, text = badgeState(t, ctx, copies+"/bad/agents/invoice-reader/"); state != "verified" {
 		t.Errorf("unaltered card beside the altered one: %s %q", state, text)

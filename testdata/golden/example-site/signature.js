@@ -289,30 +289,48 @@
   }
 
   async function run(el) {
-    var cardURL = new URL(el.getAttribute('data-card'), document.baseURI);
     var jwksURL = new URL(el.getAttribute('data-jwks'), document.baseURI);
+    var cards = [{ url: new URL(el.getAttribute('data-card'), document.baseURI), where: '' }];
+    // The default agent's card is served at the site's root too: both
+    // copies must verify.
+    if (el.getAttribute('data-root-card')) {
+      var rootURL = new URL(el.getAttribute('data-root-card'), document.baseURI);
+      cards.push({ url: rootURL, where: ' (the copy at ' + rootURL.pathname + ')' });
+    }
     var keysAt = ' from this site\'s ' + jwksURL.pathname + '.';
     show(el, 'checking', 'Checking the card\'s signature…');
     if (!window.crypto || !crypto.subtle) {
       show(el, 'unsupported', 'Signature not checked: this browser offers no WebCrypto here (it needs an https page). Check with agentcards verify, below.');
       return;
     }
+    var results = [];
     try {
-      var got = await Promise.all([fetchText(cardURL, 'the card'), fetchText(jwksURL, 'the JWKS')]);
-      var jwks = JSON.parse(got[1]);
+      var got = await Promise.all([fetchText(jwksURL, 'the JWKS')].concat(cards.map(function (c) { return fetchText(c.url, 'the card' + c.where); })));
+      var jwks = JSON.parse(got[0]);
       if (!isObject(jwks)) throw new Error('the JWKS is not a JSON object');
-      var r = await verifyCard(got[0], jwks);
+      for (var i = 0; i < cards.length; i++) results.push(await verifyCard(got[i + 1], jwks));
     } catch (e) {
       show(el, 'failed', 'Signature check failed: ' + (e && e.message ? e.message : String(e)) + '.');
       return;
     }
-    if (r.state === 'verified') {
-      show(el, 'verified', 'Signature verified: signed by ' + list(r.signers.map(function (s) { return 'key ' + s.kid + ' (' + s.alg + ')'; })) + keysAt);
-    } else if (r.state === 'unsupported') {
-      show(el, 'unsupported', 'Signature not checked: ' + r.reasons.join('; ') + '. Check with agentcards verify, below.');
-    } else {
-      show(el, 'failed', 'Signature check failed: ' + r.reasons.join('; ') + '.');
+    for (var j = 0; j < results.length; j++) {
+      if (results[j].state === 'failed') {
+        show(el, 'failed', 'Signature check failed' + cards[j].where + ': ' + results[j].reasons.join('; ') + '.');
+        return;
+      }
     }
+    for (var k = 0; k < results.length; k++) {
+      if (results[k].state === 'unsupported') {
+        show(el, 'unsupported', 'Signature not checked' + cards[k].where + ': ' + results[k].reasons.join('; ') + '. Check with agentcards verify, below.');
+        return;
+      }
+    }
+    var signers = results[0].signers;
+    var text = 'Signature verified: signed by ' + list(signers.map(function (s) { return 'key ' + s.kid + ' (' + s.alg + ')'; })) + keysAt;
+    if (signers.every(function (s) { return s.kid.indexOf('dev-') === 0; })) {
+      text += ' That is an agentcards development key: this is a local preview, not a published site.';
+    }
+    show(el, 'verified', text);
   }
 
   var el = document.getElementById('card-signature');
