@@ -53,8 +53,9 @@ type SignatureError struct {
 
 func (e *SignatureError) Error() string {
 	var b strings.Builder
-	b.WriteString("signature ")
+	b.WriteString("signatures[")
 	b.WriteString(strconv.Itoa(e.Index))
+	b.WriteString("]")
 	if e.KeyID != "" {
 		b.WriteString(" (kid " + e.KeyID + ")")
 	}

@@ -6,8 +6,9 @@
 // member. A [Verifier] is built from what the caller trusts (a JWKS URL, a
 // pinned JWKS, keys, or the JWKS of the origin a card is fetched from) and
 // checks a card's bytes ([Verifier.Verify]) or fetches and checks a card
-// by URL ([Verifier.Fetch]). A card's own jku is never a trust root: it
-// must name the trusted JWKS or be absent.
+// by URL ([Verifier.Fetch]). A card's own jku is never a trust root: with
+// [TrustOrigin] or [TrustJWKSURL] it must name that JWKS or be absent; with
+// pinned keys it is not looked at.
 //
 // What comes back is a [Result] whose Card holds only what the signature
 // covers: parse those bytes, never the ones received. Failures are typed:
