@@ -360,3 +360,18 @@ func TestForgetStale(t *testing.T) {
 		t.Errorf("kept %v", v.jwks)
 	}
 }
+
+// TestSecurityAliasesAreNeverEmpty: a security requirement added under a
+// name some reader takes for securityRequirements (snake_case, another
+// letter case) is not an empty member a projection signature may leave
+// out: the card no longer verifies.
+func TestSecurityAliasesAreNeverEmpty(t *testing.T) {
+	k := newTestKey(t, "")
+	signed := string(signCard(t, unsignedCard, k))
+	for _, name := range []string{"security_requirements", "securityrequirements", "SecurityRequirements", "security"} {
+		altered := strings.Replace(signed, `"name"`, `"`+name+`": [{"schemes": {"none-needed": {"list": []}}}], "name"`, 1)
+		if res, err := pinned(t, k.jwks).Verify(context.Background(), []byte(altered)); err == nil {
+			t.Errorf("%s added: verified (%s)", name, res.Covers)
+		}
+	}
+}

@@ -80,10 +80,14 @@ func (p *path) pop()                        { p.segs = p.segs[:len(p.segs)-1] }
 // are never empty in meaning: a requirement with no scopes, or with no
 // scheme at all ({"schemes": {}}), is an alternative way in, and a second
 // member of a scheme (a oneof) changes it.
+// Names are compared as a reader that takes them in any letter case, or
+// as snake_case aliases, would (security_requirements, securityrequirements
+// and SECURITYSCHEMES alike): a member one reader ignores may be another's
+// security requirement.
 func (p *path) inSecurity() bool {
 	for _, s := range p.segs {
-		switch s.name {
-		case "securityRequirements", "securitySchemes", "security":
+		switch strings.ReplaceAll(foldName(s.name), "_", "") {
+		case "SECURITYREQUIREMENTS", "SECURITYSCHEMES", "SECURITY":
 			return true
 		}
 	}
