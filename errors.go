@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/sign"
+	"github.com/agentcards/agentcards/internal/terminal"
 	"github.com/agentcards/agentcards/internal/trust"
 )
 
@@ -43,7 +44,9 @@ var (
 	ErrPolicy = errors.New("card refused by the verifier's policy")
 )
 
-// SignatureError is why one signature of a card did not verify.
+// SignatureError is why one signature of a card did not verify. Its
+// Error, like every error of this package, escapes control and bidi
+// characters (a card's or a server's text may try to rewrite a terminal).
 type SignatureError struct {
 	Index     int    // its place in the card's signatures
 	KeyID     string // its kid, as the card says
@@ -60,7 +63,7 @@ func (e *SignatureError) Error() string {
 		b.WriteString(" (kid " + e.KeyID + ")")
 	}
 	b.WriteString(": " + e.Err.Error())
-	return b.String()
+	return terminal.Escape(b.String())
 }
 
 // Unwrap returns the cause.
@@ -105,7 +108,9 @@ type FetchError struct {
 	Err        error
 }
 
-func (e *FetchError) Error() string { return "agentcards: fetch " + e.URL + ": " + e.Err.Error() }
+func (e *FetchError) Error() string {
+	return terminal.Escape("agentcards: fetch " + e.URL + ": " + e.Err.Error())
+}
 
 // Unwrap returns the cause.
 func (e *FetchError) Unwrap() error { return e.Err }
@@ -129,5 +134,5 @@ type kindError struct {
 	msg  string
 }
 
-func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Error() string { return terminal.Escape(e.msg) }
 func (e *kindError) Unwrap() error { return e.kind }

@@ -160,10 +160,12 @@ func usable(ks *trust.Keys) error {
 // jwksEntry is the reading of one JWKS URL; sem lets one fetch of it run
 // at a time.
 type jwksEntry struct {
-	sem     chan struct{}
-	keys    *trust.Keys
-	err     error
-	fetched time.Time
+	sem  chan struct{}
+	keys *trust.Keys
+	err  error
+	// fetched is when keys were read; tried when the JWKS was last asked
+	// for, whatever the answer.
+	fetched, tried time.Time
 }
 
 // jwksAt returns the keys of the JWKS at jwksURL: the reading kept, or a
@@ -187,14 +189,18 @@ func (v *Verifier) jwksAt(ctx context.Context, jwksURL string, refresh bool) (*t
 		return nil, ctx.Err()
 	}
 	defer func() { <-e.sem }()
-	age := time.Since(e.fetched)
-	fresh := e.keys != nil && age < v.maxAge && !(refresh && age >= v.minInterval)
-	if e.err != nil && age < v.minInterval {
-		return nil, e.err
-	}
-	if fresh {
+	age, sinceTried := time.Since(e.fetched), time.Since(e.tried)
+	switch {
+	case e.keys != nil && age < v.maxAge && !refresh:
+		return e.keys, nil
+	case sinceTried < v.minInterval && (e.keys != nil && age < v.maxAge || e.err != nil):
+		// Asked for too recently: what the last reading gave.
+		if e.err != nil && e.keys == nil {
+			return nil, e.err
+		}
 		return e.keys, nil
 	}
+	e.tried = time.Now()
 	ks, err := trust.FetchKeys(ctx, &v.client, jwksURL, nil)
 	if err == nil {
 		err = usable(ks)
@@ -204,10 +210,10 @@ func (v *Verifier) jwksAt(ctx context.Context, jwksURL string, refresh bool) (*t
 		if refresh && e.keys != nil && age < v.maxAge {
 			return e.keys, nil // the reading kept still holds
 		}
-		e.keys, e.err, e.fetched = nil, err, time.Now()
+		e.keys, e.err = nil, err
 		return nil, err
 	}
-	e.keys, e.err, e.fetched = ks, nil, time.Now()
+	e.keys, e.err, e.fetched = ks, nil, e.tried
 	return ks, nil
 }
 

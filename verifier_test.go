@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -373,5 +374,58 @@ func TestSecurityAliasesAreNeverEmpty(t *testing.T) {
 		if res, err := pinned(t, k.jwks).Verify(context.Background(), []byte(altered)); err == nil {
 			t.Errorf("%s added: verified (%s)", name, res.Covers)
 		}
+	}
+}
+
+// TestFailingJWKSIsNotFlooded: once the JWKS answers with errors, cards
+// with unknown kids still fetch it at most once per minInterval, and the
+// keys read before keep verifying.
+func TestFailingJWKSIsNotFlooded(t *testing.T) {
+	k, other := newTestKey(t, ""), newTestKey(t, "")
+	s := newSite(t, map[string][]byte{"/.well-known/jwks.json": k.jwks})
+	v, err := NewVerifier(TrustJWKSURL(s.URL+"/.well-known/jwks.json"), WithRefresh(time.Hour, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	good := signCard(t, unsignedCard, k)
+	if _, err := v.Verify(ctx, good); err != nil {
+		t.Fatal(err)
+	}
+	delete(s.files, "/.well-known/jwks.json")                                     // 404 from now on
+	v.jwks[s.URL+"/.well-known/jwks.json"].tried = time.Now().Add(-2 * time.Hour) // minInterval has passed
+	forged := signCard(t, unsignedCard, other)
+	for range 20 {
+		if _, err := v.Verify(ctx, forged); !errors.Is(err, ErrUnknownKey) {
+			t.Fatalf("forged kid: %v", err)
+		}
+		if _, err := v.Verify(ctx, good); err != nil {
+			t.Fatalf("the keys read before: %v", err)
+		}
+	}
+	if n := s.jwksReads.Load(); n != 2 {
+		t.Errorf("JWKS asked for %d times, want 2 (the reading and one refresh)", n)
+	}
+}
+
+// TestErrorsEscapeTerminalControls: a kid or a server's status line
+// cannot rewrite the terminal that prints the error.
+func TestErrorsEscapeTerminalControls(t *testing.T) {
+	k := newTestKey(t, "")
+	evil := "\x1b]0;pwned\a\x1b[2J\u202e"
+	signed := signCard(t, unsignedCard, k)
+	var c struct{ Signatures []card.Signature }
+	json.Unmarshal(signed, &c)
+	c.Signatures[0].Header = map[string]any{}
+	h, _ := json.Marshal(map[string]any{"alg": "EdDSA", "kid": evil})
+	c.Signatures[0].Protected = base64.RawURLEncoding.EncodeToString(h)
+	forged, _ := card.MarshalSigned([]byte(unsignedCard), c.Signatures)
+	_, err := pinned(t, k.jwks).Verify(context.Background(), forged)
+	if err == nil || strings.ContainsAny(err.Error(), "\x1b\a\u202e") {
+		t.Errorf("error with controls: %q", err)
+	}
+	fe := &FetchError{URL: "https://x.example/", StatusCode: 404, Err: errors.New("HTTP 404 \x1b[31mNot Found")}
+	if strings.ContainsAny(fe.Error(), "\x1b") {
+		t.Errorf("FetchError with controls: %q", fe.Error())
 	}
 }
