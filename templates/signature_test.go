@@ -17,10 +17,11 @@ import (
 	"github.com/agentcards/agentcards/templates"
 )
 
-// nodeHarness reads {script, fn, texts} on stdin, runs the script (the
-// text of signature.js) outside a page, where it only defines
-// agentcardsCanonicalize and agentcardsCardPayload, and calls fn (one of
-// them) on each JSON text, parsed: [{"ok": base64 of the UTF-8 bytes} or
+// nodeHarness reads {script, fn, texts, raw} on stdin, runs the script
+// (the text of signature.js) outside a page, where it only defines
+// agentcardsCanonicalize, agentcardsCardPayload and
+// agentcardsCheckCardText, and calls fn (one of them) on each JSON text,
+// parsed unless raw: [{"ok": base64 of the UTF-8 bytes it returns} or
 // {"err": message}].
 const nodeHarness = `
 const fs = require('fs'), vm = require('vm');
@@ -28,7 +29,7 @@ const input = JSON.parse(fs.readFileSync(0, 'utf8'));
 const ctx = vm.createContext({});
 vm.runInContext(input.script, ctx, {filename: 'signature.js'});
 const out = input.texts.map(text => {
-  try { return {ok: Buffer.from(ctx[input.fn](JSON.parse(text)), 'utf8').toString('base64')}; }
+  try { return {ok: Buffer.from(ctx[input.fn](input.raw ? text : JSON.parse(text)) ?? '', 'utf8').toString('base64')}; }
   catch (e) { return {err: String(e)}; }
 });
 process.stdout.write(JSON.stringify(out));
@@ -55,7 +56,7 @@ func runJS(t *testing.T, fn string, texts []string) []jsResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := json.Marshal(map[string]any{"script": string(set.Asset("signature.js")), "fn": fn, "texts": texts})
+	in, err := json.Marshal(map[string]any{"script": string(set.Asset("signature.js")), "fn": fn, "texts": texts, "raw": fn == "agentcardsCheckCardText"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,6 +217,27 @@ func TestCardPayloadJSMatchesGo(t *testing.T) {
 		}
 		if r.Err != "" || !bytes.Equal(r.OK, want) {
 			t.Errorf("%.60s: signature.js's payload (%s):\n js %.200q\n go %.200q", texts[i], r.Err, r.OK, want)
+		}
+	}
+}
+
+// TestCheckCardTextJSMatchesGo: signature.js refuses a card's text exactly
+// when agentcards verify (card.Decode) does for a number that is not the
+// number its RFC 8785 form means, or for a member named twice: a number
+// JSON.parse rounds (30.000000000000001, 2^53 + 1) would otherwise verify
+// in the browser while exact readers see a value nobody signed.
+func TestCheckCardTextJSMatchesGo(t *testing.T) {
+	texts := []string{
+		`{"a":30}`, `{"a":30.000000000000001}`, `{"a":9007199254740992}`, `{"a":9007199254740993}`,
+		`{"a":0.1}`, `{"a":1e21}`, `{"a":1E+21}`, `{"a":1e-7}`, `{"a":-0}`, `{"a":-0.0e5}`, `{"a":5e-324}`,
+		`{"a":1.7976931348623157e308}`, `{"a":0.30000000000000004}`, `{"a":100e-2}`, `{"a":1.5e300}`,
+		`{"a":123456789012345678901234567890123456789012}`, `{"a":2.00000000000000000001}`, `{"a":[1,2.5,-3e2]}`,
+		`{"a":"30.000000000000001"}`, `{"a":1,"A":2}`, `{"a":{"b":1},"c":{"b":2}}`,
+	}
+	for i, r := range runJS(t, "agentcardsCheckCardText", texts) {
+		_, goErr := card.Decode([]byte(texts[i]), card.Strict)
+		if (goErr != nil) != (r.Err != "") {
+			t.Errorf("%s: Go says %v, signature.js says %q", texts[i], goErr, r.Err)
 		}
 	}
 }

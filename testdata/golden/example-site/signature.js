@@ -105,6 +105,7 @@
   if (typeof document === 'undefined') {
     globalThis.agentcardsCanonicalize = canonicalize;
     globalThis.agentcardsCardPayload = cardPayload;
+    globalThis.agentcardsCheckCardText = checkCardText;
     return;
   }
 
@@ -218,12 +219,15 @@
     return { kid: h.kid, alg: h.alg };
   }
 
-  // checkMemberNames refuses a card (valid JSON text) that names a member
-  // twice in one object, or two that differ only in letter case, as
-  // agentcards verify does: JSON.parse keeps the last, other readers the
-  // first, so such a card means different things to different clients.
-  function checkMemberNames(text) {
-    var token = /"(?:[^"\\]|\\.)*"|[{}[\]:]/g;
+  // checkCardText refuses a card (valid JSON text) that names a member
+  // twice in one object, or two that differ only in letter case, or holds
+  // a number that is not exactly the number its RFC 8785 form means, as
+  // agentcards verify does: JSON.parse keeps the last of two members and
+  // rounds a number to a double, other readers keep the first member and
+  // the exact number, so such a card means different things to different
+  // clients while its signature still verifies.
+  function checkCardText(text) {
+    var token = /"(?:[^"\\]|\\.)*"|[{}[\]:]|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
     var stack = [], last = null, m;
     while ((m = token.exec(text)) !== null) {
       var t = m[0];
@@ -234,16 +238,43 @@
         var name = JSON.parse(last), seen = stack[stack.length - 1], folded = '~' + name.toLowerCase();
         if (seen[folded]) throw new Error('the card names the member "' + name + '" twice (or twice in different letter case)');
         seen[folded] = true;
+      } else if (t.charAt(0) !== '"' && t !== ':') {
+        checkNumber(t);
       }
       last = t.charAt(0) === '"' ? t : null;
     }
+  }
+
+  // checkNumber refuses a number literal longer than 40 characters, out of
+  // range, or whose value differs from that of its canonical form (RFC
+  // 8785 writes the nearest double: 30.000000000000001 becomes 30).
+  function checkNumber(literal) {
+    if (literal.length > 40) throw new Error('the card holds a number longer than 40 characters');
+    var n = Number(literal);
+    if (!isFinite(n)) throw new Error('the card holds the number ' + literal + ', which is out of range');
+    var canonical = Number.prototype.toString.call(n);
+    if (decimalValue(literal) !== decimalValue(canonical)) {
+      throw new Error('the card holds the number ' + literal + ', which canonicalizes to ' + canonical + ', another value, so no signature can pin it');
+    }
+  }
+
+  // decimalValue writes the exact value of a JSON number literal as
+  // sign, significant digits and exponent: equal strings, equal values.
+  function decimalValue(s) {
+    var m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(s);
+    var frac = m[3] || '';
+    var digits = (m[2] + frac).replace(/^0+/, '');
+    if (digits === '') return '0';
+    var exp = parseInt(m[4] || '0', 10) - frac.length;
+    var zeros = /0*$/.exec(digits)[0].length;
+    return m[1] + digits.slice(0, digits.length - zeros) + 'e' + (exp + zeros);
   }
 
   // verifyCard checks every signature of the card (its text) against jwks:
   // {state, signers, reasons}.
   async function verifyCard(text, jwks) {
     var card = JSON.parse(text);
-    checkMemberNames(text);
+    checkCardText(text);
     if (!isObject(card)) throw new Error('the card is not a JSON object');
     if (!Array.isArray(card.signatures) || card.signatures.length === 0) throw new Error('the card has no signatures');
     var sigs = card.signatures;
