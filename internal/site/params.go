@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // paramRow is one parameter of a tool's schema, as the page's table
@@ -36,6 +37,13 @@ const (
 	maxTypeDepth = 8
 	// maxSchemaSteps bounds the schemas one table looks at in all.
 	maxSchemaSteps = 20000
+	// maxTypeLength bounds a type as written ("one of: …" of many
+	// alternatives, a long reference), in bytes, before "…".
+	maxTypeLength = 300
+	// maxTableBytes bounds the text of one table: a description, name or
+	// default that many rows share through references is written into
+	// each of them.
+	maxTableBytes = 512 << 10
 )
 
 // paramTable makes the rows of one schema's table. It resolves the
@@ -46,6 +54,7 @@ type paramTable struct {
 	root  map[string]any
 	rows  []paramRow
 	steps int
+	bytes int // the text of the rows so far
 	// full is set when rows were left out: the table reached
 	// maxParamRows, or its look at the schema maxSchemaSteps.
 	full bool
@@ -102,7 +111,7 @@ func (t *paramTable) addRows(prefix string, schema map[string]any, depth int, op
 			return
 		}
 		p, refs, note := t.deref(asObject(props[name]))
-		row := paramRow{Name: prefix + name, Type: note, Required: required[name]}
+		row := paramRow{Name: prefix + name, Type: clipType(note), Required: required[name]}
 		if row.Type == "" {
 			row.Type = t.schemaType(p, refs, 0)
 		}
@@ -129,6 +138,10 @@ func (t *paramTable) addRows(prefix string, schema map[string]any, depth int, op
 		}
 		if seen != "" {
 			row.Type += " (recursive: see " + seen + ")"
+		}
+		if t.bytes += row.size(); t.bytes > maxTableBytes {
+			t.full = true
+			return
 		}
 		t.rows = append(t.rows, row)
 		if seen != "" || note != "" || depth+1 >= maxParamDepth {
@@ -263,6 +276,11 @@ func (t *paramTable) lookup(ref string) (key string, target map[string]any, loca
 // references followed to reach p, so that a type that holds itself is
 // named once.
 func (t *paramTable) schemaType(p map[string]any, refs []string, depth int) string {
+	return clipType(t.spellType(p, refs, depth))
+}
+
+// spellType is schemaType before it is clipped to maxTypeLength.
+func (t *paramTable) spellType(p map[string]any, refs []string, depth int) string {
 	t.steps++
 	if depth > maxTypeDepth || t.steps > maxSchemaSteps {
 		return "…"
@@ -289,9 +307,14 @@ func (t *paramTable) schemaType(p map[string]any, refs []string, depth int) stri
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if alts, ok := p[k].([]any); ok {
 			var parts []string
+			length := 0
 			for _, a := range alts {
 				if am, ok := a.(map[string]any); ok {
-					parts = append(parts, t.refType(am, refs, depth+1))
+					part := t.refType(am, refs, depth+1)
+					parts = append(parts, part)
+					if length += len(part) + 3; length > maxTypeLength {
+						break // clipped anyway: the rest is never read
+					}
 				}
 			}
 			return strings.Join(parts, " | ")
@@ -345,4 +368,26 @@ func indentJSON(v any) string {
 		return ""
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// clipType cuts a type longer than maxTypeLength at a rune boundary, with
+// "…".
+func clipType(s string) string {
+	if len(s) <= maxTypeLength {
+		return s
+	}
+	cut := maxTypeLength
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// size is how much text a row puts on the page.
+func (r paramRow) size() int {
+	n := len(r.Name) + len(r.Type) + len(r.Description) + len(r.Default)
+	for _, e := range r.Enum {
+		n += len(e)
+	}
+	return n
 }
