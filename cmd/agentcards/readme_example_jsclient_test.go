@@ -114,6 +114,7 @@ func TestReadmeJSClient(t *testing.T) {
 		"/description.json":      editCard(t, card, func(c map[string]any) { c["description"] = oneCharOff(c["description"].(string)) }),
 		"/foreign-key.json":      resignCard(t, card, foreign, "EdDSA", devKey.Kid, attacker.URL+"/jwks.json"),
 		"/unknown-kid.json":      resignCard(t, card, foreign, "EdDSA", "attacker", attacker.URL+"/jwks.json"),
+		"/escape-kid.json":       resignCard(t, card, foreign, "EdDSA", "\x1b]0;owned\a\x1b[2J", ""),
 		"/rs256.json":            resignCard(t, card, rsaKeys[0], "RS256", rsaJWK.KeyID, ""),
 		"/ps256.json":            resignCard(t, card, rsaKeys[0], "PS256", rsaJWK.KeyID, ""),
 		"/no-alg.json":           resignCard(t, card, rsaKeys[0], "PS256", "no-alg", ""),
@@ -135,13 +136,14 @@ func TestReadmeJSClient(t *testing.T) {
 	for _, tc := range []struct{ path, why string }{
 		{"/description.json", "No valid signatures found"},
 		{"/foreign-key.json", "No valid signatures found"},
-		{"/unknown-kid.json", "has no key attacker"},
+		{"/unknown-kid.json", `has no key "attacker"`},
+		{"/escape-kid.json", `has no key "\u001b]0;owned\u0007\u001b[2J`},
 		{"/ps256.json", "No valid signatures found"},
-		{"/no-alg.json", "has no key no-alg with an alg"},
+		{"/no-alg.json", `has no key "no-alg" with an alg`},
 		{"/missing.json", "404"},
 	} {
 		code, stdout, stderr := runClient(tampered.URL + tc.path)
-		if code == 0 || stdout != "" || !strings.Contains(stderr, tc.why) {
+		if code == 0 || stdout != "" || !strings.Contains(stderr, tc.why) || strings.ContainsAny(stderr, "\x1b\a") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want a non-zero exit and %q on stderr", tc.path, code, stdout, stderr, tc.why)
 		}
 	}
