@@ -1,6 +1,7 @@
 package sign
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
@@ -60,8 +61,9 @@ var (
 	ErrUncovered = errors.New("members not covered by the signature")
 )
 
-// kindError is an error of one of the kinds above that keeps its own
-// words: errors.Is(err, kind) holds, and Error is the message alone.
+// kindError is an error of a kind (one of the above, or another
+// package's) that keeps its own words: errors.Is(err, kind) holds, and
+// Error is the message alone.
 type kindError struct {
 	kind error
 	msg  string
@@ -70,8 +72,9 @@ type kindError struct {
 func (e *kindError) Error() string { return e.msg }
 func (e *kindError) Unwrap() error { return e.kind }
 
-// errorOf is an error of kind kind with message format.
-func errorOf(kind error, format string, args ...any) error {
+// Errorf is an error of kind kind, in the words format and args make:
+// errors.Is(err, kind) holds, and the kind's own text is not repeated.
+func Errorf(kind error, format string, args ...any) error {
 	return &kindError{kind, fmt.Sprintf(format, args...)}
 }
 
@@ -85,6 +88,9 @@ type Result struct {
 	Covers    Canonicalization // when Verified
 	Uncovered []string         // members an SDKProjection signature does not cover (all empty)
 	Err       error            // why not, when not Verified
+	// Payload is the canonical form of the card the signature was found to
+	// cover, when it verified (VerifyDecodedPayloads only).
+	Payload []byte
 }
 
 // Verify checks every signature on a card against trusted keys, allowing
@@ -97,7 +103,7 @@ type Result struct {
 func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 	doc, err := card.Decode(cardJSON, card.Strict)
 	if err != nil {
-		return nil, errorOf(ErrMalformed, "card refused: %v", err)
+		return nil, Errorf(ErrMalformed, "card refused: %v", err)
 	}
 	return VerifyDecoded(doc, trusted, algs)
 }
@@ -105,6 +111,17 @@ func Verify(cardJSON []byte, trusted *KeySet, algs []string) ([]Result, error) {
 // VerifyDecoded is Verify for a card already read with card.Decode and
 // card.Strict; it removes the signatures member from doc.
 func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result, error) {
+	return verifyDecoded(doc, trusted, algs, false)
+}
+
+// VerifyDecodedPayloads is VerifyDecoded that also sets the Payload of
+// every Result that verified: the canonical bytes its signature covers.
+func VerifyDecodedPayloads(doc map[string]any, trusted *KeySet, algs []string) ([]Result, error) {
+	return verifyDecoded(doc, trusted, algs, true)
+}
+
+// verifyDecoded is VerifyDecoded, setting the Payloads when keep.
+func verifyDecoded(doc map[string]any, trusted *KeySet, algs []string, keep bool) ([]Result, error) {
 	sigs, err := readSignatures(doc["signatures"])
 	if err != nil {
 		return nil, err
@@ -152,13 +169,14 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 	// empty.
 	projectionCovers := func(r *Result) {
 		if len(altered) > 0 {
-			r.Err = errorOf(ErrUncovered, "verifies only over the A2A SDKs' projection, which leaves out members that are not empty: %s; no signature covers them, so they were changed or added after signing", strings.Join(altered, ", "))
+			r.Err = Errorf(ErrUncovered, "verifies only over the A2A SDKs' projection, which leaves out members that are not empty: %s; no signature covers them, so they were changed or added after signing", strings.Join(altered, ", "))
 			return
 		}
 		r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(omitted)
 	}
 	results := make([]Result, len(sigs))
 	markedAt := make([]bool, len(sigs))
+	over := make([][]byte, len(sigs)) // the form each verified over
 	for i, sig := range sigs {
 		r := &results[i]
 		r.Index = i
@@ -175,7 +193,7 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 			// this card is its own projection: what the projection drops
 			// (a scope-less security requirement, say) was removed.
 			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
-				r.Err = errorOf(ErrUncovered, "marked as signing the A2A SDKs' projection of a fuller card, but this card has nothing that projection leaves out: members were removed after signing (a security requirement without scopes, say)")
+				r.Err = Errorf(ErrUncovered, "marked as signing the A2A SDKs' projection of a fuller card, but this card has nothing that projection leaves out: members were removed after signing (a security requirement without scopes, say)")
 			}
 		case marked:
 			// Signed over the SDK projection: it never covers the whole card,
@@ -183,19 +201,42 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 			// card (below), so what it leaves out is covered by that one.
 			if r.Err = verifyOne(sig, projected, key, r.Alg); r.Err == nil {
 				r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(omitted)
+				over[i] = projected
 			}
 		default:
 			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
 				r.Verified, r.Covers = true, Strict
+				over[i] = strict
 			} else if restored != nil && verifyOne(sig, restored, key, r.Alg) == nil {
 				r.Err = nil
 				r.Verified, r.Covers = true, Strict
+				over[i] = restored
 			} else if projected != nil && verifyOne(sig, projected, key, r.Alg) == nil {
 				r.Err = nil
 				projectionCovers(r)
+				over[i] = projected
 			}
 		}
 	}
+	settle(results, markedAt)
+	if keep {
+		// Copies: the forms live in buffers the next card reuses.
+		copies := map[*byte][]byte{}
+		for i := range results {
+			if b := over[i]; results[i].Verified && len(b) > 0 {
+				if copies[&b[0]] == nil {
+					copies[&b[0]] = bytes.Clone(b)
+				}
+				results[i].Payload = copies[&b[0]]
+			}
+		}
+	}
+	return results, nil
+}
+
+// settle applies to the results of one card the rules that weigh one
+// signature against the others, and gives every error a kind.
+func settle(results []Result, markedAt []bool) {
 	// A projection signature agentcards made (marked) is written beside the
 	// same key's signature over the whole card, always. Alone, or beside
 	// one that fails, it means members were changed or removed where the
@@ -214,7 +255,7 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		}
 		if !whole {
 			r.Verified, r.Covers, r.Uncovered = false, "", nil
-			r.Err = errorOf(ErrUncovered, "a projection signature made by agentcards counts only beside the same key's signature over the whole card, which this card lacks or which fails: members were changed or removed where the projection does not look")
+			r.Err = Errorf(ErrUncovered, "a projection signature made by agentcards counts only beside the same key's signature over the whole card, which this card lacks or which fails: members were changed or removed where the projection does not look")
 		}
 	}
 	// A signature found to verify over the SDK projection proves nothing
@@ -229,7 +270,7 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 		for _, other := range results {
 			if other.KID == r.KID && errors.Is(other.Err, ErrBadSignature) {
 				r.Verified, r.Covers, r.Uncovered = false, "", nil
-				r.Err = errorOf(ErrUncovered, "verifies over the SDK projection only, while the same key's signature over the whole card fails: the card was altered in members the projection leaves out")
+				r.Err = Errorf(ErrUncovered, "verifies over the SDK projection only, while the same key's signature over the whole card fails: the card was altered in members the projection leaves out")
 				break
 			}
 		}
@@ -237,7 +278,6 @@ func VerifyDecoded(doc map[string]any, trusted *KeySet, algs []string) ([]Result
 	for i := range results {
 		results[i].Err = classified(results[i].Err)
 	}
-	return results, nil
 }
 
 // classified gives err a kind when it has none: what is left is a
@@ -267,24 +307,24 @@ func readSignatures(v any) ([]card.Signature, error) {
 	case v == nil:
 		return nil, ErrUnsigned
 	case !ok:
-		return nil, errorOf(ErrMalformed, `card refused: "signatures" is not an array`)
+		return nil, Errorf(ErrMalformed, `card refused: "signatures" is not an array`)
 	case len(arr) == 0:
 		return nil, ErrUnsigned
 	case len(arr) > MaxSignatures:
-		return nil, errorOf(ErrMalformed, "card refused: %d signatures, more than the %d a verifier checks", len(arr), MaxSignatures)
+		return nil, Errorf(ErrMalformed, "card refused: %d signatures, more than the %d a verifier checks", len(arr), MaxSignatures)
 	}
 	out := make([]card.Signature, len(arr))
 	for i, e := range arr {
 		obj, ok := e.(map[string]any)
 		if !ok {
-			return nil, errorOf(ErrMalformed, "card refused: signatures[%d] is not an object", i)
+			return nil, Errorf(ErrMalformed, "card refused: signatures[%d] is not an object", i)
 		}
 		for k, mv := range obj {
 			switch k {
 			case "protected", "signature":
 				s, ok := mv.(string)
 				if !ok {
-					return nil, errorOf(ErrMalformed, "card refused: signatures[%d].%s is not a string", i, k)
+					return nil, Errorf(ErrMalformed, "card refused: signatures[%d].%s is not a string", i, k)
 				}
 				if k == "protected" {
 					out[i].Protected = s
@@ -294,11 +334,11 @@ func readSignatures(v any) ([]card.Signature, error) {
 			case "header":
 				h, ok := mv.(map[string]any)
 				if !ok {
-					return nil, errorOf(ErrMalformed, "card refused: signatures[%d].header is not an object", i)
+					return nil, Errorf(ErrMalformed, "card refused: signatures[%d].header is not an object", i)
 				}
 				out[i].Header = h
 			default:
-				return nil, errorOf(ErrMalformed, "card refused: signatures[%d] has the member %q, which a JWS signature does not have", i, k)
+				return nil, Errorf(ErrMalformed, "card refused: signatures[%d] has the member %q, which a JWS signature does not have", i, k)
 			}
 		}
 	}
@@ -313,11 +353,11 @@ func readSignatures(v any) ([]card.Signature, error) {
 func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) (key *jose.JSONWebKey, projection bool, err error) {
 	raw, err := base64.RawURLEncoding.DecodeString(sig.Protected)
 	if err != nil {
-		return nil, false, errorOf(ErrMalformed, "protected header is not base64url: %v", err)
+		return nil, false, Errorf(ErrMalformed, "protected header is not base64url: %v", err)
 	}
 	h, err := card.Decode(raw, card.Strict)
 	if err != nil {
-		return nil, false, errorOf(ErrMalformed, "protected header refused: %v", err)
+		return nil, false, Errorf(ErrMalformed, "protected header refused: %v", err)
 	}
 	str := func(name string) (string, error) {
 		v, ok := h[name]
@@ -326,7 +366,7 @@ func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) 
 		}
 		s, ok := v.(string)
 		if !ok {
-			return "", errorOf(ErrMalformed, "protected header %q is not a string", name)
+			return "", Errorf(ErrMalformed, "protected header %q is not a string", name)
 		}
 		return s, nil
 	}
@@ -341,38 +381,38 @@ func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) 
 	payload, _ := str(ProjectionHeader)
 	projection = payload == ProjectionValue
 	if payload != "" && !projection {
-		return nil, false, errorOf(ErrMalformed, "protected header %q is %q, which this verifier does not know", ProjectionHeader, payload)
+		return nil, false, Errorf(ErrMalformed, "protected header %q is %q, which this verifier does not know", ProjectionHeader, payload)
 	}
 	for _, name := range []string{"alg", "crit", "b64"} {
 		if _, ok := sig.Header[name]; ok {
-			return nil, false, errorOf(ErrMalformed, "%s must be in the protected header only", name)
+			return nil, false, Errorf(ErrMalformed, "%s must be in the protected header only", name)
 		}
 	}
 	if err := checkCrit(h); err != nil {
 		return nil, false, err
 	}
 	if b64, ok := h["b64"]; ok && b64 != true {
-		return nil, false, errorOf(ErrMalformed, "unencoded payload (b64: false, RFC 7797) refused: A2A signs the base64url-encoded canonical card")
+		return nil, false, Errorf(ErrMalformed, "unencoded payload (b64: false, RFC 7797) refused: A2A signs the base64url-encoded canonical card")
 	}
 	if !slices.Contains(algs, r.Alg) {
-		return nil, false, errorOf(ErrAlgorithm, "alg %q is not allowed (allowed: %v)", r.Alg, algs)
+		return nil, false, Errorf(ErrAlgorithm, "alg %q is not allowed (allowed: %v)", r.Alg, algs)
 	}
 	if r.KID == "" {
-		return nil, false, errorOf(ErrMalformed, "protected header has no kid")
+		return nil, false, Errorf(ErrMalformed, "protected header has no kid")
 	}
 	key = trusted.Find(r.KID)
 	if key == nil {
-		return nil, false, errorOf(ErrUnknownKey, "kid %q is not among the trusted keys", r.KID)
+		return nil, false, Errorf(ErrUnknownKey, "kid %q is not among the trusted keys", r.KID)
 	}
 	if !key.IsPublic() {
-		return nil, false, errorOf(ErrUnknownKey, "trusted key %q carries private material; refusing it", r.KID)
+		return nil, false, Errorf(ErrUnknownKey, "trusted key %q carries private material; refusing it", r.KID)
 	}
 	want := key.Algorithm
 	if want == EdDSA && r.Alg == "Ed25519" {
 		want = "Ed25519"
 	}
 	if key.Algorithm == "" || want != r.Alg {
-		return nil, false, errorOf(ErrAlgorithm, "header alg %q does not match the key's alg %q", r.Alg, key.Algorithm)
+		return nil, false, Errorf(ErrAlgorithm, "header alg %q does not match the key's alg %q", r.Alg, key.Algorithm)
 	}
 	return key, projection, nil
 }
@@ -395,9 +435,9 @@ func checkCrit(h map[string]any) error {
 		}
 	}
 	if len(names) == 0 || len(names) != len(list) {
-		return errorOf(ErrMalformed, "crit is not a non-empty list of header parameter names: signature refused (RFC 7515 section 4.1.11)")
+		return Errorf(ErrMalformed, "crit is not a non-empty list of header parameter names: signature refused (RFC 7515 section 4.1.11)")
 	}
-	return errorOf(ErrMalformed, "crit names %s, which this verifier does not understand: signature refused (RFC 7515 section 4.1.11)", strings.Join(names, ", "))
+	return Errorf(ErrMalformed, "crit names %s, which this verifier does not understand: signature refused (RFC 7515 section 4.1.11)", strings.Join(names, ", "))
 }
 
 // verifyOne checks one detached signature over payload.
@@ -409,7 +449,7 @@ func verifyOne(sig card.Signature, payload []byte, key *jose.JSONWebKey, alg str
 		// go-jose knows only the polymorphic name; the signing input is the same.
 		pub, ok := key.Key.(ed25519.PublicKey)
 		if !ok {
-			return errorOf(ErrAlgorithm, "Ed25519 signature needs an Ed25519 key")
+			return Errorf(ErrAlgorithm, "Ed25519 signature needs an Ed25519 key")
 		}
 		s, err := base64.RawURLEncoding.DecodeString(sig.Signature)
 		if err != nil {

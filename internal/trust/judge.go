@@ -2,7 +2,6 @@ package trust
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 
@@ -18,6 +17,9 @@ type Policy struct {
 	Strict bool
 	// Algorithms is the allow-list (default sign.VerifyAlgorithms).
 	Algorithms []string
+	// Payloads sets the Payload of every verified Result: the bytes its
+	// signature covers.
+	Payloads bool
 }
 
 // Outcomes of a card.
@@ -31,12 +33,6 @@ const (
 // ErrCrossOrigin is a signature whose jku names a JWKS other than the
 // trusted one: a jku is a hint, never a trust root.
 var ErrCrossOrigin = errors.New("jku is not the trusted JWKS")
-
-// crossOrigin is an ErrCrossOrigin in its own words.
-type crossOrigin struct{ msg string }
-
-func (e *crossOrigin) Error() string        { return e.msg }
-func (e *crossOrigin) Is(target error) bool { return target == ErrCrossOrigin }
 
 // Verdict is what Judge found of one card.
 type Verdict struct {
@@ -65,7 +61,11 @@ func Judge(head map[string]any, ks *Keys, p Policy) Verdict {
 	if len(algs) == 0 {
 		algs = sign.VerifyAlgorithms
 	}
-	results, err := sign.VerifyDecoded(head, ks.Set, algs)
+	verify := sign.VerifyDecoded
+	if p.Payloads {
+		verify = sign.VerifyDecodedPayloads
+	}
+	results, err := verify(head, ks.Set, algs)
 	if err != nil {
 		v.Err = err
 		v.Problems = append(v.Problems, err.Error())
@@ -75,7 +75,7 @@ func Judge(head map[string]any, ks *Keys, p Policy) Verdict {
 		r := &results[i]
 		if r.Verified && ks.URL != "" && r.JKU != "" && !SameURL(r.JKU, ks.URL) {
 			r.Verified = false
-			r.Err = &crossOrigin{fmt.Sprintf("jku %q is not the trusted JWKS %s: refused (a jku is a hint, never a trust root)", r.JKU, ks.URL)}
+			r.Err = sign.Errorf(ErrCrossOrigin, "jku %q is not the trusted JWKS %s: refused (a jku is a hint, never a trust root)", r.JKU, ks.URL)
 		}
 	}
 	v.Results = results
@@ -99,7 +99,7 @@ func Judge(head map[string]any, ks *Keys, p Policy) Verdict {
 		v.Outcome, v.Verified = OutcomeVerified, true
 	case verified > 0 && p.Strict:
 		v.Outcome = OutcomeSDKProjection
-		v.Problems = append(v.Problems, "only the A2A SDKs' projection of the card is signed; -strict demands a signature over the whole card")
+		v.Problems = append(v.Problems, "only the A2A SDKs' projection of the card is signed, and a signature over the whole card is demanded (-strict, RequireWholeCard)")
 	case verified > 0:
 		v.Outcome, v.Verified = OutcomeSDKProjection, true
 	}

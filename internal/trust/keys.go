@@ -1,8 +1,9 @@
 // Package trust decides whether an A2A Agent Card is genuine: it reads a
-// trusted JWKS strictly, checks a card's signatures against it with the
-// policies `agentcards verify` applies (a jku is a hint, never a trust
-// root; a projection signature vouches only for what it covers), and
-// fetches a card with the keys of the origin the caller named. It is the
+// trusted JWKS strictly (fetching it when it is a URL), checks a card's
+// signatures against it with the policies `agentcards verify` applies (a
+// jku is a hint, never a trust root; a projection signature vouches only
+// for what it covers), and says which card and JWKS URLs a URL the user
+// gave means (the keys of the origin named, never of a redirect's). It is the
 // one implementation behind both `agentcards verify` and the public
 // package, and knows nothing of manifests, sites or private keys.
 package trust
@@ -74,16 +75,6 @@ func FetchKeys(ctx context.Context, client *fetch.Client, jwksURL string, from *
 // ErrJWKS is a trusted JWKS that cannot be read as one.
 var ErrJWKS = errors.New("not a usable JWKS")
 
-// jwksError is an ErrJWKS in its own words.
-type jwksError struct{ msg string }
-
-func (e *jwksError) Error() string        { return e.msg }
-func (e *jwksError) Is(target error) bool { return target == ErrJWKS }
-
-func jwksErrorf(format string, args ...any) error {
-	return &jwksError{fmt.Sprintf(format, args...)}
-}
-
 // ParseJWKS reads a JWKS as a verifier must: strictly (card.Decode: no
 // duplicate or case-variant member names), with at most MaxKeys keys. Keys
 // with private members, without alg, or with an alg that does not fit them
@@ -93,14 +84,14 @@ func jwksErrorf(format string, args ...any) error {
 func ParseJWKS(data []byte) (set *sign.KeySet, problems, leaked []string, err error) {
 	doc, err := card.Decode(data, card.Strict)
 	if err != nil {
-		return nil, nil, nil, jwksErrorf("not a JWKS: %v", err)
+		return nil, nil, nil, sign.Errorf(ErrJWKS, "not a JWKS: %v", err)
 	}
 	list, ok := doc["keys"].([]any)
 	if !ok {
-		return nil, nil, nil, jwksErrorf(`not a JWKS: no "keys" array`)
+		return nil, nil, nil, sign.Errorf(ErrJWKS, `not a JWKS: no "keys" array`)
 	}
 	if len(list) > MaxKeys {
-		return nil, nil, nil, jwksErrorf("%d keys: more than the %d a verifier searches; refused", len(list), MaxKeys)
+		return nil, nil, nil, sign.Errorf(ErrJWKS, "%d keys: more than the %d a verifier searches; refused", len(list), MaxKeys)
 	}
 	set = &sign.KeySet{}
 	// A kid that names two keys names neither: verifiers that pick the
