@@ -44,9 +44,7 @@ var (
 	ErrPolicy = errors.New("card refused by the verifier's policy")
 )
 
-// SignatureError is why one signature of a card did not verify. Its
-// Error, like every error of this package, escapes control and bidi
-// characters (a card's or a server's text may try to rewrite a terminal).
+// SignatureError is why one signature of a card did not verify.
 type SignatureError struct {
 	Index     int    // its place in the card's signatures
 	KeyID     string // its kid, as the card says
@@ -54,6 +52,8 @@ type SignatureError struct {
 	Err       error  // of one of the kinds above
 }
 
+// Error says which signature failed and why, with control and bidi
+// characters escaped, as in every error of this package.
 func (e *SignatureError) Error() string {
 	var b strings.Builder
 	b.WriteString("signatures[")
@@ -76,6 +76,7 @@ type VerificationError struct {
 	Policy     []error // ErrPolicy failures
 }
 
+// Error lists why the card was refused.
 func (e *VerificationError) Error() string {
 	parts := make([]string, 0, len(e.Signatures)+len(e.Policy))
 	for _, p := range e.Policy {
@@ -108,6 +109,8 @@ type FetchError struct {
 	Err        error
 }
 
+// Error says which URL failed and why, with control and bidi characters
+// escaped.
 func (e *FetchError) Error() string {
 	return terminal.Escape("agentcards: fetch " + e.URL + ": " + e.Err.Error())
 }
@@ -128,11 +131,18 @@ func fetchError(err error, u *url.URL) error {
 	return err
 }
 
-// kindError is an error of one kind in its own words.
-type kindError struct {
-	kind error
-	msg  string
-}
+// escaped is an error whose text has control and bidi characters escaped
+// (a card's or a server's words may try to rewrite a terminal); errors.Is
+// and errors.As see through it. Every error this package returns is one.
+type escaped struct{ err error }
 
-func (e *kindError) Error() string { return terminal.Escape(e.msg) }
-func (e *kindError) Unwrap() error { return e.kind }
+func (e *escaped) Error() string { return terminal.Escape(e.err.Error()) }
+func (e *escaped) Unwrap() error { return e.err }
+
+// escape wraps err, when there is one, in escaped.
+func escape(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &escaped{err}
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -63,10 +64,10 @@ func (t jwksURLTrust) keys(ctx context.Context, v *Verifier, _ *url.URL, refresh
 func TrustJWKS(jwks []byte) (Trust, error) {
 	ks, err := trust.NewKeys(jwks, "pinned", "")
 	if err != nil {
-		return nil, fmt.Errorf("agentcards: %w", err)
+		return nil, escape(fmt.Errorf("agentcards: %w", err))
 	}
 	if err := usable(ks); err != nil {
-		return nil, err
+		return nil, escape(err)
 	}
 	return pinnedTrust{ks}, nil
 }
@@ -145,76 +146,93 @@ func (t pinnedTrust) keys(context.Context, *Verifier, *url.URL, bool) (*trust.Ke
 // usable refuses a key set that publishes a private key or has no key.
 func usable(ks *trust.Keys) error {
 	if len(ks.Leaked) > 0 {
-		return &kindError{ErrJWKS, "agentcards: " + strings.Join(ks.Leaked, "; ")}
+		return sign.Errorf(ErrJWKS, "agentcards: %s", strings.Join(ks.Leaked, "; "))
 	}
 	if len(ks.Set.Keys) == 0 {
 		msg := "agentcards: the trusted JWKS " + ks.From + " has no usable key"
 		if len(ks.Problems) > 0 {
 			msg += ": " + strings.Join(ks.Problems, "; ")
 		}
-		return &kindError{ErrJWKS, msg}
+		return sign.Errorf(ErrJWKS, "%s", msg)
 	}
 	return nil
 }
 
 // jwksEntry is the reading of one JWKS URL; sem lets one fetch of it run
-// at a time.
+// at a time, and state is what the last one found.
 type jwksEntry struct {
-	sem  chan struct{}
-	keys *trust.Keys
-	err  error
-	// fetched is when keys were read; tried when the JWKS was last asked
-	// for, whatever the answer.
+	sem   chan struct{}
+	state atomic.Pointer[jwksState]
+}
+
+// jwksState is a reading of a JWKS: keys when it gave some (read at
+// fetched), err when it failed, tried when the JWKS was last asked for.
+type jwksState struct {
+	keys           *trust.Keys
+	err            error
 	fetched, tried time.Time
 }
 
 // jwksAt returns the keys of the JWKS at jwksURL: the reading kept, or a
 // new one when it is older than maxAge, when it failed and minInterval has
 // passed, or when refresh asks and minInterval has passed. Callers wait
-// for a fetch under way rather than start another.
+// for a fetch under way rather than start another; a fresh reading is
+// returned without waiting.
 func (v *Verifier) jwksAt(ctx context.Context, jwksURL string, refresh bool) (*trust.Keys, error) {
-	v.mu.Lock()
-	e, ok := v.jwks[jwksURL]
-	if !ok {
-		if len(v.jwks) >= maxJWKSKept {
-			v.forgetStale()
-		}
-		e = &jwksEntry{sem: make(chan struct{}, 1)}
-		v.jwks[jwksURL] = e
+	e := v.entry(jwksURL)
+	if st := e.state.Load(); st != nil && st.keys != nil && !refresh && time.Since(st.fetched) < v.maxAge {
+		return st.keys, nil
 	}
-	v.mu.Unlock()
 	select {
 	case e.sem <- struct{}{}:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 	defer func() { <-e.sem }()
-	age, sinceTried := time.Since(e.fetched), time.Since(e.tried)
-	switch {
-	case e.keys != nil && age < v.maxAge && !refresh:
-		return e.keys, nil
-	case sinceTried < v.minInterval && (e.keys != nil && age < v.maxAge || e.err != nil):
-		// Asked for too recently: what the last reading gave.
-		if e.err != nil && e.keys == nil {
-			return nil, e.err
-		}
-		return e.keys, nil
+	st := e.state.Load()
+	if st == nil {
+		st = &jwksState{}
 	}
-	e.tried = time.Now()
+	keysFresh := st.keys != nil && time.Since(st.fetched) < v.maxAge
+	switch {
+	case keysFresh && !refresh:
+		return st.keys, nil // read while this caller waited
+	case time.Since(st.tried) < v.minInterval && (keysFresh || st.err != nil):
+		return st.keys, st.err // asked for too recently: the last answer
+	}
+	next := &jwksState{tried: time.Now()}
 	ks, err := trust.FetchKeys(ctx, &v.client, jwksURL, nil)
 	if err == nil {
 		err = usable(ks)
 	}
-	if err != nil {
-		err = fetchError(err, nil)
-		if refresh && e.keys != nil && age < v.maxAge {
-			return e.keys, nil // the reading kept still holds
-		}
-		e.keys, e.err = nil, err
-		return nil, err
+	switch {
+	case err == nil:
+		next.keys, next.fetched = ks, next.tried
+	case refresh && keysFresh:
+		next.keys, next.fetched = st.keys, st.fetched // the reading kept still holds
+	default:
+		next.err = fetchError(err, nil)
 	}
-	e.keys, e.err, e.fetched = ks, nil, e.tried
-	return ks, nil
+	e.state.Store(next)
+	return next.keys, next.err
+}
+
+// entry is the entry of jwksURL, made when there is none. Past
+// maxJWKSKept entries, the expired ones are dropped, at most once each
+// time the map doubles.
+func (v *Verifier) entry(jwksURL string) *jwksEntry {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	e, ok := v.jwks[jwksURL]
+	if !ok {
+		if len(v.jwks) >= max(maxJWKSKept, v.sweepAt) {
+			v.forgetStale()
+			v.sweepAt = 2 * len(v.jwks)
+		}
+		e = &jwksEntry{sem: make(chan struct{}, 1)}
+		v.jwks[jwksURL] = e
+	}
+	return e
 }
 
 // maxJWKSKept is how many JWKS readings a Verifier keeps before it drops
@@ -228,7 +246,7 @@ func (v *Verifier) forgetStale() {
 	for u, e := range v.jwks {
 		select {
 		case e.sem <- struct{}{}:
-			if time.Since(e.fetched) >= v.maxAge {
+			if st := e.state.Load(); st == nil || time.Since(st.tried) >= v.maxAge {
 				delete(v.jwks, u)
 			}
 			<-e.sem

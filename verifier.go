@@ -29,7 +29,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
 	"slices"
 	"sync"
@@ -52,8 +51,9 @@ type Verifier struct {
 	// time between two fetches of one JWKS.
 	maxAge, minInterval time.Duration
 
-	mu   sync.Mutex
-	jwks map[string]*jwksEntry // by JWKS URL
+	mu      sync.Mutex
+	jwks    map[string]*jwksEntry // by JWKS URL
+	sweepAt int                   // how many entries make entry drop the expired ones
 }
 
 // Option sets a property of a Verifier.
@@ -67,7 +67,7 @@ func NewVerifier(t Trust, opts ...Option) (*Verifier, error) {
 	if t == nil {
 		return nil, errors.New("agentcards: NewVerifier needs a Trust")
 	}
-	v := &Verifier{trust: t, maxAge: 10 * time.Minute, minInterval: 30 * time.Second, jwks: map[string]*jwksEntry{}}
+	v := &Verifier{trust: t, policy: trust.Policy{Payloads: true}, maxAge: 10 * time.Minute, minInterval: 30 * time.Second, jwks: map[string]*jwksEntry{}}
 	for _, o := range opts {
 		if err := o(v); err != nil {
 			return nil, err
@@ -167,7 +167,8 @@ type Result struct {
 // trusted keys. A Verifier built with [TrustOrigin] has no keys until it
 // knows a card's URL: use [Verifier.Fetch].
 func (v *Verifier) Verify(ctx context.Context, card []byte) (*Result, error) {
-	return v.verify(ctx, card, nil)
+	res, err := v.verify(ctx, card, nil)
+	return res, escape(err)
 }
 
 // Fetch gets the card at cardURL (an origin alone means its
@@ -183,9 +184,10 @@ func (v *Verifier) Fetch(ctx context.Context, cardURL string) (*Result, error) {
 	u = trust.CardURL(u)
 	body, _, _, err := v.client.GetWithin(ctx, u.String(), nil)
 	if err != nil {
-		return nil, fetchError(err, u)
+		return nil, escape(fetchError(err, u))
 	}
-	return v.verify(ctx, body, u)
+	res, err := v.verify(ctx, body, u)
+	return res, escape(err)
 }
 
 // verify checks body, fetched from cardURL (nil: given by the caller).
@@ -210,7 +212,7 @@ func (v *Verifier) verify(ctx context.Context, body []byte, cardURL *url.URL) (*
 func (v *Verifier) judge(body []byte, ks *trust.Keys) (res *Result, unknownKey bool, err error) {
 	head, err := card.Decode(body, card.Strict)
 	if err != nil {
-		return nil, false, &kindError{sign.ErrMalformed, "card refused: " + err.Error()}
+		return nil, false, sign.Errorf(sign.ErrMalformed, "card refused: %v", err)
 	}
 	verdict := trust.Judge(head, ks, v.policy)
 	if verdict.Err != nil {
@@ -231,23 +233,21 @@ func (v *Verifier) judge(body []byte, ks *trust.Keys) (res *Result, unknownKey b
 	}
 	if !verdict.Verified {
 		for _, p := range verdict.Problems {
-			vErr.Policy = append(vErr.Policy, &kindError{ErrPolicy, p})
+			vErr.Policy = append(vErr.Policy, sign.Errorf(ErrPolicy, "%s", p))
 		}
 		if verdict.Outcome == trust.OutcomeNotAllVerified {
-			vErr.Policy = append(vErr.Policy, &kindError{ErrPolicy, "not every signature verifies, and RequireAllSignatures demands it"})
+			vErr.Policy = append(vErr.Policy, sign.Errorf(ErrPolicy, "not every signature verifies, and RequireAllSignatures demands it"))
 		}
 		return nil, unknownKey, vErr
 	}
-	res = &Result{Raw: body, KeyID: best.KID, Algorithm: best.Alg, Index: best.Index, Covers: string(best.Covers), Uncovered: best.Uncovered, JWKS: ks.From}
-	covered := any(head)
-	if best.Covers != sign.Strict {
-		covered, _ = card.SDKProjectionValue(head)
+	res = &Result{Card: best.Payload, Raw: body, KeyID: best.KID, Algorithm: best.Alg, Index: best.Index, Covers: string(best.Covers), Uncovered: best.Uncovered, JWKS: ks.From}
+	// The top-level members of the covered form: the card's, less those a
+	// projection signature leaves out.
+	for name := range head {
+		if !slices.Contains(best.Uncovered, name) {
+			res.Covered = append(res.Covered, name)
+		}
 	}
-	if m, ok := covered.(map[string]any); ok {
-		res.Covered = slices.Sorted(maps.Keys(m))
-	}
-	if res.Card, err = sign.CanonicalValue(covered); err != nil {
-		return nil, false, &kindError{sign.ErrMalformed, "card refused: " + err.Error()}
-	}
+	slices.Sort(res.Covered)
 	return res, false, nil
 }

@@ -351,9 +351,14 @@ func TestFlattenScopeLists(t *testing.T) {
 func TestForgetStale(t *testing.T) {
 	v, _ := NewVerifier(TrustOrigin(), WithRefresh(time.Minute, 0))
 	old := time.Now().Add(-time.Hour)
-	v.jwks["old"] = &jwksEntry{sem: make(chan struct{}, 1), fetched: old}
-	v.jwks["fresh"] = &jwksEntry{sem: make(chan struct{}, 1), fetched: time.Now()}
-	busy := &jwksEntry{sem: make(chan struct{}, 1), fetched: old}
+	entry := func(tried time.Time) *jwksEntry {
+		e := &jwksEntry{sem: make(chan struct{}, 1)}
+		e.state.Store(&jwksState{tried: tried, fetched: tried})
+		return e
+	}
+	v.jwks["old"] = entry(old)
+	v.jwks["fresh"] = entry(time.Now())
+	busy := entry(old)
 	busy.sem <- struct{}{}
 	v.jwks["busy"] = busy
 	v.forgetStale()
@@ -369,7 +374,9 @@ func TestForgetStale(t *testing.T) {
 func TestSecurityAliasesAreNeverEmpty(t *testing.T) {
 	k := newTestKey(t, "")
 	signed := string(signCard(t, unsignedCard, k))
-	for _, name := range []string{"security_requirements", "securityrequirements", "SecurityRequirements", "security"} {
+	// Names that are no letter-case twin of a member the card has (strict
+	// reading refuses those anyway).
+	for _, name := range []string{"security_requirements", "Security_Requirements", "SECURITY_SCHEMES", "SECURITY"} {
 		altered := strings.Replace(signed, `"name"`, `"`+name+`": [{"schemes": {"none-needed": {"list": []}}}], "name"`, 1)
 		if res, err := pinned(t, k.jwks).Verify(context.Background(), []byte(altered)); err == nil {
 			t.Errorf("%s added: verified (%s)", name, res.Covers)
@@ -392,8 +399,11 @@ func TestFailingJWKSIsNotFlooded(t *testing.T) {
 	if _, err := v.Verify(ctx, good); err != nil {
 		t.Fatal(err)
 	}
-	delete(s.files, "/.well-known/jwks.json")                                     // 404 from now on
-	v.jwks[s.URL+"/.well-known/jwks.json"].tried = time.Now().Add(-2 * time.Hour) // minInterval has passed
+	delete(s.files, "/.well-known/jwks.json") // 404 from now on
+	e := v.jwks[s.URL+"/.well-known/jwks.json"]
+	st := *e.state.Load()
+	st.tried = time.Now().Add(-2 * time.Hour) // minInterval has passed
+	e.state.Store(&st)
 	forged := signCard(t, unsignedCard, other)
 	for range 20 {
 		if _, err := v.Verify(ctx, forged); !errors.Is(err, ErrUnknownKey) {
@@ -423,6 +433,17 @@ func TestErrorsEscapeTerminalControls(t *testing.T) {
 	_, err := pinned(t, k.jwks).Verify(context.Background(), forged)
 	if err == nil || strings.ContainsAny(err.Error(), "\x1b\a\u202e") {
 		t.Errorf("error with controls: %q", err)
+	}
+	// A JWKS whose member names carry controls, pinned and fetched.
+	hostile := []byte("{\"keys\":[{\"\u001b[2J\u202e\":{\"a\":1,\"a\":2}}]}")
+	_, err = TrustJWKS(hostile)
+	s := newSite(t, map[string][]byte{"/.well-known/jwks.json": hostile})
+	v, _ := NewVerifier(TrustJWKSURL(s.URL + "/.well-known/jwks.json"))
+	_, err2 := v.Verify(context.Background(), signed)
+	for _, e := range []error{err, err2} {
+		if e == nil || strings.ContainsAny(e.Error(), "\x1b\u202e") || !errors.Is(e, ErrJWKS) {
+			t.Errorf("JWKS error with controls, or not ErrJWKS: %q", e)
+		}
 	}
 	fe := &FetchError{URL: "https://x.example/", StatusCode: 404, Err: errors.New("HTTP 404 \x1b[31mNot Found")}
 	if strings.ContainsAny(fe.Error(), "\x1b") {
