@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // paramRow is one parameter of a tool's schema, as the page's table
@@ -38,7 +37,7 @@ const (
 	// maxSchemaSteps bounds the schemas one table looks at in all.
 	maxSchemaSteps = 20000
 	// maxTypeLength bounds a type as written ("one of: …" of many
-	// alternatives, a long reference), in bytes, before "…".
+	// alternatives, a long reference), in characters, "…" included.
 	maxTypeLength = 300
 	// maxTableBytes bounds the text of one table: a description, name or
 	// default that many rows share through references is written into
@@ -111,7 +110,7 @@ func (t *paramTable) addRows(prefix string, schema map[string]any, depth int, op
 			return
 		}
 		p, refs, note := t.deref(asObject(props[name]))
-		row := paramRow{Name: prefix + name, Type: clipType(note), Required: required[name]}
+		row := paramRow{Name: prefix + name, Type: clip(note, maxTypeLength), Required: required[name]}
 		if row.Type == "" {
 			row.Type = t.schemaType(p, refs, 0)
 		}
@@ -276,7 +275,7 @@ func (t *paramTable) lookup(ref string) (key string, target map[string]any, loca
 // references followed to reach p, so that a type that holds itself is
 // named once.
 func (t *paramTable) schemaType(p map[string]any, refs []string, depth int) string {
-	return clipType(t.spellType(p, refs, depth))
+	return clip(t.spellType(p, refs, depth), maxTypeLength)
 }
 
 // spellType is schemaType before it is clipped to maxTypeLength.
@@ -368,19 +367,6 @@ func indentJSON(v any) string {
 		return ""
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-// clipType cuts a type longer than maxTypeLength at a rune boundary, with
-// "…".
-func clipType(s string) string {
-	if len(s) <= maxTypeLength {
-		return s
-	}
-	cut := maxTypeLength
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 // size is how much text a row puts on the page.

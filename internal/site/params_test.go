@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // rowsText is a table's rows, one "name: type" (with " *" when required,
@@ -115,8 +116,8 @@ func TestSchemaRowsTextBounded(t *testing.T) {
 		total := 0
 		for _, r := range rows {
 			total += r.size()
-			if len(r.Type) > maxTypeLength+len("…") {
-				t.Errorf("%s: a type of %d bytes", name, len(r.Type))
+			if n := utf8.RuneCountInString(r.Type); n > maxTypeLength {
+				t.Errorf("%s: a type of %d characters", name, n)
 			}
 		}
 		if total > maxTableBytes {
