@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/templates"
 )
 
 // HeadersFile is the name of the Netlify / Cloudflare Pages headers file
@@ -54,16 +55,17 @@ func headerRules(pages []string, mcp bool) []headerRule {
 		page("/agents/:id/index.html"),
 		page("/" + PagesFolder + "/:n/"),
 		page("/" + PagesFolder + "/:n/index.html"),
-		file("/style.css"),
-		file("/search.js"),
-		file("/copy.js"),
-		file("/signature.js"),
-		folder("/"+SearchFolder+"/*", "/"+SearchFolder+"/1.json"),
-		file("/" + SitemapFile),
-		folder("/"+SitemapsFolder+"/*", "/"+SitemapsFolder+"/1.xml"),
-		file("/" + RobotsFile),
-		file("/" + SumsFile),
 	}
+	for _, a := range templates.Assets {
+		rules = append(rules, file("/"+a))
+	}
+	rules = append(rules,
+		folder("/"+SearchFolder+"/*", "/"+SearchFolder+"/1.json"),
+		file("/"+SitemapFile),
+		folder("/"+SitemapsFolder+"/*", "/"+SitemapsFolder+"/1.xml"),
+		file("/"+RobotsFile),
+		file("/"+SumsFile),
+	)
 	if mcp {
 		sc := cards("/" + manifest.MCPFolder + "/:id/" + manifest.ServerCardFile)
 		sc.Headers = append(sc.Headers, ServerCardCORS...)

@@ -15,6 +15,7 @@ import (
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
+	"github.com/agentcards/agentcards/templates"
 )
 
 // Paths inside the output tree.
@@ -331,9 +332,10 @@ func checkOutDir(out, manifestDir, keysDir string, known bool) error {
 	return nil
 }
 
-// TopLevel is every name a build writes at the top of the output folder;
-// a folder holding anything else is not replaced.
-var TopLevel = []string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, SumsFile, PagesFolder, SearchFolder, CatalogFolder, SitemapsFolder, "style.css", "search.js", "copy.js", "signature.js", "search-index.json"}
+// TopLevel is every name a build writes at the top of the output folder
+// (the templates' assets among them); a folder holding anything else is
+// not replaced.
+var TopLevel = append([]string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, SumsFile, PagesFolder, SearchFolder, CatalogFolder, SitemapsFolder, "search-index.json"}, templates.Assets...)
 
 // CleanupError says the new site is in place but the previous one, moved
 // aside, could not be removed.
