@@ -154,6 +154,12 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if rep.Extended > 0 {
 		fmt.Fprintf(stdout, "built %s: %s, for the agents' own servers to return from GetExtendedAgentCard; never publish this folder (README, \"Extended cards\")\n", terminal.Escape(rep.PrivateDir), plural(rep.Extended, "extended card"))
 	}
+	if rep.RemovedPrivate != "" {
+		fmt.Fprintf(stdout, "removed %s: the private output an earlier build wrote (site.privateOutput changed)\n", terminal.Escape(rep.RemovedPrivate))
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", terminal.Escape(w))
+	}
 	return nil
 }
 

@@ -118,6 +118,10 @@ type buildState struct {
 	Format  int
 	Live    *treeState
 	Standby *treeState // nil: unknown (a build was writing it)
+	// Private is the private output the live tree's build swapped in;
+	// nil when none. A build that writes its private output elsewhere
+	// removes that folder (removeOldPrivate).
+	Private *privateRecord
 }
 
 // standbyPath and statePath are the standby tree and state file of out.

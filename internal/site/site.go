@@ -69,8 +69,14 @@ type Report struct {
 	// read: all of them, or only those the build wrote when the tree was
 	// known to be free of the same private text.
 	LeakScanned int
+	// RemovedPrivate is the private output an earlier build wrote and
+	// this one removed, site.privateOutput having changed since; "" when
+	// none.
+	RemovedPrivate string
 	// Notes are things the user should know, one line each.
 	Notes []string
+	// Warnings are things the user should act on, one line each.
+	Warnings []string
 	// Projected lists, per agent id, the fields the A2A SDKs erase before
 	// verifying, for cards that therefore carry SDK-projection signatures.
 	Projected map[string][]string
@@ -144,16 +150,21 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	// One build at a time beside the output and the private output; the
-	// locks are taken in one order, so that two builds that name each
-	// other's folders never wait for each other.
-	unlock, err := lockDirs(filepath.Dir(out), filepath.Dir(realPriv))
+	// One build at a time beside the output and the private output (and
+	// the previous private output, which it may remove); the locks are
+	// taken in one order, so that two builds that name each other's
+	// folders never wait for each other.
+	prevPriv := loadState(statePath(out)).Private
+	unlock, err := lockDirs(append([]string{filepath.Dir(out), filepath.Dir(realPriv)}, prevPriv.lockDir()...)...)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	removeStale(out)
 	state := loadState(statePath(out))
+	// The folder beside the previous private output is locked only if a
+	// build that ran while this one waited did not change it.
+	prevLocked := state.Private == nil || prevPriv != nil && state.Private.Path == prevPriv.Path
 	liveKnown := state.Live != nil && state.Live.matches(out)
 	if err := checkOutDir(realOut, realManifest, realKeys, liveKnown); err != nil {
 		return nil, err
@@ -177,7 +188,9 @@ func Build(opts Options) (*Report, error) {
 		live = state.Live
 	}
 	// Until this build records what it wrote, the standby is unknown.
-	if err := (&buildState{Live: live}).save(statePath(out)); err != nil {
+	// Every state saved before the new private output is in place keeps
+	// the previous one's record.
+	if err := (&buildState{Live: live, Private: state.Private}).save(statePath(out)); err != nil {
 		return nil, err
 	}
 	b := &builder{opts: opts, src: src, m: m, root: standby, fresh: fresh, lst: live, st: tree, cleanBefore: cleanBefore}
@@ -187,7 +200,7 @@ func Build(opts Options) (*Report, error) {
 	rep, err := b.run()
 	if err != nil {
 		// The standby holds what was written so far, recorded exactly.
-		(&buildState{Live: live, Standby: tree}).save(statePath(out))
+		(&buildState{Live: live, Standby: tree, Private: state.Private}).save(statePath(out))
 		return nil, err
 	}
 	private, err := openPrivate(realPriv, realOut, realManifest, realKeys, m.Path, b.private != nil)
@@ -195,14 +208,14 @@ func Build(opts Options) (*Report, error) {
 		err = private.prepare(b.private, opts.Secrets)
 	}
 	if err != nil {
-		(&buildState{Live: live, Standby: tree}).save(statePath(out))
+		(&buildState{Live: live, Standby: tree, Private: state.Private}).save(statePath(out))
 		return nil, err
 	}
 	// The private output first: it can be put back if the public one
 	// cannot be exchanged, so that the two always come from one build.
 	if err := private.swap(); err != nil {
 		private.discard()
-		(&buildState{Live: live, Standby: tree}).save(statePath(out))
+		(&buildState{Live: live, Standby: tree, Private: state.Private}).save(statePath(out))
 		return nil, fmt.Errorf("private output: %w", err)
 	}
 	if err := exchangeTrees(standby, out); err != nil {
@@ -211,7 +224,7 @@ func Build(opts Options) (*Report, error) {
 		} else {
 			private.discard()
 		}
-		(&buildState{Live: live, Standby: tree}).save(statePath(out))
+		(&buildState{Live: live, Standby: tree, Private: state.Private}).save(statePath(out))
 		return nil, err
 	}
 	if err := private.finish(b.private == nil); err != nil {
@@ -221,9 +234,17 @@ func Build(opts Options) (*Report, error) {
 	if b.private != nil {
 		rep.PrivateDir = private.dir
 	}
+	// Before the state forgets it: a build stopped halfway through
+	// removing it finishes the job next time.
+	removed, warning := removeOldPrivate(state.Private, prevLocked, privatePaths{newDir: realPriv, out: realOut, manifestDir: realManifest, keysDir: realKeys, manifest: m.Path})
+	rep.RemovedPrivate = removed
+	if warning != "" {
+		rep.Warnings = append(rep.Warnings, warning)
+	}
 	// The folders keep their identities: tree now describes out, and the
 	// previous live tree (known or not) is the standby.
-	if err := (&buildState{Live: tree, Standby: live}).save(statePath(out)); err != nil {
+	next := &buildState{Live: tree, Standby: live, Private: recordPrivate(private.dir, b.private != nil)}
+	if err := next.save(statePath(out)); err != nil {
 		rep.Notes = append(rep.Notes, "the build state could not be saved, so the next build starts from scratch: "+err.Error())
 	}
 	return rep, nil
