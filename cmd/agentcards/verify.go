@@ -30,7 +30,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	fs := newFlags("verify", stderr)
 	jwks := fs.String("jwks", "", "trusted JWKS `URL|FILE|SITE` (a built site folder means its .well-known/jwks.json; default: the card's origin, or the built site under the working directory that the card file lies in)")
 	all := fs.Bool("all", false, "require every signature to verify, not just one")
-	strict := fs.Bool("strict", false, "require a signature over the whole card (RFC 8785), not only over the A2A SDKs' projection")
+	strict := fs.Bool("strict", false, "require a signature over the whole card (RFC 8785), not only over the A2A SDKs' projection; with a catalog, refuse an entry whose identifier claims a publisher other than the domain whose keys signed its card")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
 	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest document fetched, in bytes")
@@ -155,6 +155,14 @@ func printEntries(w io.Writer, rep *verify.Report) {
 			fmt.Fprintf(w, ": %s", terminal.Escape(e.Problem))
 		}
 		fmt.Fprintln(w)
+		// Whose keys signed the card: the only part of an entry that
+		// anyone vouches for.
+		if e.VouchedBy != "" {
+			fmt.Fprintf(w, "      vouched for by the keys of %s\n", terminal.Escape(e.VouchedBy))
+		}
+		if e.Warning != "" {
+			fmt.Fprintf(w, "      warning: %s\n", terminal.Escape(e.Warning))
+		}
 	}
 }
 
@@ -241,6 +249,9 @@ func printReport(w io.Writer, rep *verify.Report) {
 	printEntries(w, rep)
 	for _, sc := range rep.ServerCards {
 		fmt.Fprintf(w, "%s: MCP Server Card %q (%s): well-formed; Server Cards carry no signature, so nothing vouches for who wrote it\n", terminal.Escape(sc.Path), terminal.Escape(sc.Name), terminal.Escape(sc.Identifier))
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "note: %s\n", terminal.Escape(n))
 	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(w, "problem: %s\n", terminal.Escape(p))

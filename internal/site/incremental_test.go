@@ -768,6 +768,8 @@ func TestVerifyTamperedCatalogEntries(t *testing.T) {
 			e["url"] = "https://evil.example/card.json"
 		})},
 		{"inline data", "inline", entry(func(e map[string]any) { e["data"] = map[string]any{"name": "evil"} })},
+		{"displayName of another", "displayName \"Evil\" is not the signed card's name", entry(func(e map[string]any) { e["displayName"] = "Evil" })},
+		{"description of another", "is not the signed card's description", entry(func(e map[string]any) { e["description"] = "Sends your data elsewhere." })},
 		{"url twice in different case", "ai-catalog.json", func(path string) []byte {
 			data, _ := os.ReadFile(path)
 			return bytes.Replace(data, []byte(`"url":`), []byte(`"url": "https://evil.example/card.json", "URL":`), 1)

@@ -2,11 +2,17 @@ package verify
 
 import (
 	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
+	"github.com/agentcards/agentcards/internal/fetch"
 )
 
 // Entry is the outcome for one entry of a catalog that Catalog walked.
@@ -27,6 +33,15 @@ type Entry struct {
 	// Card is the index of the entry's card in Report.Cards, or -1.
 	Card    int    `json:"card"`
 	Problem string `json:"problem,omitempty"`
+	// VouchedBy is whose keys verified the entry's card: the origin of
+	// the JWKS it was checked with ("https://b.example": the card's own
+	// origin, or that of -jwks), or the -jwks file; empty when the card
+	// did not verify. Nothing else in an entry is signed.
+	VouchedBy string `json:"vouchedBy,omitempty"`
+	// Warning says that the entry's identifier claims a publisher whose
+	// keys did not sign its card; with Options.Strict the entry fails
+	// instead (Problem).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Outcomes of an entry that is not a card that was checked.
@@ -100,6 +115,7 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 		if c, ok := v.Value.(*Card); ok {
 			rep.Cards = append(rep.Cards, *c)
 			e.Card = len(rep.Cards) - 1
+			vouch(&e, c, opts.Strict)
 		}
 		rep.Entries = append(rep.Entries, e)
 	}
@@ -131,4 +147,136 @@ func ReadCatalog(ctx context.Context, target string, opts Options) (aicatalog.Do
 		return aicatalog.Doc{}, usagef("%v", err)
 	}
 	return aicatalog.Doc{Source: target, Body: body}, nil
+}
+
+// vouch sets e.VouchedBy from the JWKS that verified its card c, and
+// holds the publisher e's identifier claims (urn:air:<publisher>:...) to
+// it: a card verified with the keys of https://b.example vouches for
+// publisher b.example only. A mismatch is a warning, or with strict
+// fails the entry.
+func vouch(e *Entry, c *Card, strict bool) {
+	if !c.Verified {
+		return // nothing vouches for it: the card fails
+	}
+	e.VouchedBy = keysOrigin(c.JWKS)
+	pub := publisherOf(e.Identifier)
+	if pub == "" {
+		return // no urn:air identifier: the spec check says so
+	}
+	var msg string
+	if u, err := url.Parse(e.VouchedBy); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		if publisherHost(pub, u.Hostname()) {
+			return
+		}
+		msg = fmt.Sprintf("its identifier claims publisher %s, but its card was signed by the keys of %s, not by %s's", pub, e.VouchedBy, pub)
+	} else {
+		msg = fmt.Sprintf("its identifier claims publisher %s, but its card was signed by the keys in %s (-jwks), which no origin vouches for as %s's", pub, e.VouchedBy, pub)
+	}
+	if strict {
+		e.Outcome, e.Problem = EntryFailed, msg+": refused (-strict)"
+		return
+	}
+	e.Warning = msg + " (-strict refuses it)"
+}
+
+// keysOrigin is whose keys a JWKS source holds: a URL's origin, or a
+// file as it was named.
+func keysOrigin(jwks string) string {
+	if u, err := url.Parse(jwks); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		return aicatalog.Origin(u)
+	}
+	return jwks
+}
+
+// publisherOf is the <publisher> of an urn:air:<publisher>:<namespace>:<name>
+// identifier (ADR 0015: the publishing domain), in lower case, or "" when
+// identifier is not one.
+func publisherOf(identifier string) string {
+	const prefix = "urn:air:"
+	if len(identifier) <= len(prefix) || !strings.EqualFold(identifier[:len(prefix)], prefix) {
+		return ""
+	}
+	pub, _, ok := strings.Cut(identifier[len(prefix):], ":")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSuffix(strings.ToLower(pub), ".")
+}
+
+// publisherHost reports whether the keys of an origin on host vouch for
+// publisher pub: host is that domain (letter case and a final dot aside;
+// a subdomain is not, nor is the parent domain: a publisher that serves
+// its cards from a CDN host is not vouched for), or pub is a .localhost
+// name (RFC 6761; agentcards' publisher for a site on loopback) and host
+// a loopback one.
+func publisherHost(pub, host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == pub {
+		return true
+	}
+	return (pub == "localhost" || strings.HasSuffix(pub, ".localhost")) && fetch.IsLoopback(host)
+}
+
+// unsignedCatalogNote says what verify of a site vouches for in its
+// catalog.
+func unsignedCatalogNote(dir string) string {
+	return dir + ": the catalog (.well-known/ai-catalog.json) is unsigned: what it says of each agent card (displayName, description, url) is checked against the signed card; nothing vouches for the rest (identifiers, tags, host)"
+}
+
+// checkSiteCardEntry checks entry i of a site's catalog what, an A2A
+// entry whose url names the file p of the site dir: it must be a card
+// this check verified (c, nil for any other file, which would be vouched
+// for unsigned), and say what that card says (siteEntryProblems).
+func checkSiteCardEntry(dir, what string, i int, e aicatalog.Entry, base, p string, c *Card, rep *Report) {
+	if c == nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not an agent card of this site (.well-known/agent-card.json or agent.json): nothing vouches for it", dir, what, i, e.Identifier, e.URL))
+		return
+	}
+	for _, pr := range siteEntryProblems(e, base, dir, p, c) {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s", dir, what, i, e.Identifier, pr))
+	}
+}
+
+// siteEntryProblems is where an A2A entry of a site's catalog departs
+// from what the build writes from its card c (site.catalogDocument),
+// the card being the file p of the site dir, served at base: displayName
+// is the card's name, description its description (left out when empty),
+// and url the card's own URL, exactly (no dot segments, doubled slashes
+// or escapes that a server might resolve to the same file).
+func siteEntryProblems(e aicatalog.Entry, base, dir, p string, c *Card) []string {
+	var out []string
+	where := p
+	if rel, err := filepath.Rel(dir, p); err == nil {
+		where = filepath.ToSlash(rel)
+		if want := base + "/" + where; e.URL != want {
+			out = append(out, fmt.Sprintf("url %s is not the URL of the card it names, %s", e.URL, want))
+		}
+	}
+	if e.DisplayName != c.Name {
+		out = append(out, fmt.Sprintf("displayName %s is not the signed card's name %s (%s)", shortQuote(e.DisplayName), shortQuote(c.Name), where))
+	}
+	switch {
+	case e.Description == c.description:
+	case e.Description == "":
+		out = append(out, fmt.Sprintf("description is left out, but the signed card's is %s (%s)", shortQuote(c.description), where))
+	default:
+		out = append(out, fmt.Sprintf("description %s is not the signed card's description %s (%s)", shortQuote(e.Description), shortQuote(c.description), where))
+	}
+	return out
+}
+
+// shortQuote quotes s, cut to its first 80 characters.
+func shortQuote(s string) string {
+	const most = 80
+	if utf8.RuneCountInString(s) <= most {
+		return strconv.Quote(s)
+	}
+	n := 0
+	for i := range s {
+		if n == most {
+			return strconv.Quote(s[:i]) + "..."
+		}
+		n++
+	}
+	return strconv.Quote(s)
 }

@@ -90,6 +90,10 @@ type Card struct {
 	// never make a card fail verification (a signature says who wrote
 	// the card, not that what it says is safe).
 	Lint []lint.Finding `json:"lint,omitempty"`
+
+	// description is the card's description, which a site's catalog
+	// entry repeats (siteEntryProblems).
+	description string
 }
 
 // Outcomes of a card.
@@ -111,6 +115,9 @@ type Report struct {
 	EntriesSkipped int      `json:"entriesSkipped,omitempty"`
 	Problems       []string `json:"problems,omitempty"` // site-level problems: fail
 	Warnings       []string `json:"warnings,omitempty"`
+	// Notes say what the verdict does not cover: a site's catalog is
+	// unsigned (unsignedCatalogNote).
+	Notes []string `json:"notes,omitempty"`
 	// ServerCards are the MCP Server Cards a site's catalog lists.
 	ServerCards []ServerCard `json:"serverCards,omitempty"`
 	Verified    bool         `json:"verified"`
@@ -444,6 +451,8 @@ func checkCard(source string, body []byte, ks *trust.Keys, opts Options) Card {
 	// the report keeps is copied, so that the text can go.
 	name, _ := head["name"].(string)
 	c.Name = strings.Clone(name)
+	description, _ := head["description"].(string)
+	c.description = strings.Clone(description)
 	switch {
 	case opts.skipLint:
 	case opts.linter != nil:
@@ -495,7 +504,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if len(checked) == 0 {
 		// A site of MCP servers only has no agent card; its catalog and
 		// Server Cards are still checked.
-		checkCatalog(dir, map[string]bool{}, map[string]bool{}, <-cats, opts, rep)
+		checkCatalog(dir, map[string]bool{}, map[string]*Card{}, <-cats, opts, rep)
 		if len(rep.ServerCards) == 0 {
 			rep.Problems = append(rep.Problems, dir+": no agent cards found")
 		} else {
@@ -508,12 +517,12 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	jkus := map[string]bool{}
 	rep.Cards = slices.Grow(rep.Cards, len(checked))
 	files := make([]string, len(checked))
-	read := make(map[string]bool, len(checked))
+	read := make(map[string]*Card, len(checked))
 	defaultCard := ""
 	for i, c := range checked {
 		files[i] = c.path
 		if c.read {
-			read[c.path] = true
+			read[c.path] = &checked[i].card
 		}
 		if c.isRoot && defaultCard == "" {
 			defaultCard = c.path
@@ -812,10 +821,10 @@ func preloadCatalogs(dir string, copts Options) *siteCatalogs {
 	return c
 }
 
-// checkCatalog: every catalog entry's url names a file in the site; read
-// holds the card files known to exist (they were read), and cats the
-// catalogs read ahead.
-func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *siteCatalogs, opts Options, rep *Report) {
+// checkCatalog: every catalog entry's url names a file in the site, and
+// an A2A entry says what its card says; read holds the card files known
+// to exist (they were read), and cats the catalogs read ahead.
+func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats *siteCatalogs, opts Options, rep *Report) {
 	copts := catalogOptions(opts)
 	if cats.root.readErr != nil {
 		rep.Warnings = append(rep.Warnings, dir+": no /.well-known/ai-catalog.json")
@@ -826,6 +835,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 		return
 	}
 	cat := cats.root.cat
+	rep.Notes = append(rep.Notes, unsignedCatalogNote(dir))
 	specProblems(dir, "ai-catalog.json", cats.root.problems, rep)
 	// The site's base URL: from the catalog host, else from a jku.
 	base := strings.TrimSuffix(cat.HostDocumentationURL, "/")
@@ -856,7 +866,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
 			return "", false
 		}
-		if read[p] {
+		if read[p] != nil {
 			return p, true // reached by the walk: inside the site
 		}
 		if real, err := filepath.EvalSymlinks(p); err == nil {
@@ -885,10 +895,8 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]bool, cats *
 			}
 			switch e.TypeLower {
 			case aicatalog.AgentCardType:
-				// The entry must name a card this check verified: any
-				// other file would be vouched for unsigned.
-				if p, ok := local(what, i, e); ok && !read[p] {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not an agent card of this site (.well-known/agent-card.json or agent.json): nothing vouches for it", dir, what, i, e.Identifier, e.URL))
+				if p, ok := local(what, i, e); ok {
+					checkSiteCardEntry(dir, what, i, e, base, p, read[p], rep)
 				}
 			case aicatalog.MediaType:
 				if nested {
