@@ -247,7 +247,7 @@ func (c *checker) caseTwins(path string, tbl map[string]any) {
 	for _, k := range slices.Sorted(maps.Keys(tbl)) {
 		f := foldKey(k)
 		if other, ok := first[f]; ok {
-			c.errorf(join(path, k), "%q and %q differ only in letter case: Go clients read them as one member, so verifiers refuse the card; rename one", other, k)
+			c.errorf(join(path, k), "%q and %q differ only in letter case: Go's encoding/json reads them as one member when it decodes into a struct (as a client does with an extension's params), so strict verifiers, agentcards verify among them, refuse the card; rename one", other, k)
 			continue
 		}
 		first[f] = k
