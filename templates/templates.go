@@ -114,15 +114,14 @@ func (s *Set) Page(name string) *template.Template { return s.pages[name] }
 // Asset returns a static asset's bytes.
 func (s *Set) Asset(name string) []byte { return s.assets[name] }
 
-// Embedded is the text of every embedded template and asset: what any
+// EmbeddedFiles are the embedded templates and assets by name: what a
 // site built with them may show whatever its manifest says.
-func Embedded() []byte {
-	var out []byte
+func EmbeddedFiles() map[string][]byte {
+	out := map[string][]byte{}
 	entries, _ := fs.ReadDir(files, ".")
 	for _, e := range entries {
 		b, _ := fs.ReadFile(files, e.Name())
-		out = append(out, b...)
-		out = append(out, 0)
+		out[e.Name()] = b
 	}
 	return out
 }

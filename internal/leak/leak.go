@@ -1,9 +1,11 @@
 // Package leak finds private strings in files that are about to be
 // published: the text only an agent's extended cards hold must never reach
 // the public site. A Finder looks for each string as written and as HTML
-// and JSON write it, as a whole word (a private skill id "export" is not
-// found inside "exporting"), in one pass over each file whatever the
-// number of strings.
+// and JSON write it, and, in the text a reader sees (Text), as Normalize
+// writes it; always as a whole word (a private skill id "export" is not
+// found inside "exporting" or "export-v2"), in one pass over each file
+// whatever the number of strings. Public tells text the public site holds
+// anyway from text only the private cards hold.
 package leak
 
 import (
@@ -80,12 +82,13 @@ func (f *Finder) Len() int { return len(f.forms) }
 
 // writings are the ways s appears in a published file: as is, escaped for
 // HTML (both escapers the standard library has) and inside a JSON string
-// (with and without HTML-safe escapes).
+// (with and without HTML-safe escapes); and in Text, normalized.
 func writings(s string) []string {
 	out := []string{s, html.EscapeString(s), template.HTMLEscapeString(s)}
-	// As Text gives it: every run of white space one space.
-	if flat := collapseSpace(s); flat != s {
-		out = append(out, flat)
+	// As Text gives it: normalized. Forms shorter than Find's prefix are
+	// never looked for.
+	if n := Normalize(s); len(n) >= 4 {
+		out = append(out, n)
 	}
 	for _, escapeHTML := range []bool{true, false} {
 		var b bytes.Buffer
@@ -96,7 +99,7 @@ func writings(s string) []string {
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.DeleteFunc(slices.Compact(out), func(w string) bool { return len(w) < 4 })
 }
 
 func prefix(b []byte) uint32 {
@@ -104,80 +107,6 @@ func prefix(b []byte) uint32 {
 }
 
 func hash(k uint32) uint32 { return (k * 2654435761) >> (32 - 22) }
-
-// collapseSpace writes every run of white space in s as one space.
-func collapseSpace(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// Text is the text a reader sees in data: for HTML (html true), without
-// its tags and with its character references decoded; and, either way,
-// with every run of white space written as one space, so that text wrapped
-// over lines or marked up word by word ("Bulk <em>export</em>") reads as
-// it was written. Find looks in it as in any file.
-func Text(data []byte, isHTML bool) []byte {
-	s := string(data)
-	if isHTML {
-		var b strings.Builder
-		for {
-			i := strings.IndexByte(s, '<')
-			if i < 0 {
-				b.WriteString(s)
-				break
-			}
-			b.WriteString(s[:i])
-			j := strings.IndexByte(s[i:], '>')
-			if j < 0 {
-				break
-			}
-			// An inline tag (or a comment) sits inside a word run; any
-			// other one separates what is on either side.
-			if name := tagName(s[i+1 : i+j]); !inlineTags[name] && !strings.HasPrefix(name, "!--") {
-				b.WriteByte(' ')
-			}
-			s = s[i+j+1:]
-		}
-		s = html.UnescapeString(b.String())
-	}
-	// Characters a reader does not see may split a word in the source.
-	s = strings.Map(func(r rune) rune {
-		if invisible(r) {
-			return -1
-		}
-		return r
-	}, s)
-	return []byte(collapseSpace(s))
-}
-
-// invisible reports whether r is shown as nothing: a soft hyphen, a
-// zero-width space or joiner, a word joiner, a byte order mark.
-func invisible(r rune) bool {
-	switch r {
-	case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
-		return true
-	}
-	return false
-}
-
-// inlineTags are the HTML elements that sit inside a run of text.
-var inlineTags = map[string]bool{
-	"a": true, "abbr": true, "b": true, "bdi": true, "bdo": true, "cite": true, "code": true,
-	"data": true, "del": true, "dfn": true, "em": true, "i": true, "ins": true, "kbd": true,
-	"mark": true, "q": true, "s": true, "samp": true, "small": true, "span": true,
-	"strong": true, "sub": true, "sup": true, "time": true, "u": true, "var": true,
-	"wbr": true,
-}
-
-// tagName is the lower-case name of the tag whose text (between < and >)
-// is t.
-func tagName(t string) string {
-	t = strings.TrimPrefix(t, "/")
-	end := strings.IndexFunc(t, func(r rune) bool { return unicode.IsSpace(r) || r == '/' })
-	if end >= 0 {
-		t = t[:end]
-	}
-	return strings.ToLower(t)
-}
 
 // Find returns the private strings that occur in data as whole words, each
 // once, in the order first found.
@@ -224,9 +153,52 @@ func wholeWord(data []byte, i, j int, text []byte) bool {
 	return true
 }
 
-// isWord reports whether r continues a word: a letter, a digit or '_'.
+// isWord reports whether r continues a word: a letter, a digit, '_' or
+// '-' (".../customers" is not a word of ".../customers-overview", nor
+// "bulk-export" of "bulk-export-v2").
 func isWord(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// Public is text the public site shows anyway: private text found in a
+// file that Public also holds is not private after all.
+type Public struct {
+	text string // each string Normalized, one per line
+}
+
+// NewPublic is a Public holding strs, which must be text the public output
+// holds: the text of public cards, the templates a build uses...; never
+// text that is not published.
+func NewPublic(strs []string) *Public {
+	var b strings.Builder
+	for _, s := range strs {
+		b.WriteString(Normalize(s))
+		b.WriteByte('\n')
+	}
+	return &Public{text: b.String()}
+}
+
+// Holds reports whether p holds s, both normalized, as a whole word in
+// the sense Find has: a public ".../customers-overview" does not hold a
+// private ".../customers", nor "privately" "private".
+func (p *Public) Holds(s string) bool {
+	n := Normalize(s)
+	if n == "" {
+		return false
+	}
+	text := []byte(p.text)
+	for i := 0; ; {
+		j := strings.Index(p.text[i:], n)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if wholeWord(text, i, i+len(n), []byte(n)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(p.text[i:])
+		i += size
+	}
 }
 
 // Pieces are the parts of a text worth looking for on their own: the

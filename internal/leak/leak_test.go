@@ -60,7 +60,11 @@ func TestFindInText(t *testing.T) {
 		{"wbr and a comment", "<p>Bulk export to acc<wbr>oun<!-- raw HTML omitted -->ting</p>", true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := f.Find(Text([]byte(tc.data), tc.html)); len(got) != tc.want {
+			name := "page.md"
+			if tc.html {
+				name = "page.html"
+			}
+			if got := f.Find(Text(name, []byte(tc.data))); len(got) != tc.want {
 				t.Errorf("found %q, want %d", got, tc.want)
 			}
 		})

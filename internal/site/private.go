@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -222,10 +223,11 @@ func collectStrings(v reflect.Value, add func(string)) {
 
 // unpublished reports whether a manifest field is never shown on the
 // site: where the manifest and its folders are (Dir, Path, output, keys,
-// privateOutput, an MCP snapshot's file).
+// privateOutput, an MCP snapshot's file), and lint silences and their
+// reasons.
 func unpublished(f reflect.StructField) bool {
 	switch f.Tag.Get("toml") {
-	case "-", "output", "keys", "privateOutput", "tools":
+	case "-", "output", "keys", "privateOutput", "tools", "lint":
 		return f.Name != "Snapshot"
 	}
 	return false
@@ -260,9 +262,10 @@ func (e *PrivateLeakError) Error() string {
 
 // checkLeaks looks for private text (privateOnly) in every file of the
 // public tree and in the site/ Markdown it is made from, as written and as
-// a reader sees it (leak.Text). Text found that some public part of the
-// site holds too (another agent, the site's own words) is not private
-// after all; anything else fails the build. When the tree was last found
+// a reader sees it (leak.Text). Text found that some published part of
+// the site holds too, as a whole word (another agent, the built-in
+// templates' own words: dropPublic), is not private after all; anything
+// else fails the build. When the tree was last found
 // free of the same private text, only the files this build wrote are
 // read.
 func (b *builder) checkLeaks() error {
@@ -285,15 +288,12 @@ func (b *builder) checkLeaks() error {
 	textKey := hashParts(parts...)
 	found := map[string][]string{}
 	var mu sync.Mutex
-	// look reads one file as written and, but for JSON (which escapes
-	// line breaks, so the text view adds nothing), as a reader sees it.
+	// look reads one file as written and as a reader sees it.
 	look := func(name string, data []byte) {
 		strs := finder.Find(data)
-		if !strings.HasSuffix(name, ".json") {
-			for _, s := range finder.Find(leak.Text(data, strings.HasSuffix(name, ".html"))) {
-				if !slices.Contains(strs, s) {
-					strs = append(strs, s)
-				}
+		for _, s := range finder.Find(leak.Text(name, data)) {
+			if !slices.Contains(strs, s) {
+				strs = append(strs, s)
 			}
 		}
 		if len(strs) > 0 {
@@ -355,19 +355,8 @@ func (b *builder) checkLeaks() error {
 		return err
 	default:
 	}
-	if len(found) > 0 {
-		public, err := b.publicText()
-		if err != nil {
-			return err
-		}
-		for f, strs := range found {
-			strs = slices.DeleteFunc(strs, func(s string) bool { return bytes.Contains(public, []byte(s)) })
-			if len(strs) == 0 {
-				delete(found, f)
-			} else {
-				found[f] = strs
-			}
-		}
+	if err := b.dropPublic(found); err != nil {
+		return err
 	}
 	if len(found) > 0 {
 		return &PrivateLeakError{Found: found}
@@ -378,14 +367,35 @@ func (b *builder) checkLeaks() error {
 	return nil
 }
 
-// publicText is every string of the public site's sources: each agent's
-// public part, the head of the manifest and the embedded templates.
-func (b *builder) publicText() ([]byte, error) {
-	var buf bytes.Buffer
-	add := func(s string) {
-		buf.WriteString(s)
-		buf.WriteByte(0)
+// dropPublic drops from found the text the public site holds anyway
+// (publicText), and the files left with none.
+func (b *builder) dropPublic(found map[string][]string) error {
+	if len(found) == 0 {
+		return nil
 	}
+	public, err := b.publicText()
+	if err != nil {
+		return err
+	}
+	for f, strs := range found {
+		strs = slices.DeleteFunc(strs, public.Holds)
+		if len(strs) == 0 {
+			delete(found, f)
+		} else {
+			found[f] = strs
+		}
+	}
+	return nil
+}
+
+// publicText is the text the public output holds whatever its Markdown
+// and template overrides say: each agent's public part and the head of the
+// manifest, but for what never reaches the site (where its folders are,
+// lint silences), and the built-in templates and assets the build uses,
+// without their template actions.
+func (b *builder) publicText() (*leak.Public, error) {
+	var strs []string
+	add := func(s string) { strs = append(strs, s) }
 	head := *b.m
 	head.Agents = nil
 	collectStrings(reflect.ValueOf(head), add)
@@ -400,9 +410,22 @@ func (b *builder) publicText() ([]byte, error) {
 		}
 		collectStrings(reflect.ValueOf(a), add)
 	}
-	buf.Write(templates.Embedded())
-	return buf.Bytes(), nil
+	for name, data := range templates.EmbeddedFiles() {
+		if b.tpl != nil && slices.Contains(b.tpl.Overridden, name) {
+			continue // the site shows the override, which is what is checked
+		}
+		if strings.HasSuffix(name, ".html") {
+			data = templateActions.ReplaceAll(data, []byte(" "))
+		}
+		add(string(data))
+		add(string(leak.Text(name, data)))
+	}
+	return leak.NewPublic(strs), nil
 }
+
+// templateActions are the actions and comments of an html/template:
+// what they write is the manifest's, not the template's.
+var templateActions = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
 
 // privateOutput is a private output folder about to be replaced.
 type privateOutput struct {

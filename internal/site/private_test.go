@@ -205,6 +205,12 @@ func TestLeakCheck(t *testing.T) {
 		{"a tier's skill name, escaped", "site/about.md", "# About\n\n<b>Priority queue</b> &amp; more", []string{"site/about.md"}, "Priority queue"},
 		{"a custom template", "templates/404.html", "{{define \"content\"}}<p>Customers: https://docs.example.com/private/agent-1</p>{{end}}", []string{"404.html"}, "https://docs.example.com/private/agent-1"},
 		{"a description wrapped and marked up", "site/agents/agent-2.md", "# Agent two\n\nExports *everything*\nfor subscribers.", []string{"agents/agent-2/index.html"}, "Exports everything for subscribers."},
+		{"an invisible character in an id", "site/about.md", "# About\n\nAsk for private\u2063-export.", []string{"site/about.md", "about/index.html"}, "private-export"},
+		{"the URL written another way", "site/index.md", "Docs: HTTPS://docs.example.com.:443/private//agent-1", []string{"site/index.md", "index.html"}, "https://docs.example.com/private/agent-1"},
+		{"an attribute with character references", "templates/404.html", "{{define \"content\"}}<img src=\"x.png\" alt=\"Priv&#97;te export\">{{end}}", []string{"404.html"}, "Private export"},
+		{"a word split by tt", "templates/404.html", "{{define \"content\"}}<p>Ask for priv<tt>ate</tt>-export</p>{{end}}", []string{"404.html"}, "private-export"},
+		{"a CSS escape", "templates/style.css", ".x::after { content: \"\\70 rivate-export\"; }", []string{"style.css"}, "private-export"},
+		{"a JS escape", "templates/search.js", "const s = \"\\u0070rivate-export\";", []string{"search.js"}, "private-export"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := privateProject(t)
@@ -289,6 +295,41 @@ tags = ["bench"]
 	p.write("site/index.md", "Each agent has Documentation; agent-2 is the Generated agent number 2 for the build benchmark.")
 	if _, err := p.build(filepath.Join(p.dir, "public")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLeakCheckLintSilenceIsNotPublic: a lint silence's reason is never
+// published, so private text it holds is still private.
+func TestLeakCheckLintSilenceIsNotPublic(t *testing.T) {
+	p := privateProject(t)
+	p.toml = withOverlay(p.toml, 0, "[agents.lint.silence]\nskill-no-tags = \"Exports everything for subscribers.\"\n")
+	if _, err := p.build(filepath.Join(p.dir, "public")); err != nil {
+		t.Fatal(err)
+	}
+	p.write("site/index.md", "Exports everything for subscribers.")
+	_, err := p.build(filepath.Join(p.dir, "public"))
+	var leak *PrivateLeakError
+	if !errors.As(err, &leak) || !slices.Contains(leak.Found["index.html"], "Exports everything for subscribers.") {
+		t.Fatalf("got %v, want the sentence found in index.html", err)
+	}
+}
+
+// TestLeakCheckPublicWholeWords: a public URL that only begins like a
+// private one is no leak, and exempts nothing: the private URL itself is
+// still found.
+func TestLeakCheckPublicWholeWords(t *testing.T) {
+	p := privateProject(t)
+	p.toml = strings.Replace(p.toml, "id = \"agent-0\"\n", "id = \"agent-0\"\ndocumentationUrl = \"https://docs.example.com/private/agent-1-overview\"\n", 1)
+	p.write("site/index.md", "Read https://docs.example.com/private/agent-1-overview first.")
+	out := filepath.Join(p.dir, "public")
+	if _, err := p.build(out); err != nil {
+		t.Fatal(err)
+	}
+	p.write("site/index.md", "Read https://docs.example.com/private/agent-1 first.")
+	_, err := p.build(out)
+	var leak *PrivateLeakError
+	if !errors.As(err, &leak) || !slices.Contains(leak.Found["index.html"], "https://docs.example.com/private/agent-1") {
+		t.Fatalf("got %v, want the private URL found in index.html", err)
 	}
 }
 

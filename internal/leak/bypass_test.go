@@ -1,0 +1,174 @@
+package leak
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// The private text of the bypass tests: an overlay's sentence, a URL and a
+// skill id, and prose with accents.
+const (
+	privSentence = "Bulk export to accounting"
+	privFile     = "Exports a month of extracted invoices in one file."
+	privAccents  = "Résumé export for naïve customers"
+	privURL      = "https://example.com/docs/ledger-lens/customers"
+	privID       = "private-export"
+)
+
+// findAll is what the build finds in a file: as written, and in the text a
+// reader sees.
+func findAll(name, data string) []string {
+	f := New([]string{privSentence, privFile, privAccents}, []string{privURL, privID})
+	got := f.Find([]byte(data))
+	for _, s := range f.Find(textFor(name, []byte(data))) {
+		if !slices.Contains(got, s) {
+			got = append(got, s)
+		}
+	}
+	return got
+}
+
+type bypassCase struct {
+	name, file, data, want string
+}
+
+func runBypass(t *testing.T, cases []bypassCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := findAll(tc.file, tc.data); !slices.Contains(got, tc.want) {
+				t.Errorf("%s: %q: found %q, want %q", tc.file, tc.data, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestInvisibleAndCompatibilityForms: a default-ignorable code point
+// inside a word, decomposed accents, compatibility forms and letter case
+// change nothing a reader sees.
+func TestInvisibleAndCompatibilityForms(t *testing.T) {
+	var cases []bypassCase
+	for _, r := range []rune{
+		// Tried on the old check.
+		0x2063, 0x2062, 0x200E, 0x034F, 0xFE0F, 0x180E, 0xE0020,
+		// More of Default_Ignorable_Code_Point.
+		0x061C, 0x115F, 0x1160, 0x17B4, 0x180B, 0x200F, 0x202E, 0x2064, 0x2066, 0x206F,
+		0x3164, 0xFE00, 0xFFA0, 0xFFF0, 0x1BCA0, 0x1D173, 0xE0001, 0xE007F, 0xE0100, 0xE0FFF,
+	} {
+		cases = append(cases,
+			bypassCase{"U+" + hex(r) + " in Markdown", "site/index.md", "Bulk export to acc" + string(r) + "ounting.", privSentence},
+			bypassCase{"U+" + hex(r) + " in HTML", "index.html", "<p>Ask for private" + string(r) + "-export</p>", privID},
+		)
+	}
+	cases = append(cases, []bypassCase{
+		{"NFD", "site/index.md", "Re\u0301sume\u0301 export for nai\u0308ve customers", privAccents},
+		{"NFD with a grapheme joiner", "index.html", "<p>Re\u034F\u0301sume\u0301 export for nai\u0308ve customers</p>", privAccents},
+		{"fullwidth letters", "site/index.md", "Ｂｕｌｋ ｅｘｐｏｒｔ to accounting", privSentence},
+		{"fullwidth hyphen", "index.html", "<p>private－export</p>", privID},
+		{"fi ligature", "site/index.md", "Exports a month of extracted invoices in one \uFB01le.", privFile},
+		{"mathematical bold", "site/index.md", "𝐁𝐮𝐥𝐤 export to accounting", privSentence},
+		{"circled letters", "site/index.md", "Bulk export to ⓐⓒⓒⓞⓤⓝⓣⓘⓝⓖ", privSentence},
+		{"upper case", "site/index.md", "BULK EXPORT TO ACCOUNTING", privSentence},
+		{"upper case id", "index.html", "<code>PRIVATE-EXPORT</code>", privID},
+		{"sharp s folded", "site/index.md", "RÉSUMÉ EXPORT FOR NAÏVE CUSTOMERS", privAccents},
+	}...)
+	runBypass(t, cases)
+}
+
+// TestHTMLAsRead: HTML is read by a tokenizer: the attributes a reader
+// sees count, character references are decoded there too, and only block
+// elements separate words.
+func TestHTMLAsRead(t *testing.T) {
+	runBypass(t, []bypassCase{
+		{"alt, decimal reference", "404.html", `<img src="x.png" alt="Bulk export to acc&#111;unting">`, privSentence},
+		{"title, hex reference", "404.html", `<abbr title="Bulk&#x20;export to &#X61;ccounting">BE</abbr>`, privSentence},
+		{"aria-label, named reference", "404.html", `<nav aria-label="Bulk&Tab;export to accounting"></nav>`, privSentence},
+		{"placeholder", "404.html", `<input placeholder="&#x42;ulk export to accounting" name="q">`, privSentence},
+		{"input value", "404.html", `<input type="submit" value="&#112;rivate-export">`, privID},
+		{"meta description", "404.html", `<meta name="description" content="Bulk export to acc&#x200B;ounting">`, privSentence},
+		{"href with a colon reference", "404.html", `<a href="https&#58;//example.com/docs/ledger-lens/customers">docs</a>`, privURL},
+		{"tt", "404.html", `<p>Bulk export to acc<tt>oun</tt>ting</p>`, privSentence},
+		{"font", "404.html", `<p>Bulk export to acc<font color="red">oun</font>ting</p>`, privSentence},
+		{"label", "404.html", `<p>Bulk export to acc<label>oun</label>ting</p>`, privSentence},
+		{"img", "404.html", `<p>Bulk export to acc<img src="dot.png">ounting</p>`, privSentence},
+		{"big and nobr", "404.html", `<p>private<big>-</big><nobr>export</nobr></p>`, privID},
+		{"a custom element", "404.html", `<p>priv<x-w>ate-ex</x-w>port</p>`, privID},
+		{"upper-case tags", "404.html", `<P>Bulk export to acc<TT>oun</TT>ting</P>`, privSentence},
+		{"inline script escapes", "404.html", `<script>var s = "\u0070rivate-export";</script>`, privID},
+		{"inline style escapes", "404.html", `<style>p::after { content: "\70 rivate-export" }</style>`, privID},
+		{"noscript read as HTML", "404.html", `<noscript><p>priv<tt>ate</tt>-export</p></noscript>`, privID},
+	})
+}
+
+// TestEscapesInAssets: a style sheet's and a script's escapes are decoded.
+func TestEscapesInAssets(t *testing.T) {
+	runBypass(t, []bypassCase{
+		{"CSS escape with a space", "style.css", `.x::after { content: "\70 rivate-export"; }`, privID},
+		{"CSS escape of six digits", "style.css", `.x::after { content: "\000070rivate-export"; }`, privID},
+		{"CSS escape, CR LF after it", "style.css", ".x::after { content: \"\\70\r\nrivate-export\"; }", privID},
+		{"CSS escapes in a sentence", "style.css", `.x::after { content: "Bulk\20 export to \61 \63 counting"; }`, privSentence},
+		{"CSS identity escape", "style.css", `.x::after { content: "pri\vate-export"; }`, privID},
+		{"CSS line continuation", "style.css", ".x::after { content: \"private-ex\\\nport\"; }", privID},
+		{"JS \\u", "search.js", `const s = "\u0070rivate-export";`, privID},
+		{"JS \\u{}", "search.js", `const s = "\u{70}rivate-export";`, privID},
+		{"JS \\u{} with zeros", "search.js", `const s = "\u{0000070}rivate-export";`, privID},
+		{"JS \\x", "search.js", `const s = '\x70rivate-export';`, privID},
+		{"JS octal", "search.js", `const s = "\160rivate-export";`, privID},
+		{"JS identity escape", "search.js", `const s = "priv\ate-export";`, privID},
+		{"JS line continuation", "search.js", "const s = \"private-ex\\\nport\";", privID},
+		{"JS surrogate pair", "search.js", `const s = "\uD835\uDC01ulk export to accounting";`, privSentence},
+		{"JSON \\u", "search-index.json", `{"d":"\u0042ulk export to accounting"}`, privSentence},
+		{"JSON escaped slashes", "search-index.json", `{"u":"https:\/\/example.com\/docs\/ledger-lens\/customers"}`, privURL},
+	})
+}
+
+// TestURLForms: the same URL written another way is the same URL.
+func TestURLForms(t *testing.T) {
+	var cases []bypassCase
+	for _, u := range []string{
+		"https://example.com:443/docs/ledger-lens/customers",
+		"//example.com/docs/ledger-lens/customers",
+		"http://example.com/docs/ledger-lens/customers",
+		"https://example.com./docs/ledger-lens/customers",
+		"https://example.com/docs/./ledger-lens/customers",
+		"https://example.com/docs//ledger-lens/customers",
+		"http://example.com:80/docs/ledger-lens/customers",
+		"https://example.com:/docs/ledger-lens/customers",
+		"HTTPS://EXAMPLE.COM/docs/ledger-lens/customers",
+		"https://example.com/docs/guides/../ledger-lens/./customers",
+		"https://example.com/./docs///ledger-lens/customers/",
+		"https://example.com.../docs/ledger-lens/customers?tab=1",
+		"https://ｅｘａｍｐｌｅ.com/docs/ledger-lens/customers",
+	} {
+		cases = append(cases,
+			bypassCase{u + " in Markdown", "site/index.md", "See " + u + ".", privURL},
+			bypassCase{u + " in a link", "index.html", `<a href="` + u + `">docs</a>`, privURL},
+		)
+	}
+	runBypass(t, cases)
+}
+
+// TestExemptionWholeWords: public text exempts private text only where it
+// holds it as a whole word, normalized as the files are.
+func TestExemptionWholeWords(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		public []string
+		s      string
+		want   bool
+	}{
+		{"a longer path segment", []string{"See https://example.com/docs/ledger-lens/customers-overview"}, privURL, false},
+		{"a longer word", []string{"Bulk export to accountings"}, privSentence, false},
+		{"an id with a suffix", []string{"private-export-v2"}, privID, false},
+		{"an id with a prefix", []string{"my-private-export"}, privID, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := publicHolds(tc.public, tc.s); got != tc.want {
+				t.Errorf("public %q holds %q: %v, want %v", tc.public, tc.s, got, tc.want)
+			}
+		})
+	}
+}
+
+func hex(r rune) string { return fmt.Sprintf("%04X", r) }

@@ -1,0 +1,204 @@
+package leak
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+//go:generate go run gen_ignorable.go
+
+// Normalize is s as the leak check compares text: what a reader sees,
+// whatever code points spell it. It is NFKC (fullwidth letters and
+// ligatures become plain ones, decomposed accents composed), without
+// default-ignorable code points (the Unicode Default_Ignorable_Code_Point
+// property: soft hyphens, zero-width and bidi controls, variation
+// selectors, tag characters, invisible operators...), case folded, with
+// every run of white space one space, and with every http, https or
+// scheme-relative URL in its canonical form (canonicalURL).
+func Normalize(s string) string {
+	// Word by word: white space is where nothing NFKC or case folding do
+	// reaches across, and most words are ASCII.
+	words := strings.Fields(s)
+	var folder cases.Caser // not safe for concurrent use: one per call
+	out := words[:0]
+	for _, w := range words {
+		if isASCII(w) {
+			w = strings.ToLower(w)
+		} else {
+			if folder == (cases.Caser{}) {
+				folder = cases.Fold()
+			}
+			// NFKC may write white space ("¨" is a space and U+0308).
+			w = collapseSpace(fold(w, folder))
+		}
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return canonicalURLs(strings.Join(out, " "))
+}
+
+// fold is s in NFKC, case folded, without default-ignorable code points.
+// Ignorables go first, since one may sit between a letter and the accent
+// NFKC would join to it, and again after NFKC, which maps some code points
+// (U+3164 HANGUL FILLER) to others that are ignorable.
+func fold(s string, folder cases.Caser) string {
+	s = dropIgnorable(s)
+	s = norm.NFKC.String(s)
+	s = folder.String(s)
+	s = dropIgnorable(s)
+	return norm.NFKC.String(s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// dropIgnorable is s without its default-ignorable code points.
+func dropIgnorable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(DefaultIgnorable, r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// collapseSpace writes every run of white space in s as one space.
+func collapseSpace(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// canonicalURLs rewrites every URL in s, which fold has lower-cased, in
+// its canonical form: "http://", "https://" or a "//" that no other
+// scheme, letter or slash comes right before, then a host.
+func canonicalURLs(s string) string {
+	if !strings.Contains(s, "//") {
+		return s
+	}
+	var b strings.Builder
+	done := 0 // s[:done] is written to b
+	for at := 0; ; {
+		k := strings.Index(s[at:], "//")
+		if k < 0 {
+			break
+		}
+		k += at
+		at = k + 2
+		start := k
+		switch {
+		case strings.HasSuffix(s[:k], "https:"):
+			start = k - len("https:")
+		case strings.HasSuffix(s[:k], "http:"):
+			start = k - len("http:")
+		case k > 0:
+			if r, _ := utf8.DecodeLastRuneInString(s[:k]); r == ':' || r == '/' || isWord(r) {
+				continue
+			}
+		}
+		end := urlEnd(s, k+2)
+		c, ok := canonicalURL(s[k:end])
+		if !ok {
+			continue
+		}
+		b.WriteString(s[done:start])
+		b.WriteString(c)
+		done, at = end, end
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// urlEnd is where the URL whose authority starts at s[i:] ends: at white
+// space, a quote, an angle bracket or another character a URL never holds
+// as written, less the punctuation a sentence puts after a URL.
+func urlEnd(s string, i int) int {
+	end := len(s)
+	if j := strings.IndexAny(s[i:], " \t\n\r\f\"'<>`\\{}|^"); j >= 0 {
+		end = i + j
+	}
+	for end > i && strings.IndexByte(".,;:!?)]", s[end-1]) >= 0 {
+		end--
+	}
+	return end
+}
+
+// canonicalURL is the canonical form of u, "//" and the rest of an http,
+// https or scheme-relative URL, lower-cased: "//host/path?query#fragment"
+// with no scheme (http and https name the same text), no default port (80
+// or 443, or an empty one), a host without trailing dots, and a path with
+// its dot segments resolved, runs of slashes written as one and no slash
+// at its end. ok is false when u has no host.
+func canonicalURL(u string) (string, bool) {
+	rest := u[2:]
+	cut := len(rest)
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		cut = i
+	}
+	authority, rest := rest[:cut], rest[cut:]
+	userinfo := ""
+	if i := strings.LastIndexByte(authority, '@'); i >= 0 {
+		userinfo, authority = authority[:i+1], authority[i+1:]
+	}
+	host, port := authority, ""
+	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.Contains(authority[i:], "]") {
+		host, port = authority[:i], authority[i+1:]
+	}
+	if port == "80" || port == "443" {
+		port = ""
+	}
+	host = strings.TrimRight(host, ".")
+	if host == "" || strings.IndexFunc(host, func(r rune) bool {
+		return !isWord(r) && !strings.ContainsRune(".[]:%", r)
+	}) >= 0 || strings.IndexFunc(port, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return "", false
+	}
+	path, tail := rest, ""
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		path, tail = rest[:i], rest[i:]
+	}
+	var b strings.Builder
+	b.WriteString("//")
+	b.WriteString(userinfo)
+	b.WriteString(host)
+	if port != "" {
+		b.WriteString(":" + port)
+	}
+	b.WriteString(cleanPath(path))
+	b.WriteString(tail)
+	return b.String(), true
+}
+
+// cleanPath is path with its dot segments resolved (RFC 3986, 5.2.4), runs
+// of slashes written as one and no slash at its end: "/a/./b/../c//d/" is
+// "/a/c/d", "/" is "".
+func cleanPath(path string) string {
+	var segs []string
+	for _, seg := range strings.Split(path, "/") {
+		switch seg {
+		case "", ".":
+		case "..":
+			if len(segs) > 0 {
+				segs = segs[:len(segs)-1]
+			}
+		default:
+			segs = append(segs, seg)
+		}
+	}
+	if len(segs) == 0 {
+		return ""
+	}
+	return "/" + strings.Join(segs, "/")
+}

@@ -1,0 +1,307 @@
+package leak
+
+import (
+	"bytes"
+	"path"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// Text is the text a reader sees in the file name holds, normalized
+// (Normalize), for Find to look in as in any file:
+//   - HTML (.html, .htm, .xhtml, .svg) read by an HTML tokenizer: text
+//     with its character references decoded, words that inline elements
+//     (em, span, a, tt, font, img, custom elements...) split joined, and
+//     block elements (p, div, li, br, td...) between words; no comments;
+//     then the attributes a reader sees (readerAttr), and the scripts and
+//     style sheets in it read as JavaScript and CSS are;
+//   - CSS (.css) with its escapes ("\70 ", "\000070") decoded;
+//   - JavaScript and JSON (.js, .mjs, .cjs, .json) with their string
+//     escapes ("\u0070", "\u{70}", "\x70", "\160", "\/") decoded;
+//   - anything else (Markdown, text) as it is.
+func Text(name string, data []byte) []byte {
+	var s string
+	switch strings.ToLower(path.Ext(name)) {
+	case ".html", ".htm", ".xhtml", ".svg":
+		s = htmlText(data, 0)
+	case ".css":
+		s = cssUnescape(string(data))
+	case ".js", ".mjs", ".cjs", ".json":
+		s = jsUnescape(string(data))
+	default:
+		s = string(data)
+	}
+	return []byte(Normalize(s))
+}
+
+// maxNested bounds how deep htmlText reads markup held as raw text
+// (noscript, iframe...) as HTML again.
+const maxNested = 2
+
+// htmlText is the text of an HTML document, its attributes a reader sees
+// after it, one per line; not yet normalized. depth counts the raw-text
+// elements read as HTML around it.
+func htmlText(data []byte, depth int) string {
+	z := html.NewTokenizer(bytes.NewReader(data))
+	var flow, attrs strings.Builder
+	raw := "" // the raw-text element whose text comes next
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			flow.WriteByte('\n')
+			flow.WriteString(attrs.String())
+			return flow.String()
+		case html.TextToken:
+			text := string(z.Text())
+			switch raw {
+			case "script":
+				text = " " + jsUnescape(text) + " "
+			case "style":
+				text = " " + cssUnescape(text) + " "
+			case "noscript", "noembed", "noframes", "iframe":
+				if depth < maxNested {
+					text = " " + htmlText([]byte(text), depth+1) + " "
+				}
+			}
+			flow.WriteString(text)
+			raw = ""
+		case html.StartTagToken, html.SelfClosingTagToken:
+			t := z.Token()
+			if !inline(t.Data) {
+				flow.WriteByte(' ')
+			}
+			raw = t.Data
+			for _, a := range t.Attr {
+				if readerAttr(t, a) {
+					attrs.WriteString(a.Val)
+					attrs.WriteByte('\n')
+				}
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if !inline(string(name)) {
+				flow.WriteByte(' ')
+			}
+			raw = ""
+		case html.DoctypeToken:
+			raw = ""
+		case html.CommentToken:
+			// Not shown; it splits no word.
+		}
+	}
+}
+
+// separating are the elements whose tags separate the words on either
+// side: those the HTML standard's rendering section shows as blocks,
+// table parts or list items, line breaks, form controls, embedded
+// content, and what is never rendered in the flow of text. Any other
+// element (a, b, code, em, font, img, label, span, tt, wbr, an unknown or
+// custom one...) is inline, as CSS has it, and joins them.
+var separating = map[string]bool{}
+
+func init() {
+	for _, name := range strings.Fields(`
+		address article aside blockquote body br button canvas caption center col colgroup
+		datalist dd details dialog dir div dl dt embed fieldset figcaption figure footer
+		form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe input
+		legend li link listing main menu meta meter nav noembed noframes noscript object
+		ol optgroup option p plaintext pre progress rp rt script search section select
+		source style summary table tbody td template textarea tfoot th thead title tr
+		track ul video audio xmp`) {
+		separating[name] = true
+	}
+}
+
+func inline(name string) bool { return !separating[strings.ToLower(name)] }
+
+// readerAttr reports whether a reader sees attribute a of the element t
+// begins, as text or as a link: alt, title, placeholder, label, abbr and
+// the ARIA text attributes (aria-label, aria-description,
+// aria-roledescription, aria-placeholder, aria-valuetext) anywhere; the
+// value of an input other than a hidden one (a button's label, a field's
+// prefilled text); the content of a meta element (a description, a
+// social card's title, a refresh's URL); and URLs a link or an embedded
+// resource shows (href, src, srcset, action, formaction, cite, poster,
+// data, longdesc, background, ping).
+func readerAttr(t html.Token, a html.Attribute) bool {
+	switch a.Key {
+	case "alt", "title", "placeholder", "label", "abbr",
+		"aria-label", "aria-description", "aria-roledescription", "aria-placeholder", "aria-valuetext",
+		"href", "src", "srcset", "action", "formaction", "cite", "poster", "data", "longdesc", "background", "ping":
+		return true
+	case "value":
+		return t.Data == "input" && !hasAttr(t, "type", "hidden")
+	case "content":
+		return t.Data == "meta"
+	}
+	return false
+}
+
+func hasAttr(t html.Token, key, val string) bool {
+	for _, a := range t.Attr {
+		if a.Key == key && strings.EqualFold(strings.TrimSpace(a.Val), val) {
+			return true
+		}
+	}
+	return false
+}
+
+// cssUnescape is s, CSS, with its escapes decoded (CSS Syntax 4.3.7): a
+// backslash and 1-6 hex digits, with one white space character after them
+// (or CR LF) taken as part of the escape, is that code point (U+FFFD for
+// zero, a surrogate or one past U+10FFFF); a backslash before a line break
+// is nothing; before any other character, that character.
+func cssUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		i++
+		n := 0
+		var r rune
+		for n < 6 && i+n < len(s) && isHex(s[i+n]) {
+			r = r<<4 | rune(hexVal(s[i+n]))
+			n++
+		}
+		switch {
+		case n > 0:
+			i += n
+			if r == 0 || r > utf8.MaxRune || (r >= 0xD800 && r <= 0xDFFF) {
+				r = utf8.RuneError
+			}
+			b.WriteRune(r)
+			if strings.HasPrefix(s[i:], "\r\n") {
+				i += 2
+			} else if i < len(s) && strings.IndexByte(" \t\n\r\f", s[i]) >= 0 {
+				i++
+			}
+		case strings.HasPrefix(s[i:], "\r\n"):
+			i += 2
+		case i < len(s) && (s[i] == '\n' || s[i] == '\r' || s[i] == '\f'):
+			i++
+		case i < len(s):
+			_, size := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(s[i : i+size])
+			i += size
+		}
+	}
+	return b.String()
+}
+
+// jsUnescape is s, JavaScript or JSON, with its string escapes decoded
+// wherever they are: \uXXXX (surrogate pairs joined), \u{X...}, \xXX,
+// legacy octal (\160), \b \f \n \r \t \v, a backslash before a line
+// break as nothing and before any other character as that character.
+func jsUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		i++
+		if i == len(s) {
+			break
+		}
+		r, n := jsEscape(s[i:])
+		if r >= 0xD800 && r <= 0xDBFF && strings.HasPrefix(s[i+n:], `\u`) {
+			if lo, m := jsEscape(s[i+n+1:]); lo >= 0xDC00 && lo <= 0xDFFF {
+				r = utf16.DecodeRune(r, lo)
+				n += 1 + m
+			}
+		}
+		if r >= 0 {
+			b.WriteRune(r)
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// jsEscape decodes the escape that s, what follows a backslash, begins:
+// the code point (-1 for none) and how many bytes of s it takes.
+func jsEscape(s string) (rune, int) {
+	c := s[0]
+	switch {
+	case c == 'u' && strings.HasPrefix(s, "u{"):
+		end := strings.IndexByte(s[:min(len(s), 32)], '}')
+		if end > 2 && allHex(s[2:end]) {
+			if digits := strings.TrimLeft(s[2:end], "0"); len(digits) <= 6 && hexRune(digits) <= utf8.MaxRune {
+				return hexRune(digits), end + 1
+			}
+		}
+	case c == 'u' && len(s) >= 5 && allHex(s[1:5]):
+		return hexRune(s[1:5]), 5
+	case c == 'x' && len(s) >= 3 && allHex(s[1:3]):
+		return hexRune(s[1:3]), 3
+	case c >= '0' && c <= '7':
+		r, n := rune(c-'0'), 1
+		max := 3
+		if c >= '4' {
+			max = 2
+		}
+		for n < max && n < len(s) && s[n] >= '0' && s[n] <= '7' {
+			r = r<<3 | rune(s[n]-'0')
+			n++
+		}
+		return r, n
+	case c == '\r':
+		if strings.HasPrefix(s, "\r\n") {
+			return -1, 2
+		}
+		return -1, 1
+	case c == '\n':
+		return -1, 1
+	case strings.HasPrefix(s, "\u2028"), strings.HasPrefix(s, "\u2029"):
+		return -1, 3
+	}
+	if i := strings.IndexByte("bfnrtv", c); i >= 0 {
+		return rune("\b\f\n\r\t\v"[i]), 1
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return r, size
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func hexRune(s string) rune {
+	var r rune
+	for i := 0; i < len(s); i++ {
+		r = r<<4 | rune(hexVal(s[i]))
+	}
+	return r
+}
