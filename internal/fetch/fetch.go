@@ -374,22 +374,31 @@ var (
 	// IETF protocol assignments, benchmarking, reserved (240/4), and the
 	// cloud hosts' platform addresses (Azure's wireserver).
 	specialV4 = []netip.Prefix{netip.MustParsePrefix("192.0.0.0/24"), netip.MustParsePrefix("198.18.0.0/15"), netip.MustParsePrefix("240.0.0.0/4"), netip.MustParsePrefix("168.63.129.16/32")}
-	// IPv6 forms that embed an IPv4 address in their last 32 bits (local
-	// NAT64) or at bits 16-47 (6to4).
+	// IPv6 forms that embed an IPv4 address: in their last 32 bits
+	// (IPv4-compatible, IPv4-translated, local NAT64), at bits 16-47
+	// (6to4), or bitwise inverted in their last 32 bits (Teredo's client).
+	compatible = netip.MustParsePrefix("::/96")
+	translated = netip.MustParsePrefix("::ffff:0:0:0/96")
 	nat64Local = netip.MustParsePrefix("64:ff9b:1::/48")
 	sixToFour  = netip.MustParsePrefix("2002::/16")
+	teredo     = netip.MustParsePrefix("2001::/32")
 )
 
 // classifyAddr says what network an address is on, looking through IPv6
-// zones, IPv4 addresses mapped into IPv6 and the NAT64 well-known prefix.
+// zones and every IPv6 form that embeds an IPv4 address (IPv4-mapped,
+// IPv4-compatible, IPv4-translated, NAT64, 6to4, Teredo): such an address
+// is classed by its IPv4 address. :: and ::1 stay the IPv6 unspecified and
+// loopback addresses.
 func classifyAddr(a netip.Addr) addrClass {
 	a = a.WithZone("").Unmap()
 	switch b := a.As16(); {
-	case a.Is4():
-	case nat64.Contains(a), nat64Local.Contains(a):
+	case a.Is4(), a == netip.IPv6Unspecified(), a == netip.IPv6Loopback():
+	case compatible.Contains(a), translated.Contains(a), nat64.Contains(a), nat64Local.Contains(a):
 		a = netip.AddrFrom4([4]byte(b[12:]))
 	case sixToFour.Contains(a):
 		a = netip.AddrFrom4([4]byte(b[2:6]))
+	case teredo.Contains(a):
+		a = netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})
 	}
 	for _, p := range specialV4 {
 		if p.Contains(a) {

@@ -115,6 +115,38 @@ func TestClassifyAddr(t *testing.T) {
 	}
 }
 
+// TestClassifyEmbeddedIPv4: every IPv6 form that embeds an IPv4 address
+// is classed by that address (10.0.0.5, 127.0.0.1, 169.254.169.254 and
+// 8.8.8.8 here); :: and ::1 keep their IPv6 meaning.
+func TestClassifyEmbeddedIPv4(t *testing.T) {
+	for addr, want := range map[string]addrClass{
+		// IPv4-compatible (::/96)
+		"::a00:5": classPrivate, "::10.0.0.5": classPrivate, "::7f00:1": classLoopback,
+		"::a9fe:a9fe": classLinkLocal, "::808:808": classPublic, "::a00:5%eth0": classPrivate,
+		// IPv4-mapped, IPv4-translated
+		"::ffff:10.0.0.5": classPrivate, "::ffff:7f00:1": classLoopback,
+		"::ffff:0:a00:5": classPrivate, "::ffff:0:7f00:1": classLoopback, "::ffff:0:808:808": classPublic,
+		// 6to4
+		"2002:a00:5::": classPrivate, "2002:a00:5:1::1": classPrivate,
+		// NAT64 well-known prefix
+		"64:ff9b::a00:5": classPrivate, "64:ff9b::10.0.0.5": classPrivate,
+		// Teredo: 2001:0:server:flags:port:client, the client's IPv4
+		// address inverted bit by bit (^10.0.0.5 = f5ff:fffa).
+		"2001:0:4136:e378:8000:63bf:f5ff:fffa": classPrivate,
+		"2001::f5ff:fffa":                      classPrivate,
+		"2001:0:4136:e378:8000:63bf:80ff:fffe": classLoopback,
+		"2001:0:4136:e378:8000:63bf:5601:5601": classLinkLocal,
+		"2001:0:4136:e378:8000:63bf:f7f7:f7f7": classPublic,
+		// Unchanged: the IPv6 unspecified and loopback addresses, and
+		// 2001:db8:: outside Teredo's 2001::/32.
+		"::": classUnspecified, "::1": classLoopback, "2001:4860::8888": classPublic,
+	} {
+		if got := classifyAddr(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("%s: %v, want %v", addr, got, want)
+		}
+	}
+}
+
 // TestMain keeps every test off DNS servers: names come from the hosts
 // file or not at all, so no test sends a packet off this host.
 func TestMain(m *testing.M) {
