@@ -2,7 +2,8 @@
 // hygiene a verifier needs: https only (plain http only on loopback), a
 // timeout, a body size limit, no user info in URLs, few redirects, never
 // to http nor from a public origin to a loopback, private or link-local
-// address, and an honest User-Agent.
+// address, each origin held to the network its first answer came from for
+// the whole run (Pins), and an honest User-Agent.
 package fetch
 
 import (
@@ -43,6 +44,11 @@ type Client struct {
 	// RootCAs, when set, replaces the system's trusted certificate
 	// authorities (for a private PKI, or a test server).
 	RootCAs *x509.CertPool
+	// Pins, when set, is the network policy of the run (see Pins): every
+	// fetch made with a Client that shares it keeps each origin on the
+	// network it first answered from. When nil, each fetch (or each
+	// client HTTPClient returns) keeps its own.
+	Pins *Pins
 }
 
 // LoadRootCAs reads PEM certificates from a file into a pool.
@@ -238,7 +244,10 @@ func (c *Client) client(u *url.URL, from *Network) (*http.Client, *addressPolicy
 	if maxRedirects <= 0 {
 		maxRedirects = DefaultMaxRedirects
 	}
-	policy := &addressPolicy{}
+	policy := &addressPolicy{pins: c.Pins}
+	if policy.pins == nil {
+		policy.pins = &Pins{}
+	}
 	if from != nil {
 		policy.setOrigin(from.class)
 	} else if ip, err := netip.ParseAddr(u.Hostname()); err == nil {
@@ -437,11 +446,13 @@ var errRefused = errors.New("refused")
 // else the address the first connection reached; every later connection
 // must pass it. An origin on this host (loopback or unspecified) may lead
 // anywhere (a local test setup); a private origin may lead to private
-// addresses (an intranet site moving within the intranet).
+// addresses (an intranet site moving within the intranet). Every
+// connection must also keep its own origin on the network pins has for it.
 type addressPolicy struct {
 	mu     sync.Mutex
 	origin addrClass
 	known  bool
+	pins   *Pins // the run's (nil: none)
 }
 
 func (p *addressPolicy) setOrigin(c addrClass) {
@@ -454,48 +465,100 @@ func (p *addressPolicy) setOrigin(c addrClass) {
 
 // dialer returns a DialContext that checks every address it connects to.
 // Control runs for each address a name resolved to, before any packet
-// leaves. Until a first connection succeeds, every address may be tried:
-// that connection is to the origin the caller chose, and the address it
-// reached sets the rule (an address that was only tried does not: a name
-// listing 127.0.0.1 first must not make a public origin count as local).
-// Every later connection (a redirect, or the origin again after its name
-// resolved anew) must pass check.
+// leaves: the address must be on the network the run's pins hold for the
+// origin dialled, and pass the rule of this fetch. Until a first
+// connection succeeds, every address may be tried as far as the rule
+// goes: that connection is to the origin the caller chose, and the
+// address it reached sets the rule (an address that was only tried does
+// not: a name listing 127.0.0.1 first must not make a public origin count
+// as local), and pins the origin when it was not yet. Every later
+// connection (a redirect, or the origin again after its name resolved
+// anew) must pass both. A refusal at this point names neither the address
+// nor its network (refusal).
 func (p *addressPolicy) dialer(timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second, Resolver: resolver}
-	d.Control = func(_, address string, _ syscall.RawConn) error {
-		ap, err := netip.ParseAddrPort(address)
-		if err != nil {
-			return err
-		}
-		return p.check(ap.Addr())
-	}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		conn, err := d.DialContext(ctx, network, addr)
-		if err == nil {
-			if ap, perr := netip.ParseAddrPort(conn.RemoteAddr().String()); perr == nil {
-				p.setOrigin(classify(ap.Addr()))
+		origin := originOf(addr)
+		d := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second, Resolver: resolver}
+		d.Control = func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return err
 			}
+			return p.allow(origin, ap.Addr())
 		}
-		return conn, err
+		conn, err := d.DialContext(ctx, network, addr)
+		if r := (*refusal)(nil); errors.As(err, &r) {
+			return nil, r // not the *net.OpError, which names the address
+		}
+		if err != nil {
+			return nil, err
+		}
+		ap, err := netip.ParseAddrPort(conn.RemoteAddr().String())
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		c := classify(ap.Addr())
+		if err := p.pins.pin(origin, c); err != nil {
+			conn.Close()
+			return nil, err
+		}
+		p.setOrigin(c)
+		return conn, nil
 	}
 }
 
-// check allows a connection to a, or says why not.
-func (p *addressPolicy) check(a netip.Addr) error {
+// allow is the check of a connection to origin at a, once origin's host
+// resolved to a: the run's pin first, then the rule of this fetch. When
+// the host is a name, a refusal does not say what it resolved to; when it
+// is the literal address a, it may (check).
+func (p *addressPolicy) allow(origin string, a netip.Addr) error {
 	c := classify(a)
+	if err := p.pins.check(origin, c); err != nil {
+		return err
+	}
+	ok, from := p.allows(c)
+	if ok {
+		return nil
+	}
+	if host, _, err := net.SplitHostPort(origin); err == nil {
+		if lit, err := netip.ParseAddr(host); err == nil && lit.WithZone("").Unmap() == a.WithZone("").Unmap() {
+			return p.check(a)
+		}
+	}
+	return &refusal{origin: origin, from: from}
+}
+
+// allows reports whether the rule allows a connection to an address of
+// class c, and the class of the origin that sets it.
+func (p *addressPolicy) allows(c addrClass) (bool, addrClass) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
 	case !p.known: // the origin, not reached yet
-		return nil
+		return true, c
 	case p.origin == classLoopback, p.origin == classUnspecified: // a local setup
-		return nil
+		return true, p.origin
 	case c == classPublic, c == classPrivate && p.origin == classPrivate:
-		return nil
+		return true, p.origin
 	}
-	allowed := "public addresses"
-	if p.origin == classPrivate {
-		allowed = "private or public addresses"
+	return false, p.origin
+}
+
+// check allows a connection to the literal address a (as a URL wrote
+// it), or says why not.
+func (p *addressPolicy) check(a netip.Addr) error {
+	c := classify(a)
+	if ok, from := p.allows(c); !ok {
+		return fmt.Errorf("%w: %s is %s address, and redirects from %s origin, like the URLs its documents name, may lead only to %s", errRefused, a, c, from, allowedFrom(from))
 	}
-	return fmt.Errorf("%w: %s is %s address, and redirects from %s origin, like the URLs its documents name, may lead only to %s", errRefused, a, c, p.origin, allowed)
+	return nil
+}
+
+// allowedFrom says where an origin of class from may lead.
+func allowedFrom(from addrClass) string {
+	if from == classPrivate {
+		return "private or public addresses"
+	}
+	return "public addresses"
 }

@@ -294,7 +294,7 @@ func TestRedirectsStayOffPrivateNetworks(t *testing.T) {
 
 	for name, tc := range map[string]refusedCase{
 		"public to loopback":            {redirectVia(public, loop.URL+"/card"), "redirect to " + loop.URL + "/card: refused: 127.0.0.1 is a loopback address, and redirects from a public origin, like the URLs its documents name, may lead only to public addresses", loop},
-		"public to localhost":           {redirectVia(public, "http://localhost:"+loopPort+"/card"), "127.0.0.1 is a loopback address", loop},
+		"public to localhost":           {redirectVia(public, "http://localhost:"+loopPort+"/card"), "refused: localhost:" + loopPort + " answered from an address that redirects from a public origin", loop},
 		"public to private":             {redirectVia(public, private.URL+"/card"), "127.0.0.3 is a private address", private},
 		"public to mapped loopback":     {redirectVia(public, "http://[::ffff:127.0.0.1]:"+loopPort+"/card"), "is a loopback address", loop},
 		"private to loopback":           {redirectVia(private, loop.URL+"/card"), "127.0.0.1 is a loopback address, and redirects from a private origin, like the URLs its documents name, may lead only to private or public addresses", loop},
@@ -331,9 +331,9 @@ func TestRedirectsStayOffPrivateNetworksTLS(t *testing.T) {
 	for name, tc := range map[string]refusedCase{
 		"public to private":              {redirectVia(public, private.URL+"/card"), "redirect to " + private.URL + "/card: refused: 127.0.0.3 is a private address, and redirects from a public origin", private},
 		"public to loopback":             {redirectVia(public, loop.URL+"/card"), "127.0.0.1 is a loopback address", loop},
-		"public to loopback by name":     {redirectVia(public, byName), "redirect to " + byName + ": dial tcp 127.0.0.1:" + loopPort + ": refused: 127.0.0.1 is a loopback address, and redirects from a public origin", loop},
-		"private to loopback by name":    {redirectVia(private, byName), "127.0.0.1 is a loopback address, and redirects from a private origin", loop},
-		"public via public to localhost": {redirectVia(public, redirectVia(public, byName)), "127.0.0.1 is a loopback address", loop},
+		"public to loopback by name":     {redirectVia(public, byName), "redirect to " + byName + ": refused: localhost:" + loopPort + " answered from an address that redirects from a public origin, like the URLs its documents name, may not reach (they may lead only to public addresses)", loop},
+		"private to loopback by name":    {redirectVia(private, byName), "localhost:" + loopPort + " answered from an address that redirects from a private origin", loop},
+		"public via public to localhost": {redirectVia(public, redirectVia(public, byName)), "localhost:" + loopPort + " answered from an address that redirects", loop},
 	} {
 		t.Run(name, func(t *testing.T) { checkRefused(t, c, tc) })
 	}
@@ -384,11 +384,12 @@ func TestDialChecksResolvedAddresses(t *testing.T) {
 	loop := serveOn(t, "127.0.0.1", nil)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(loop.URL, "http://"))
 	// Only addresses on this host: a broken check must send nothing off it.
-	for addr, class := range map[string]string{
-		"localhost:" + port:          "a loopback",
-		"127.0.0.1:" + port:          "a loopback",
-		"0.0.0.0:" + port:            "an unspecified",
-		"[::ffff:127.0.0.1]:" + port: "a loopback",
+	// A literal address is named; what a name resolved to is not.
+	for addr, want := range map[string]string{
+		"localhost:" + port:          "refused: localhost:" + port + " answered from an address that redirects from a public origin",
+		"127.0.0.1:" + port:          "127.0.0.1 is a loopback address, and redirects from a public origin",
+		"0.0.0.0:" + port:            "0.0.0.0 is an unspecified address, and redirects from a public origin",
+		"[::ffff:127.0.0.1]:" + port: "is a loopback address, and redirects from a public origin",
 	} {
 		p := &addressPolicy{}
 		p.setOrigin(classPublic)
@@ -398,7 +399,7 @@ func TestDialChecksResolvedAddresses(t *testing.T) {
 			t.Errorf("%s: connected from a public origin", addr)
 			continue
 		}
-		if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), "is "+class+" address, and redirects from a public origin") {
+		if !errors.Is(err, errRefused) || !strings.Contains(err.Error(), want) || strings.HasPrefix(addr, "localhost") && strings.Contains(err.Error(), "127.0.0.1") {
 			t.Errorf("%s: %v", addr, err)
 		}
 	}
@@ -468,7 +469,7 @@ func TestGetWithinHoldsTheFirstConnection(t *testing.T) {
 		want string // "" when allowed
 	}{
 		{fromPublic, loop.URL + "/card", "127.0.0.1 is a loopback address"},
-		{fromPublic, "http://localhost:" + loopPort + "/card", "127.0.0.1 is a loopback address"},
+		{fromPublic, "http://localhost:" + loopPort + "/card", "localhost:" + loopPort + " answered from an address that redirects from a public origin"},
 		{fromPublic, private.URL + "/card", "127.0.0.3 is a private address"},
 		{fromPublic, public.URL + "/card", ""},
 		{fromPrivate, private.URL + "/card", ""},
