@@ -37,7 +37,7 @@ func runImport(args []string, stdout, stderr io.Writer, getenv env) error {
 		return errUsage
 	}
 	src := fs.Arg(0)
-	client := &fetch.Client{}
+	client := &fetch.Client{Pins: &fetch.Pins{}} // one network policy for the run
 	var err error
 	if *cacert != "" {
 		if client.RootCAs, err = fetch.LoadRootCAs(*cacert); err != nil {

@@ -101,7 +101,7 @@ func runLint(args []string, stdout, stderr io.Writer, getenv env) error {
 	if len(targets) == 0 {
 		targets = []string{*manifestPath}
 	}
-	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}
+	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes, Pins: &fetch.Pins{}} // one network policy for the run
 	rep := &lintReport{Cards: []lintedCard{}, Unread: []unreadTarget{}, Broken: []unreadTarget{}}
 	failed, broken := 0, 0
 	for _, t := range targets {

@@ -59,7 +59,9 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	if *extended && (*asCatalog || *jwks != "") {
 		return fmt.Errorf("-extended checks a live agent with the keys of its public card's origin; it does not take -catalog or -jwks: %w", errUsage)
 	}
-	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes}
+	// One network policy for the run: every fetch of every target keeps
+	// an origin on the network its first answer came from.
+	client := &fetch.Client{Timeout: *timeout, MaxBytes: *maxBytes, Pins: &fetch.Pins{}}
 	if *cacert != "" {
 		pool, err := fetch.LoadRootCAs(*cacert)
 		if err != nil {

@@ -71,6 +71,7 @@ const DefaultMaxEntries = aicatalog.DefaultMaxEntries
 // Entries on other origins are verified against their own origin's JWKS
 // and marked so.
 func Catalog(ctx context.Context, target string, opts Options, copts CatalogOptions, rep *Report) error {
+	opts.Fetch = opts.Fetch.ForRun()
 	root, err := ReadCatalog(ctx, target, opts)
 	if err != nil {
 		return err

@@ -40,6 +40,7 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		return usagef("-extended takes the URL of the agent's public card (or its origin)")
 	}
+	opts.Fetch = opts.Fetch.ForRun()
 	fc, err := fetchCard(ctx, u, opts, rep)
 	if err != nil {
 		return err

@@ -48,9 +48,20 @@ func newExtendedSite(t *testing.T, binding string, overlay bool) *extendedSite {
 	}))
 	t.Cleanup(s.api.Close)
 	dir := t.TempDir()
-	out := filepath.Join(dir, "public")
-	s.site = httptest.NewServer(http.FileServer(http.Dir(out)))
+	s.site = httptest.NewServer(http.FileServer(http.Dir(filepath.Join(dir, "public"))))
 	t.Cleanup(s.site.Close)
+	s.extended = buildLedger(t, dir, s.site.URL, s.api.URL+"/a2a", binding, overlay)
+	s.public = s.site.URL + "/agents/ledger/.well-known/agent-card.json"
+	s.handler = s.serve(s.extended)
+	return s
+}
+
+// buildLedger builds, in dir/public, a signed one-agent site at baseURL
+// whose agent's interface is apiURL, speaking binding, with an extended
+// card when overlay is set (the built extended card is returned).
+func buildLedger(t *testing.T, dir, baseURL, apiURL, binding string, overlay bool) (extended []byte) {
+	t.Helper()
+	out := filepath.Join(dir, "public")
 	ext := ""
 	if overlay {
 		ext = `[agents.extended]
@@ -71,7 +82,7 @@ description = "Reads invoices."
 version = "1.0.0"
 securityRequirements = [{ key = ["read"] }]
 [[agents.supportedInterfaces]]
-url = "%s/a2a"
+url = "%s"
 protocolBinding = %q
 protocolVersion = "1.0"
 [agents.securitySchemes.key]
@@ -84,7 +95,7 @@ id = "extract"
 name = "Extract"
 description = "Extracts line items."
 tags = ["finance"]
-%s`, s.site.URL, s.api.URL, binding, ext)
+%s`, baseURL, apiURL, binding, ext)
 	if err := os.WriteFile(filepath.Join(dir, "agents.toml"), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -107,13 +118,11 @@ tags = ["finance"]
 		t.Fatal(err)
 	}
 	if overlay {
-		if s.extended, err = os.ReadFile(filepath.Join(m.PrivateDir(), filepath.FromSlash(site.ExtendedFile("ledger", "", false)))); err != nil {
+		if extended, err = os.ReadFile(filepath.Join(m.PrivateDir(), filepath.FromSlash(site.ExtendedFile("ledger", "", false)))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s.public = s.site.URL + "/agents/ledger/.well-known/agent-card.json"
-	s.handler = s.serve(s.extended)
-	return s
+	return extended
 }
 
 // serve answers GetExtendedAgentCard (JSON-RPC) and GET /extendedAgentCard

@@ -41,7 +41,10 @@ type Options struct {
 	Strict bool
 	// Algorithms is the allow-list (default sign.VerifyAlgorithms).
 	Algorithms []string
-	// Fetch gets remote documents.
+	// Fetch gets remote documents. Its Pins are the run's network
+	// policy (fetch.Pins): give every call of one run the same Client, with
+	// Pins; a Client without is given Pins of its own for each call of
+	// Target, Catalog or Extended.
 	Fetch *fetch.Client
 	// Keys, when set, keeps every trusted JWKS read in this run, so that
 	// the cards of one origin are checked against one reading of its JWKS
@@ -143,6 +146,7 @@ func usagef(format string, args ...any) error { return &UsageError{fmt.Errorf(fo
 
 // Target verifies one target: a URL, a site folder or a card file.
 func Target(ctx context.Context, target string, opts Options, rep *Report) error {
+	opts.Fetch = opts.Fetch.ForRun()
 	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") {
 		return verifyURL(ctx, target, opts, rep)
 	}
