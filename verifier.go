@@ -67,7 +67,9 @@ func NewVerifier(t Trust, opts ...Option) (*Verifier, error) {
 	if t == nil {
 		return nil, errors.New("agentcards: NewVerifier needs a Trust")
 	}
-	v := &Verifier{trust: t, policy: trust.Policy{Payloads: true}, maxAge: 10 * time.Minute, minInterval: 30 * time.Second, jwks: map[string]*jwksEntry{}}
+	// One network policy for the Verifier's life: an origin stays on the
+	// network its first answer came from.
+	v := &Verifier{trust: t, policy: trust.Policy{Payloads: true}, client: fetch.Client{Pins: &fetch.Pins{}}, maxAge: 10 * time.Minute, minInterval: 30 * time.Second, jwks: map[string]*jwksEntry{}}
 	for _, o := range opts {
 		if err := o(v); err != nil {
 			return nil, err
@@ -174,8 +176,11 @@ func (v *Verifier) Verify(ctx context.Context, card []byte) (*Result, error) {
 // Fetch gets the card at cardURL (an origin alone means its
 // /.well-known/agent-card.json) and verifies it. With [TrustOrigin] the
 // keys are those of the origin named in cardURL, never of wherever a
-// redirect led. Only https is fetched (plain http only on loopback), and a
-// public origin may not redirect to a private or loopback address.
+// redirect led. Only https is fetched (plain http only on loopback), a
+// public origin may not redirect to a private or loopback address, and an
+// origin stays, for the Verifier's life, on the network (public, private,
+// loopback) its first answer came from: a name that answers from another
+// later (DNS rebinding) is refused, for the card and its JWKS alike.
 func (v *Verifier) Fetch(ctx context.Context, cardURL string) (*Result, error) {
 	u, err := url.Parse(cardURL)
 	if err != nil || u.Host == "" {
