@@ -5,20 +5,15 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/agentcards/agentcards/internal/build"
 	"github.com/agentcards/agentcards/internal/keyring"
-	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/manifest"
-	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
-	"github.com/agentcards/agentcards/internal/site"
 	"github.com/agentcards/agentcards/internal/terminal"
 )
 
@@ -52,66 +47,35 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		return fmt.Errorf("%v (run it where agents.toml is, or pass -manifest)", err)
 	}
 	defer src.Close()
-	if problems, _ := src.Problems(); len(problems) > 0 {
-		// Check every agent too, so that every problem is listed at once.
-		return manifestProblems(src.Check(), *manifestPath, stderr)
-	}
 	m := src.Head
 	privs, err := keyring.Read(keyFiles, getenv(sign.EnvSigningKey))
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(m.Dir, sign.DevKeyDir, sign.DevKeyFile)); len(privs) == 0 && errors.Is(err, os.ErrNotExist) && !isCI(getenv) {
-		// A first build makes the development key: not for a manifest
-		// that cannot build, which must leave nothing behind.
-		if problems := src.Check(); problems != nil {
-			return manifestProblems(problems, *manifestPath, stderr)
+	out := ""
+	if *outDir != "" {
+		// -out is relative to where the command runs, not to the manifest.
+		if out, err = filepath.Abs(*outDir); err != nil {
+			return err
 		}
 	}
-	ring, err := keyring.Open(keyring.Options{KeysDir: m.KeysDir(), KeysNamed: m.KeysNamed(), DevDir: m.Dir, Private: privs, JKU: site.JWKSURL(m), AllowDev: !isCI(getenv)})
+	res, err := build.Run(build.Options{Source: src, Keys: privs, Secret: getenv(sign.EnvSigningKey), AllowDev: !isCI(getenv), OutDir: out})
 	if errors.Is(err, keyring.ErrDevKeyRefused) {
 		return fmt.Errorf("no signing key, and CI=%s: refusing to sign with a development key. Give the key through $%s (a secret holding the PEM) or -key FILE; see README, \"Signing keys\"", getenv("CI"), sign.EnvSigningKey)
 	}
-	if err != nil {
-		return err
+	if res != nil {
+		printRing(stderr, res.Ring, m.Site.BaseURL)
 	}
-	warnDevKey(stderr, ring)
-	if u, err := url.Parse(m.Site.BaseURL); err == nil && strings.Trim(u.Path, "/") != "" {
-		fmt.Fprintf(stderr, "warning: site.baseUrl %s has a path: well-known URIs exist only at an origin's root (RFC 8615), so A2A clients asking %s://%s/.well-known/agent-card.json will not find these cards. A GitHub project page (owner.github.io/repo/) cannot serve them; use a custom domain (README, \"Publishing to GitHub Pages\").\n", m.Site.BaseURL, u.Scheme, u.Host)
-	}
-	for _, n := range ring.Notes {
-		fmt.Fprintf(stderr, "note: %s\n", n)
-	}
-	for _, w := range ring.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
-	}
-	keys, signers := ring.Keys, ring.Signers
-
-	if *outDir != "" {
-		m.Site.Output = *outDir
-		if !filepath.IsAbs(*outDir) {
-			// -out is relative to where the command runs, not to the manifest.
-			wd, err := os.Getwd()
-			if err != nil {
-				return err
-			}
-			m.Site.Output = filepath.Join(wd, *outDir)
-		}
-	}
-	// Every output file is scanned for the keys this build holds, in any
-	// encoding, and for the secret's own text.
-	secrets, err := secret.NewScanner(ring.Private, getenv(sign.EnvSigningKey))
-	if err != nil {
-		return err
-	}
-	linted := &buildLint{}
-	rep, err := site.Build(site.Options{Source: src, OutDir: m.OutputDir(), Keys: keys, Signers: signers, Secrets: secrets, Inspect: linted.inspect})
 	if problems := manifestProblems(err, *manifestPath, stderr); problems != nil {
 		return problems
 	}
 	if err != nil {
+		if res == nil { // before anything was built: the keys
+			return err
+		}
 		return fmt.Errorf("%v\nthe previous output (if any) was left untouched", err)
 	}
+	rep, signers := res.Report, res.Ring.Signers
 	for _, n := range rep.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", terminal.Escape(n))
 	}
@@ -150,7 +114,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		signed = "no agent card to sign (JWKS: " + strings.Join(kids, ", ") + ")"
 	}
 	fmt.Fprintf(stdout, "built %s: %s%s, %d files, %s\n", terminal.Escape(m.OutputDir()), plural(rep.Agents, "agent"), servers, rep.Files, signed)
-	linted.print(stderr)
+	res.Lint.Print(stderr)
 	if rep.Extended > 0 {
 		fmt.Fprintf(stdout, "built %s: %s, for the agents' own servers to return from GetExtendedAgentCard; never publish this folder (README, \"Extended cards\")\n", terminal.Escape(rep.PrivateDir), plural(rep.Extended, "extended card"))
 	}
@@ -191,6 +155,22 @@ func isCI(getenv env) bool {
 	return v != "" && v != "false" && v != "0"
 }
 
+// printRing says which keys a build signs with: loudly for a
+// development key; its notes and warnings; and a warning for a baseUrl
+// with a path, where no well-known URI can live.
+func printRing(stderr io.Writer, ring *keyring.Ring, baseURL string) {
+	warnDevKey(stderr, ring)
+	if u, err := url.Parse(baseURL); err == nil && strings.Trim(u.Path, "/") != "" {
+		fmt.Fprintf(stderr, "warning: site.baseUrl %s has a path: well-known URIs exist only at an origin's root (RFC 8615), so A2A clients asking %s://%s/.well-known/agent-card.json will not find these cards. A GitHub project page (owner.github.io/repo/) cannot serve them; use a custom domain (README, \"Publishing to GitHub Pages\").\n", baseURL, u.Scheme, u.Host)
+	}
+	for _, n := range ring.Notes {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	for _, w := range ring.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+}
+
 // warnDevKey says loudly that a development key signs.
 func warnDevKey(stderr io.Writer, ring *keyring.Ring) {
 	if ring.DevKey == "" {
@@ -203,85 +183,4 @@ func warnDevKey(stderr io.Writer, ring *keyring.Ring) {
 	fmt.Fprintf(stderr, "WARNING: no signing key configured: %s the DEVELOPMENT key %s (kid %s).\n"+
 		"WARNING: its public half is added to this build's jwks.json. Do not publish this site;\n"+
 		"WARNING: make a real key with `agentcards keygen` and sign with $%s or -key FILE instead (README, \"Signing keys\").\n", verb, ring.DevKey, ring.Signers[0].KID, sign.EnvSigningKey)
-}
-
-// buildLint counts the lint findings of the cards a build signs, and
-// keeps only the ones it prints: a large site's findings are not held
-// until the build ends.
-type buildLint struct {
-	mu          sync.Mutex
-	errs, warns int
-	shown       int           // findings not silenced
-	first       []lintFinding // the first maxLintLines of them, by agent id then in card order
-}
-
-// lintFinding is one finding of an agent's card, the index-th of its list.
-type lintFinding struct {
-	agent string
-	index int
-	lint.Finding
-}
-
-// inspect lints one agent's public card (site.Options.Inspect).
-func (l *buildLint) inspect(a *manifest.Agent, unsigned []byte) {
-	findings, err := lintUnsigned(unsigned, a.Silenced())
-	if err != nil {
-		return
-	}
-	l.add(a.ID, findings)
-}
-
-// add counts the findings of agent id's card.
-func (l *buildLint) add(id string, findings []lint.Finding) {
-	if len(findings) == 0 {
-		return
-	}
-	e, w := lint.Count(findings)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.errs, l.warns = l.errs+e, l.warns+w
-	for i, f := range findings {
-		if f.Silenced != "" {
-			continue
-		}
-		l.shown++
-		l.keep(lintFinding{id, i, f})
-	}
-}
-
-// keep adds f to the findings printed if it is among the first
-// maxLintLines (with mu held).
-func (l *buildLint) keep(f lintFinding) {
-	order := func(a, b lintFinding) int {
-		if c := strings.Compare(a.agent, b.agent); c != 0 {
-			return c
-		}
-		return a.index - b.index
-	}
-	if len(l.first) == maxLintLines && order(f, l.first[len(l.first)-1]) > 0 {
-		return
-	}
-	f.agent = strings.Clone(f.agent)
-	i, _ := slices.BinarySearchFunc(l.first, f, order)
-	l.first = slices.Insert(l.first, i, f)
-	if len(l.first) > maxLintLines {
-		l.first = l.first[:maxLintLines]
-	}
-}
-
-// maxLintLines is how many findings a build prints; `agentcards lint`
-// lists them all.
-const maxLintLines = 20
-
-// print writes the findings as warnings: lint never fails a build.
-func (l *buildLint) print(w io.Writer) {
-	for _, f := range l.first {
-		fmt.Fprintf(w, "warning: lint: agent %s: %s\n", terminal.Escape(f.agent), formatFinding(f.Finding))
-	}
-	if l.shown > maxLintLines {
-		fmt.Fprintf(w, "warning: lint: and %d more\n", l.shown-maxLintLines)
-	}
-	if l.errs+l.warns > 0 {
-		fmt.Fprintf(w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", plural(l.errs, "error"), plural(l.warns, "warning"))
-	}
 }

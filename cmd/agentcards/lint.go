@@ -181,11 +181,7 @@ func (c lintedCard) label() string {
 // formatFinding is one finding on one line: "PATH: SEVERITY RULE: MESSAGE",
 // escaped for a terminal (the message quotes the card's text).
 func formatFinding(f lint.Finding) string {
-	path := f.Path
-	if path == "" {
-		path = "(card)"
-	}
-	return terminal.Escape(fmt.Sprintf("%s: %s %s: %s", path, f.Severity, f.Rule, f.Message))
+	return terminal.Escape(f.String())
 }
 
 // printRules lists the rules.
@@ -546,21 +542,9 @@ func lintAgent(m *manifest.Manifest, a *manifest.Agent, source, name string) (li
 	if err != nil {
 		return lintedCard{}, err
 	}
-	findings, err := lintUnsigned(unsigned, a.Silenced())
+	findings, err := lint.Unsigned(unsigned, a.Silenced())
 	if err != nil {
 		return lintedCard{}, fmt.Errorf("%s: agent %s: %v", source, a.ID, err)
 	}
 	return lintedCard{Source: source, Agent: a.ID, Card: name, Findings: findings}, nil
-}
-
-// lintUnsigned lints a card as the build encodes it, before signing, and
-// applies an agent's silences.
-func lintUnsigned(unsigned []byte, silenced map[string]string) ([]lint.Finding, error) {
-	doc, err := card.Decode(unsigned, card.Strict)
-	if err != nil {
-		return nil, err
-	}
-	findings := lint.Card(doc)
-	lint.Silence(findings, silenced)
-	return findings, nil
 }

@@ -34,7 +34,7 @@ func runServe(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := preview.Start(ctx, preview.Config{Manifest: *manifestPath, Addr: *addr, Keys: privs, Log: stderr})
+	srv, err := preview.Start(ctx, preview.Config{Manifest: *manifestPath, Addr: *addr, Keys: privs, Secret: getenv(sign.EnvSigningKey), Log: stderr})
 	if err != nil {
 		return err
 	}

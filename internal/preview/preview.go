@@ -23,9 +23,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentcards/agentcards/internal/build"
 	"github.com/agentcards/agentcards/internal/keyring"
 	"github.com/agentcards/agentcards/internal/manifest"
-	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/site"
 	"github.com/agentcards/agentcards/internal/terminal"
 )
@@ -38,6 +38,9 @@ type Config struct {
 	Manifest string // path of agents.toml
 	Addr     string // listen address (loopback); port 0 picks one
 	Keys     []keyring.Private
+	// Secret is the text of $AGENTCARDS_SIGNING_KEY, which no file of the
+	// preview may hold, as no file of a build may.
+	Secret string
 	// Log receives build results and errors (the terminal).
 	Log io.Writer
 	// Poll is how often sources are checked for changes (default 500ms).
@@ -139,7 +142,7 @@ func (s *Server) Status() (builds int, lastErr string) {
 // and a failed build leaves it as it was.
 func (s *Server) rebuild() {
 	dir := filepath.Join(s.tmp, "site")
-	extended, err := s.build(dir)
+	res, err := s.build(dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Every attempt, good or not, changes what the pages show: open pages
@@ -152,7 +155,9 @@ func (s *Server) rebuild() {
 	}
 	s.current, s.lastErr = dir, ""
 	s.builds++
+	extended := res.Report.Extended
 	s.extended = extended
+	res.Lint.Print(s.cfg.Log)
 	if s.builds > 1 {
 		fmt.Fprintln(s.cfg.Log, "rebuilt; open pages reload")
 	}
@@ -220,45 +225,28 @@ func injectReload(page []byte) []byte {
 	return append(out, page[i:]...)
 }
 
-// build builds the site into dir and the extended cards into
-// privateDir, and says how many extended cards it wrote.
-func (s *Server) build(dir string) (extended int, err error) {
+// build builds the site into dir as `agentcards build` does (build.Run:
+// the same keys, secret scan and lint), with the preview's origin as
+// baseUrl and the extended cards in the preview's own folder, never next
+// to the manifest and never served (ExtendedDir).
+func (s *Server) build(dir string) (*build.Result, error) {
 	src, err := manifest.Open(s.cfg.Manifest)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer src.Close()
 	m := src.Head
-	// Watch the snapshots even when one of them is what is wrong.
+	// Watch the snapshots and the keys even when one of them is what is
+	// wrong.
 	s.mu.Lock()
 	s.snapshots = s.snapshots[:0]
 	for _, srv := range m.MCPServers {
 		s.snapshots = append(s.snapshots, srv.SnapshotPath)
 	}
-	s.mu.Unlock()
-	if problems, _ := src.Problems(); len(problems) > 0 {
-		return 0, src.Check()
-	}
-	m.Site.BaseURL = s.URL
-	s.mu.Lock()
 	s.keysDir = m.KeysDir()
 	s.mu.Unlock()
-	ring, err := keyring.Open(keyring.Options{KeysDir: m.KeysDir(), KeysNamed: m.KeysNamed(), DevDir: m.Dir, Private: s.cfg.Keys, JKU: site.JWKSURL(m), AllowDev: true})
-	if err != nil {
-		return 0, err
-	}
-	secrets, err := secret.NewScanner(ring.Private)
-	if err != nil {
-		return 0, err
-	}
-	// Extended cards are built beside the preview, signed with its jku
-	// like the public cards, never next to the manifest and never served
-	// (ExtendedDir).
-	rep, err := site.Build(site.Options{Source: src, OutDir: dir, PrivateDir: s.privateDir(), Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets})
-	if err != nil {
-		return 0, err
-	}
-	return rep.Extended, nil
+	return build.Run(build.Options{Source: src, Keys: s.cfg.Keys, Secret: s.cfg.Secret, AllowDev: true,
+		BaseURL: s.URL, OutDir: dir, PrivateDir: s.privateDir()})
 }
 
 // watch rebuilds when a source changes.

@@ -1,4 +1,4 @@
-package main
+package build
 
 import (
 	"bytes"
@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/terminal"
 )
 
 // TestBuildLintKeepsFirst checks that a build, which keeps only the
 // findings it prints, prints what it would print holding them all: the
-// first maxLintLines by agent id then card order, the number left out and
+// first MaxLintLines by agent id then card order, the number left out and
 // the totals, whatever order the agents are linted in.
 func TestBuildLintKeepsFirst(t *testing.T) {
 	for _, n := range []int{0, 1, 7, 40, 500} {
@@ -41,14 +42,14 @@ func TestBuildLintKeepsFirst(t *testing.T) {
 			cards[id] = fs
 			ids = append(ids, id)
 		}
-		l := &buildLint{}
+		l := &Lint{}
 		var wg sync.WaitGroup
 		for _, id := range ids {
-			wg.Go(func() { l.add(id, cards[id]) })
+			wg.Go(func() { l.Add(id, cards[id]) })
 		}
 		wg.Wait()
 		var got bytes.Buffer
-		l.print(&got)
+		l.Print(&got)
 		if want := printAll(cards); got.String() != want {
 			t.Errorf("%d agents:\n got:\n%s\nwant:\n%s", n, got.String(), want)
 		}
@@ -66,17 +67,17 @@ func printAll(cards map[string][]lint.Finding) string {
 			if f.Silenced != "" {
 				continue
 			}
-			if shown < maxLintLines {
-				fmt.Fprintf(&w, "warning: lint: agent %s: %s\n", id, formatFinding(f))
+			if shown < MaxLintLines {
+				fmt.Fprintf(&w, "warning: lint: agent %s: %s\n", id, terminal.Escape(f.String()))
 			}
 			shown++
 		}
 	}
-	if shown > maxLintLines {
-		fmt.Fprintf(&w, "warning: lint: and %d more\n", shown-maxLintLines)
+	if shown > MaxLintLines {
+		fmt.Fprintf(&w, "warning: lint: and %d more\n", shown-MaxLintLines)
 	}
 	if errs+warns > 0 {
-		fmt.Fprintf(&w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", plural(errs, "error"), plural(warns, "warning"))
+		fmt.Fprintf(&w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", count(errs, "error"), count(warns, "warning"))
 	}
 	return w.String()
 }

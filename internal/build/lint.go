@@ -1,0 +1,104 @@
+package build
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/terminal"
+)
+
+// Lint counts the lint findings of the cards a build signs, and keeps
+// only the ones it prints: a large site's findings are not held until the
+// build ends. It is safe for concurrent use.
+type Lint struct {
+	mu          sync.Mutex
+	errs, warns int
+	shown       int       // findings not silenced
+	first       []finding // the first MaxLintLines of them, by agent id then in card order
+}
+
+// finding is one finding of an agent's card, the index-th of its list.
+type finding struct {
+	agent string
+	index int
+	lint.Finding
+}
+
+// Inspect lints one agent's public card (site.Options.Inspect).
+func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte) {
+	findings, err := lint.Unsigned(unsigned, a.Silenced())
+	if err != nil {
+		return
+	}
+	l.Add(a.ID, findings)
+}
+
+// Add counts the findings of agent id's card.
+func (l *Lint) Add(id string, findings []lint.Finding) {
+	if len(findings) == 0 {
+		return
+	}
+	e, w := lint.Count(findings)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errs, l.warns = l.errs+e, l.warns+w
+	for i, f := range findings {
+		if f.Silenced != "" {
+			continue
+		}
+		l.shown++
+		l.keep(finding{id, i, f})
+	}
+}
+
+// keep adds f to the findings printed if it is among the first
+// MaxLintLines (with mu held).
+func (l *Lint) keep(f finding) {
+	order := func(a, b finding) int {
+		if c := strings.Compare(a.agent, b.agent); c != 0 {
+			return c
+		}
+		return a.index - b.index
+	}
+	if len(l.first) == MaxLintLines && order(f, l.first[len(l.first)-1]) > 0 {
+		return
+	}
+	f.agent = strings.Clone(f.agent)
+	i, _ := slices.BinarySearchFunc(l.first, f, order)
+	l.first = slices.Insert(l.first, i, f)
+	if len(l.first) > MaxLintLines {
+		l.first = l.first[:MaxLintLines]
+	}
+}
+
+// MaxLintLines is how many findings a build prints; `agentcards lint`
+// lists them all.
+const MaxLintLines = 20
+
+// Print writes the findings as warnings: lint never fails a build.
+func (l *Lint) Print(w io.Writer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, f := range l.first {
+		fmt.Fprintf(w, "warning: lint: agent %s: %s\n", terminal.Escape(f.agent), terminal.Escape(f.Finding.String()))
+	}
+	if l.shown > MaxLintLines {
+		fmt.Fprintf(w, "warning: lint: and %d more\n", l.shown-MaxLintLines)
+	}
+	if l.errs+l.warns > 0 {
+		fmt.Fprintf(w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", count(l.errs, "error"), count(l.warns, "warning"))
+	}
+}
+
+// count is n and the noun, made plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
