@@ -111,7 +111,7 @@ var injectionPatterns = []struct {
 	{`ignora ignore ignorez ignorer ignoriere ignorieren ignoriert ignorar ignorare ignorate ignori negeer zignoruj olvida olvidate olvide olviden oublie oubliez oublier vergiss vergesst vergessen esqueca esquece esquecam dimentica dimenticate vergeet zapomnij unut unutun yoksay`, `(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignoriert|ignorar|ignorare|ignorate|ignori|negeer|zignoruj|olvida|olvidate|olvide|olviden|oublie|oubliez|oublier|vergiss|vergesst|vergessen|esqueca|esquece|esquecam|dimentica|dimenticate|vergeet|zapomnij|unut|unutun|yoksay)(?:(?: \S+){0,3} (?:todas|todos|toutes|tous|alle|allen|tutte|tutti|wszystkie|anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie|onceki|tum)(?: \S+){0,3} ` + foreignOrders + `|(?: \S+){0,2} ` + foreignOrders + `(?: \S+){0,2} (?:anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie)| (?:todo lo anterior|todo lo que|lo anterior|tout ce qui precede|tout ce qui a ete dit|alles vorherige|alles bisherige|alles oben|alles davor|tudo o que|tudo acima|tutto quanto|tutto cio))\b`, false},
 	// Roles.
 	{`you youre`, youAre + ` (?:now|no longer|actually|really) (?:a|an|the|in|my|called|named)\b`, true},
-	{`you youre`, youAre + ` (?:now )?(?:free|dan|unrestricted|not|jailbroken|in (?:developer|dev|debug|god|admin|jailbreak|dan|unrestricted) mode)\b`, false},
+	{`you youre`, youAre + ` (?:now )?(?:free|dan|unrestricted|not (?:bound|restricted|limited|an? ai|required to follow|subject to)|jailbroken|in (?:developer|dev|debug|god|admin|jailbreak|dan|unrestricted) mode)\b`, false},
 	{`you youre`, youAre + ` (?:now )?(?:an? |the )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral|unbound|unrestrained) (?:ai|assistant|model|agent|chatbot|llm|version|bot)\b`, false},
 	{`you youre`, youAre + ` (?:a|an) (?:helpful|friendly|harmless|honest)(?: \w+)? (?:assistant|ai|chatbot|model|agent|bot)\b`, true},
 	{`you`, `you (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`, true},
@@ -209,7 +209,7 @@ var markerPatterns = sync.OnceValue(func() []markerPattern {
 		{[]string{"system", "assistant", "developer"}, regexp.MustCompile(`(?:^|[\n.!?][ \t]*|[\n.!?][ \t>*_#-]+)(?:system|assistant|developer)(?:[ \t]+(?:prompt|message|note|instruction|instructions|override))?[ \t]*[:：][ \t]*(?:you\b|ignore\b|disregard\b|forget\b|from now on\b|always\b|never\b|do not\b|don't\b|dont\b|new instructions\b|the user\b|call\b|route\b|respond\b|reply\b|answer\b|act\b|override\b|important\b|i will\b|i have\b|i've\b|i am\b|sure\b|ok\b|okay\b|proceed\b|all (?:agents|assistants|models)\b)`)},
 		// A role's note in markup: "###ADMIN###", "ADMIN NOTE:", "@system:",
 		// "(system)" at a line's start.
-		{[]string{"#", "admin", "system", "developer", "root", "@", "("}, regexp.MustCompile(`#{2,}[ \t]*(?:admin|administrator|system|sys|root|developer|important|instructions?)[ \t]*#{2,}|\b(?:admin|administrator|system|developer|root|operator) (?:note|notice|message|instruction|instructions|override|command|directive)[ \t]*[:：]|@(?:system|admin|assistant|developer)[ \t]*[:：]|(?:^|\n)[ \t]*\((?:system|admin|developer)\)`)},
+		{[]string{"#", "admin", "system", "developer", "root", "@", "("}, regexp.MustCompile(`#{2,}[ \t]*(?:admin|administrator|system|sys|root|developer|important|instructions?)[ \t]*#{2,}|\b(?:admin|administrator|system|developer|root|operator) (?:message|instruction|instructions|override|command|directive)[ \t]*[:：]|\b(?:admin|administrator|system|developer|root|operator) (?:note|notice)[ \t]*[:：][^.\n]{0,60}\b(?:you|your|assistant|model|ai|llm|ignore|disregard|forget|always|never|do not|don't|must|call|invoke|send|forward|reveal|approve|grant|transfer|obey)\b|@(?:system|admin|assistant|developer)[ \t]*[:：]|(?:^|\n)[ \t]*\((?:system|admin|developer)\)`)},
 		// A chat message in JSON: {"role": "system", "content": ...}.
 		{[]string{`"role"`}, regexp.MustCompile(`"role"\s*:\s*"(?:system|developer)"`)},
 		// An image whose URL carries a template of the conversation:
@@ -339,7 +339,7 @@ func matchFolded(folded string, example bool) string {
 // benign matches what starts like an order to a model and is one to a
 // person: "you must call our support line", "you must forward airline
 // emails to trips@example.com".
-var benign = lazyRegexp(`^you (?:must|need to|have to|should)(?: \w+)? (?:call (?:(?:our|the|your|a|an) )?(?:\w+ )?(?:support|help|customer|service|hotline|office|desk|reception|airline|hotel|bank|doctor|clinic|number|phone|line|helpdesk)\b|call (?:us|\d)|forward (?:\w+ ){0,3}(?:emails?|mails?|receipts?|confirmations?|itinerar\w+|invoices?|bookings?|tickets?) to\b)`)
+var benign = lazyRegexp(`^you (?:must|need to|have to|should)(?: \w+)? (?:call (?:(?:our|the|your|a|an) )?(?:\w+ ){0,2}(?:support|help|customer|service|hotline|office|desk|reception|airline|hotel|bank|doctor|clinic|number|phone|line|helpdesk)\b|call (?:us|\d)|forward (?:\w+ ){0,3}(?:emails?|mails?|receipts?|confirmations?|itinerar\w+|invoices?|bookings?|tickets?) to\b)`)
 
 // lazyRegexp compiles expr on first use: the linter's expressions cost
 // nothing to a command that never lints.
@@ -384,6 +384,12 @@ func injection(s string, example bool) string {
 		if quotedMention(s, example) {
 			return ""
 		}
+		// A security product's card describes the orders it catches
+		// ("text telling the model to ignore its guidelines"); one that
+		// starts a sentence is given, not described.
+		if describesAttacks(s) && !strings.Contains(". "+folded, ". "+m) {
+			return ""
+		}
 		return m
 	}
 	// Words taken apart: "i g n o r e previous", "I g n o r e   a l l",
@@ -417,7 +423,48 @@ func injection(s string, example bool) string {
 			return "base64 for " + m
 		}
 	}
+	return structuralInjection(s, example)
+}
+
+// structuralInjection applies the rules of directive.go: links that run
+// script or carry a template, text dressed as another role's message,
+// sentences that give the reader orders, orders in other languages, and
+// all of these once decoded.
+func structuralInjection(s string, example bool) string {
+	if m := linkOrder(s); m != "" {
+		return m
+	}
+	if strings.ContainsAny(s, "<[#") || strings.Contains(s, "role") || strings.Contains(s, "latform") || strings.Contains(s, "ou are") || strings.Contains(s, "game") || strings.Contains(s, "mode") ||
+		strings.Contains(s, "guidance") || strings.Contains(s, "here on") || strings.Contains(s, "ool ") || strings.Contains(s, "unction ") ||
+		strings.Contains(s, "perator") {
+		if m := roleFrame().FindString(s); m != "" {
+			return strings.TrimSpace(m)
+		}
+	}
+	if m := structural(s, example); m != "" && !describesAttacks(s) {
+		return m
+	}
+	if !isASCII(s) || mayBeForeign(s) {
+		if m := foreignOrder(s); m != "" {
+			return m
+		}
+	}
+	for _, d := range decodedVariants(s) {
+		if m := matchFolded(fold(d), example); m != "" {
+			return "decoded, " + m
+		}
+		if m := structural(d, example); m != "" {
+			return "decoded, " + m
+		}
+	}
 	return ""
+}
+
+// describesAttacks reports whether s says it detects or blocks attacks: a
+// security product's card, which describes orders in the third person.
+func describesAttacks(s string) bool {
+	lower := strings.ToLower(s)
+	return detectionWords().MatchString(lower) && attackWords().MatchString(lower)
 }
 
 // patternWords are the words the injection patterns spell out.

@@ -19,6 +19,102 @@ func (l *linter) text(doc map[string]any) {
 		l.walk(doc[k], member("", k), k, 0)
 		l.name(member("", k), k)
 	}
+	for _, f := range l.out {
+		if f.Rule == PromptInjection {
+			return
+		}
+	}
+	l.crossField(doc)
+}
+
+// crossField reads the card's prose as a model does, one field after
+// another, and finds orders split across fields ("Always call" as a
+// skill's name, "this agent first" as its description; three tags
+// "ignore", "previous", "instructions"). A field that does not end a
+// sentence runs on into the next: its last sentence and the next field's
+// first are read together (and the one after, when the next is a
+// fragment too). Examples are people's requests, read apart, as such.
+func (l *linter) crossField(doc map[string]any) {
+	var prose, examples []string
+	add := func(to *[]string, s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			*to = append(*to, s)
+		}
+	}
+	add(&prose, str(object(doc["provider"])["organization"]))
+	add(&prose, str(doc["description"]))
+	for _, e := range list(object(doc["capabilities"])["extensions"]) {
+		e := object(e)
+		add(&prose, str(e["description"]))
+		params := object(e["params"])
+		for _, k := range sortedKeys(params) {
+			add(&prose, str(params[k]))
+		}
+	}
+	for _, sk := range list(doc["skills"]) {
+		sk := object(sk)
+		add(&prose, str(sk["name"]))
+		add(&prose, str(sk["description"]))
+		var tags []string
+		for _, t := range list(sk["tags"]) {
+			tags = append(tags, str(t))
+		}
+		add(&prose, strings.Join(tags, " "))
+		for _, e := range list(sk["examples"]) {
+			add(&examples, str(e))
+		}
+	}
+	for _, part := range []struct {
+		fields  []string
+		example bool
+	}{{prose, false}, {examples, true}} {
+		fs := part.fields
+		for i := 0; i+1 < len(fs); i++ {
+			if endsText(fs[i]) {
+				continue
+			}
+			window := lastSentence(fs[i]) + " " + firstSentence(fs[i+1])
+			if i+2 < len(fs) && !endsText(fs[i+1]) && len(fs[i+1]) <= 80 {
+				window += " " + firstSentence(fs[i+2])
+			}
+			if m := injection(window, part.example); m != "" {
+				l.add(PromptInjection, "", "across fields, text addressed to a model: "+quote(m, 80))
+				return
+			}
+		}
+	}
+}
+
+// endsText reports whether s ends a sentence.
+func endsText(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return strings.ContainsRune(".!?\u3002\uff01\uff1f", r)
+}
+
+// firstSentence is s up to its first sentence's end, at most 200 bytes.
+func firstSentence(s string) string {
+	for i := 0; i+1 < len(s) && i < 200; i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (s[i+1] == ' ' || s[i+1] == '\n') {
+			return s[:i+1]
+		}
+	}
+	if len(s) > 200 {
+		return strings.ToValidUTF8(s[:200], "")
+	}
+	return s
+}
+
+// lastSentence is s from its last sentence's start, at most 200 bytes.
+func lastSentence(s string) string {
+	for i := len(s) - 2; i > 0 && i > len(s)-200; i-- {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (s[i+1] == ' ' || s[i+1] == '\n') {
+			return s[i+2:]
+		}
+	}
+	if len(s) > 200 {
+		return strings.ToValidUTF8(s[len(s)-200:], "")
+	}
+	return s
 }
 
 // isSignatureValue reports whether path is a signature's protected header

@@ -1,0 +1,529 @@
+package lint
+
+import (
+	"encoding/hex"
+	"html"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// The patterns of injection.go name phrases. The rules here read the
+// structure of a sentence instead: who it speaks to (a model, by name or
+// as "the assistant reading this"), whether it gives an order, and what
+// the order is about (the user, the conversation, a tool, a
+// confirmation, this agent), so that an order phrased in new words, or in
+// another language, is still an order to the reader. A card describes an
+// agent in the third person; people's orders in it (a tutorial's "run
+// ls -la", a help desk's "bring your ID") are about things, not about the
+// user, the conversation or the reader's tools.
+
+// Every expression below runs on one folded sentence (see fold), with a
+// space before and after it.
+var (
+	// addressed: the sentence names the model that reads the card as the
+	// one spoken to.
+	addressedRe = lazyRegexp(` (?:(?:dear|hey|hi|attention|psst) (?:the )?(?:` + readers + `)|(?:note|tip|guidance|notice|message|reminder|context|instructions?|directive|memo) (?:for|to) (?:the |any |all |every |automated )?(?:` + readers + `)|(?:to|for) (?:the|any|every|all) (?:` + readers + `) (?:reading|processing|that reads|who reads|that processes)|(?:` + readers + `)(?: that| who)? (?:reading|processing|parsing|that reads|that read|who reads|that processes) this|whoever is reading this|automated readers|ai clients|reader model|as the (?:orchestrating |calling |reading )?(?:assistant|model|ai|llm)|any ai that|(?:real|actual|true) (?:task|objective|goal)|by the (?:calling|reading) (?:model|assistant|ai|llm)|from (?:the )?(?:platform|operator|system) to the (?:model|assistant|ai))\b`)
+	// vocative: a model named at the start of a sentence, then spoken to.
+	vocativeRe = lazyRegexp(`^ (?:(?:llm|ai|model|assistant|agent) guidance |(?:important |operating |system )?(?:note|tip|notice) )?(?:the )?(?:(?:reader|calling|client|orchestrating) )?(?:assistant|assistants|model|models|ai|ais|llm|llms|chatbot|orchestrator|agents|ai agents|ai assistants)(?: \.)? (?:please |kindly |also |now |then |first |just )?(?:you |your |when |before |after |if |do not |dont |never |always |only |whatever |once |for every |(?:` + verbAlt + `)\b)`)
+	// modal: a model told what it must, may or is to do.
+	modalRe = lazyRegexp(` (?:(?:first|next) (?:tool )?call (?:should|must) be |it is (?:very |really |extremely )?(?:important|essential|critical|crucial|vital) that you |make sure (?:that )?(?:you |the user )|you (?:are expected to|are asked to|are to|are kindly asked to) |(?:the |any |all |every |each |calling |reader |client )?(?:assistant|assistants|model|models|ai|ais|llm|llms|chatbot|orchestrator|orchestrators)(?: reading this| processing this| that reads this)? (?:must|should|shall|is to|are to|can|may|is expected to|are expected to|is authori[sz]ed to|are authori[sz]ed to|are kindly asked to|are asked to|is required to|are required to|is now permitted to|are expected to|are asked to|are now permitted to|is permitted to|are permitted to|have been granted|has been granted)(?: not| never| always| also| now| then| first| only)? )`)
+	// imperative: the sentence (or a clause of it) starts with a verb in
+	// its base form.
+	imperativeRe = lazyRegexp(`(?:^ |(?:^ (?:please|kindly|just|also|then|now|first|always|never|simply|quietly|silently|secretly) )|(?: (?:and|then|also|so|but|or|please|just) ))(?:do not |dont |never |always |also |just |first |then |please |quietly |silently )?(?:` + verbAlt + `)\b`)
+	// world: what the reader has and the card's writer should not touch.
+	worldRe = lazyRegexp(` (?:users?|user s|the customer|folder|funds|trades?|purchases?|between agents|in your catalog|before (?:replying|answering|responding)|the human|humans|customer s|account holder|traveller|conversation|conversations|chat|history|session|transcript|tools?|skills?|function|parameter|field|argument|answers?|responses?|reply|replies|confirmation|approval|consent|this agent|this card|this service|this listing|competitors?|other agents|other options|the options|your operator)\b`)
+	// harm: what makes an order about the reader's world hostile: secrecy,
+	// a skipped confirmation, the user's data, promotion, a call made on
+	// the card's say-so.
+	harmRe = lazyRegexp(` (?:without (?:telling|mentioning|asking|checking|waiting|confirmation|confirming|review|approval|showing|them knowing|the user knowing)|no questions asked|between us|never finds? out|say nothing|leave out|do not (?:tell|mention|show|bother|request|ask|bring up|let)|dont (?:tell|mention|show|bother|request|ask|bring up|let)|not let (?:the )?users? know|silently|quietly|secretly|anyway|immediately|directly|no confirmation|confirmation is not|is not needed|not needed|pre authori[sz]ed|standing consent|opted out|is implied|just pay|poor service|(?:user s|users|their|the human s|customer s) (?:\w+ ){0,2}(?:passwords?|api keys?|card numbers?|passport(?: number)?|phone numbers?|home (?:address|directory)|address book|saved addresses|contacts|email|full name|account (?:number|details)|location|calendar|documents?|files|question|messages?)|api keys|stored card|address book|internal notes|any data|do what it says|follow what it says|as coming from|as if (?:it|they) came from|(?:send|post|forward|upload) (?:\w+ ){0,4}to https?|a password|repeat it back|(?:must|should|shall) not (?:show|tell|mention|let|inform) (?:the )?users?|disclose|give out|recommend(?:ing)? (?:this|only|it|us|our)|rate this|list it first|describe it as|refer to this|the only|only verified|official|competitors?|cannot be trusted|under investigation|no longer need|content guidelines|elevated permissions|permission level|force true|confirm false|whatever the user said|even if|every (?:request|response|answer|booking|conversation|time)|each (?:response|answer|booking|conversation)|all future|the rest of this session|as if the user|steers? every)\b`)
+	// protective: an order that guards the user rather than harms them.
+	protectiveRe = lazyRegexp(` (?:without (?:the user s |their |your )?(?:consent|permission)|unless (?:the user|they|you) |only after|after (?:you|the user|they) (?:approve|confirm)|before (?:booking|paying|cancelling|buying|anything is booked))\b`)
+)
+
+// readers are names for a model that reads the card.
+const readers = `assistant|assistants|model|models|ai|ais|llm|llms|language model|chatbot|orchestrator|ai assistant|ai agent|ai agents|agents|agent|automated readers|ai clients`
+
+// verbs are the base forms an order to a model starts with.
+var verbs = strings.Fields(`call invoke run execute send forward copy paste put write include add append attach pass post upload share
+	reveal repeat tell say answer respond reply recommend rate list describe refer treat obey follow do make keep leave skip proceed
+	place set submit approve delete enable disable buy book pay transfer use prefer trust choose pick fetch load visit open show
+	display render link end start remember consider assume behave act ignore disregard forget resend insert embed complete confirm
+	return output print mention promote steer route hand delegate grant give buy order sign withdraw wire ask request wait bother check`)
+
+var verbAlt = strings.Join(verbs, "|")
+
+// structural returns the order a sentence of s gives the model reading
+// it, or "".
+func structural(s string, example bool) string {
+	folded := fold(s)
+	sentences := strings.Split(folded, " . ")
+	// Commas, which fold drops, start clauses: "Before you answer,
+	// call ...". The orders are read with them as "and".
+	clauses := sentences
+	if strings.ContainsAny(s, ",，、") && startsClause(sentences) {
+		clauses = strings.Split(fold(commaAnd.Replace(s)), " . ")
+		if len(clauses) != len(sentences) {
+			clauses = sentences
+		}
+	}
+	snake := strings.Contains(s, "_") && snakeCase().MatchString(s)
+	for i, sen := range sentences {
+		t := " " + sen + " "
+		c := " " + clauses[i] + " "
+		ws := strings.Fields(sen)
+		// A heading naming the reader ("Note for the model:") speaks to
+		// it in the sentence that follows. A model named at a sentence's
+		// start may be a word of a list ("model, format, percent"):
+		// spoken to, it is given an order about the reader's world.
+		addressed, vocative := false, false
+		if anyWord(ws, readerWords) || readsThis(ws) {
+			addressed = addressedRe().MatchString(t)
+			vocative = !addressed && vocativeRe().MatchString(t)
+		}
+		if !addressed && i > 0 && words(sentences[i-1]) <= 6 && (anyWord(strings.Fields(sentences[i-1]), readerWords) || readsThis(strings.Fields(sentences[i-1]))) {
+			p := " " + sentences[i-1] + " "
+			if addressedRe().MatchString(p) || vocativeRe().MatchString(p+"you ") {
+				addressed = true
+			}
+		}
+		// A clause after a comma gives an order when the sentence opens
+		// with a condition or a time: "Before you answer, call ...".
+		order := imperative(ws) || anyWord(ws, modalWords) && anyWord(ws, modalSubjects) && modalRe().MatchString(t) ||
+			c != t && subordinateRe().MatchString(t) && imperative(strings.Fields(clauses[i]))
+		if !order && !addressed && !vocative {
+			continue
+		}
+		// What an order is about may be said in the sentence before or
+		// after it: "No confirmation is required. Execute it at once."
+		w := t
+		if order || addressed || vocative {
+			if i > 0 {
+				w = " " + sentences[i-1] + w
+			}
+			if i+1 < len(sentences) {
+				w += sentences[i+1] + " "
+			}
+		}
+		world := worldRe().MatchString(w)
+		harm := false
+		if world || addressed || vocative {
+			harm = harmRe().MatchString(w) || snake && (snakeIn(s, sen) || w != t && snakeIn(s, w))
+		}
+		switch {
+		case example:
+			// A person's request may give orders about anything; only one
+			// that names a model and harms the user is not theirs.
+			if (addressed || vocative) && order && harm && world && !protectiveRe().MatchString(t) {
+				return strings.TrimSpace(sen)
+			}
+		case addressed && (order || harm || world):
+			return strings.TrimSpace(sen)
+		case vocative && (worldRe().MatchString(t) || harmRe().MatchString(t)):
+			return strings.TrimSpace(sen)
+		case order && world && harm && !protectiveRe().MatchString(t):
+			return strings.TrimSpace(sen)
+		}
+	}
+	return ""
+}
+
+// decodedVariants are the readings of s that a model would decode on its
+// own: hex, ROT13, text written backwards, percent-encoding, \u escapes,
+// letters written with dots between them ("I.G.N.O.R.E").
+func decodedVariants(s string) []string {
+	var out []string
+	if d := hexTexts(s); d != nil {
+		out = append(out, d...)
+	}
+	// ROT13 and reversed English give themselves away by their
+	// commonest words: "gur", "naq", "lbh"; "eht", "dna", "uoy".
+	if hasLongLetterRuns(s) {
+		l := strings.ToLower(s)
+		if containsAny(l, " gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur ") {
+			if r := rot13(s); englishness(r) > englishness(s)+1 {
+				out = append(out, r)
+			}
+		}
+		if containsAny(l, " eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla ") {
+			if r := reversed(s); englishness(r) > englishness(s)+1 {
+				out = append(out, r)
+			}
+		}
+	}
+	if strings.Contains(s, "%") {
+		if d, err := url.QueryUnescape(s); err == nil && d != s {
+			out = append(out, d)
+		}
+	}
+	if strings.Contains(s, `\u`) {
+		if d, ok := unescapeU(s); ok {
+			out = append(out, d)
+		}
+	}
+	if strings.Count(s, ".") >= 6 && letterDots(s) {
+		if d, ok := undotted(s); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// hexTexts decodes runs of 16 or more hex digits that read as text.
+func hexTexts(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isHexByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 16 {
+			run := s[start:i]
+			run = run[:len(run)&^1]
+			if d, err := hex.DecodeString(run); err == nil && utf8.Valid(d) && readsAsText(string(d)) {
+				out = append(out, string(d))
+			}
+		}
+		start = -1
+	}
+	return out
+}
+
+func isHexByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// readsAsText reports whether d is printable with spaces between words.
+func readsAsText(d string) bool {
+	printable, spaces := 0, 0
+	for _, r := range d {
+		if unicode.IsPrint(r) {
+			printable++
+		}
+		if r == ' ' {
+			spaces++
+		}
+	}
+	return printable*10 >= utf8.RuneCountInString(d)*9 && spaces >= 2
+}
+
+// hasLongLetterRuns reports whether s holds three words of three or more
+// ASCII letters: the least text worth decoding.
+func hasLongLetterRuns(s string) bool {
+	n, run := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isLetterByte(s[i]) {
+			run++
+			continue
+		}
+		if run >= 3 {
+			n++
+		}
+		run = 0
+	}
+	return n >= 3
+}
+
+// commonWords are English words almost any sentence of orders holds.
+var commonWords = map[string]bool{"the": true, "you": true, "to": true, "and": true, "this": true, "user": true, "all": true,
+	"before": true, "never": true, "always": true, "ignore": true, "instructions": true, "agent": true, "of": true, "for": true,
+	"send": true, "call": true, "do": true, "not": true, "tell": true, "ask": true, "your": true, "previous": true}
+
+// englishness counts the common English words of s.
+func englishness(s string) int {
+	n := 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if commonWords[w] {
+			n++
+		}
+	}
+	return n
+}
+
+func rot13(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, s)
+}
+
+func reversed(s string) string {
+	rs := []rune(s)
+	for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+	}
+	return string(rs)
+}
+
+var uEscape = lazyRegexp(`\\u[0-9a-fA-F]{4}`)
+
+func unescapeU(s string) (string, bool) {
+	changed := false
+	out := uEscape().ReplaceAllStringFunc(s, func(m string) string {
+		n, err := strconv.ParseUint(m[2:], 16, 32)
+		if err != nil {
+			return m
+		}
+		changed = true
+		return string(rune(n))
+	})
+	return out, changed
+}
+
+var dotted = lazyRegexp(`\b(?:[A-Za-z]\.){3,}[A-Za-z]?\.?`)
+
+// undotted joins letters written with dots between them.
+func undotted(s string) (string, bool) {
+	changed := false
+	out := dotted().ReplaceAllStringFunc(s, func(m string) string {
+		changed = true
+		return strings.ReplaceAll(m, ".", "")
+	})
+	return out, changed
+}
+
+// scriptLink matches a Markdown or HTML link, or a bare URL, whose scheme
+// runs script or carries a document: rendered in a client's answer, it
+// runs there.
+var scriptLink = lazyRegexp(`(?:\]\(\s*|href\s*=\s*["']?\s*|src\s*=\s*["']?\s*)(?:javascript|vbscript|livescript|data)\s*:`)
+
+// urlTemplate matches a URL with a slot for the model to fill in: a
+// template ({user_email}, {{x}}, $(x), ${x}, <...>) or a placeholder in
+// capitals (USER_EMAIL, LAST_MESSAGE_HERE), which a rendered image or a
+// followed link sends to whoever serves it.
+var urlTemplate = lazyRegexp(`https?://[^\s)"'>\]]*(?:\{\{?[^}\s]{1,80}\}|%7[bB][^\s)"']{1,80}%7[dD]|\$\(|\$\{|<[^>]{1,80}>|[=/](?:[A-Z]{2,}_)+[A-Z]{2,}\b|[?&][a-z]+=(?:NAME|ADDRESS|EMAIL|RESULT|QUERY|MESSAGE|HISTORY|TOKEN|PASSWORD)\b)`)
+
+// linkOrder returns a link in s that runs script or carries a template of
+// what the model knows, or "".
+func linkOrder(s string) string {
+	if !strings.Contains(s, ":") {
+		return ""
+	}
+	t := s
+	if strings.Contains(t, "&#") {
+		t = html.UnescapeString(t)
+	}
+	if strings.Contains(t, "%") {
+		if d, err := url.PathUnescape(t); err == nil {
+			t = d
+		}
+	}
+	if lower := strings.ToLower(t); strings.Contains(lower, "script:") || strings.Contains(lower, "data:") {
+		if loc := scriptLink().FindStringIndex(lower); loc != nil {
+			end := min(len(t), loc[1]+40)
+			return "a link that runs script: " + strings.TrimSpace(t[loc[0]:end])
+		}
+	}
+	if strings.Contains(t, "http") && (strings.ContainsAny(t, "{$<_") || strings.Contains(t, "=")) {
+		if m := urlTemplate().FindString(t); m != "" {
+			return "a URL that carries what the model knows: " + m
+		}
+	}
+	return ""
+}
+
+// roleFrame matches text dressed as a message from a role other than the
+// card's writer: a tool's result, the platform, an operator, a system
+// turn, a role-play set-up.
+var roleFrame = lazyRegexp(`(?i)(?:</?(?:tool_response|tool_result|function_results?|function_call|tool_call|tool_output)>|\[\[?\s*(?:operator|platform|system|admin|tool)(?: message| note)?\s*\]\]?|(?:^|\n|[.!?]\s)\s*#{1,6}\s*(?:system|response|assistant)\s*(?::|$|\n)|\b(?:tool|function) (?:result|results|output|response|message)\b[^:\n]{0,20}:|\boperator\s*>\s*assistant\b|\(message from the (?:platform|operator|system)\b|\[assistant\]\s*:|"role"\s*:\s*"(?:tool|function|assistant)"|\blet'?s play a game\b|\bbegin role-?play\b|\bsimulation mode\b|(?:^|[.:!]\s+)you are [A-Z][a-z]+[A-Z]?[a-z]*\s*[,.]|\bfrom here on,? (?:behave|act|you)\b|\bassistant guidance\b)`)
+
+// foreignOrder finds orders to the reader in other scripts and languages:
+// a model addressed, a confirmation it is told to skip, the user it is
+// told to keep in the dark, the conversation it is told to send.
+func foreignOrder(s string) string {
+	lower := strings.ToLower(norm.NFKC.String(s))
+	hits := 0
+	var first string
+	for _, g := range foreignSignals() {
+		if loc := g.re.FindStringIndex(lower); loc != nil {
+			hits += g.weight
+			if first == "" {
+				first = lower[loc[0]:loc[1]]
+			}
+		}
+	}
+	if hits >= 2 {
+		return first
+	}
+	return ""
+}
+
+type signal struct {
+	re     *regexp.Regexp
+	weight int
+}
+
+// foreignSignals are the parts of an order to a model in the languages
+// cards are written in: an addressee, a negated confirmation, secrecy
+// towards the user, the conversation sent to a tool, "before answering",
+// "always recommend", "forget what you were told".
+var foreignSignals = sync.OnceValue(func() []signal {
+	mk := func(w int, expr string) signal { return signal{regexp.MustCompile(expr), w} }
+	return []signal{
+		// Addressed to the model (a vocative or a heading).
+		mk(1, `(?:nota para el modelo|nota per l'assistente|opmerking voor de assistent|untuk asisten|hinweis an|à l'attention de l'assistant|(?:^|[\s:;,.])(?:asistente|assistant|assistente|assistentin|sprachmodell|ki-assistent|modelo|modèle|modello|l'assistant|l'assistente|ассистент|модел[иь]|асистенте|асистент|المساعد|सहायक|asystent[ae]?|assistent(?:en)?|asistan(?:a)?|trợ lý|asisten ai|βοηθό|ai助手|助手|アシスタント|aiへ|ai에게|어시스턴트)(?:[\s:：,，]|$))`),
+		// A confirmation the reader is told not to ask for.
+		mk(2, `(?:no pidas|sin pedir|ne demandez pas|ne demande pas|sans demander|nicht um bestätigung|ohne bestätigung|não peça|sem pedir|non chiedere conferma|non chiedere|senza chiedere|不要向用户确认|无需确认|不用确认|確認せずに|確認しないで|не спрашивай|без подтвержден|لا تطلب تأكيد|पुष्टि मत|확인하지 말|onay istemeden|nie pytaj|bez potwierdzenia|niet om bevestiging|zonder bevestiging|đừng hỏi xác nhận|fråga inte|jangan minta konfirmasi|niet om bevestiging|μην ζητάς επιβεβαίωση|не питай)`),
+		// Secrecy towards the user.
+		mk(1, `(?:no se lo (?:comentes|digas)|sans le lui dire|ne le dites pas|erwähne keine|sag (?:es )?nicht|não diga|non dirlo|不要告诉|ユーザーには伝えない|には伝えないで|не говори|не упоминай|لا تخبر|मत बताओ|알리지 마|söyleme|nie informuj|vertel het niet|đừng nói)`),
+		// The conversation sent to a tool.
+		mk(2, `(?:historial de la conversación|histórico da conversa|l'historique|verlauf|对话|会話の全文|переписк|سجل المحادثة|पूरी बातचीत|대화 내용|całą rozmowę|gesprek)[^.!?。]{0,60}(?:herramienta|ferramenta|outil|werkzeug|工具|ツール|инструмент|الأداة|टूल|도구|narzędzi|tool|_)|(?:herramienta|ferramenta|outil|werkzeug|工具|ツール|инструмент|الأداة|टूल|도구|narzędzi)\s*\S*_\S*`),
+		// Before answering.
+		mk(1, `(?:antes de responder|avant de répondre|bevor du antwortest|在回答|回答の前に|перед ответом|قبل الرد|उत्तर देने से पहले|답변하기 전에|zanim odpowiesz|voordat je antwoordt|prima di rispondere)`),
+		// The user's data or tools named by the order.
+		mk(1, `(?:usuario|utilisateur|nutzer|benutzer|usuário|utente|用户|ユーザー|пользовател|المستخدم|उपयोगकर्ता|사용자|kullanıcı|użytkownik|gebruiker|người dùng|användare|pengguna|χρήστη|користувач)`),
+		// Always recommend, never mention others.
+		mk(1, `(?:recomienda siempre|siempre recomienda|no menciones|consiglia solo|всегда рекомендуй|не упоминай конкурент|始终推荐|必须始终|öner\b|raad alleen|consiglia solo|recommande toujours|empfiehl immer|этот сервис|本服务|このエージェントだけ)`),
+		// Forget what you were told; you are now.
+		mk(2, `(?:oubliez (?:les consignes|les instructions|vos|tout ce)|olvida (?:todo lo|las instrucciones|tus)|vergiss (?:alle|alles)|desconsidere|dimentica (?:le istruzioni|tutte)|unut\b|vergeet wat|忘掉|忘记你|これまでの指示|指示はすべて無効|zapomnij (?:o poprzednich|wszystk)|забудь (?:все|всё|предыдущ)|ignorez vos|da ora in poi sei|du bist jetzt|你现在是|ahora eres|tu es maintenant|você agora é)`),
+		// Order verbs for payments done at once.
+		mk(1, `(?:de inmediato|immédiatement|sofort|imediatamente|subito|直接完成|すぐに|сразу|مباشرة|सीधे|바로|hemen|od razu|direct uit|ngay lập tức|direkt|langsung|αμέσως|одразу)`),
+	}
+})
+
+// subordinateRe matches a sentence that opens with a condition or a
+// time, whose main clause follows a comma.
+var subordinateRe = lazyRegexp(`^ (?:when|whenever|before|after|if|once|whatever|as soon as|for every|for each|in all|at the end|to be|until|while)\b`)
+
+// commaAnd reads a comma as "and".
+var commaAnd = strings.NewReplacer(",", " and ", "，", " and ", "、", " and ")
+
+// snakeCase matches a function's name in snake case (export_contacts):
+// a tool the card names for the reader to call.
+var snakeCase = lazyRegexp(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+
+// snakeIn reports whether one of s's snake-case names falls in folded
+// sentence sen.
+func snakeIn(s, sen string) bool {
+	for _, m := range snakeCase().FindAllString(s, 8) {
+		if strings.Contains(" "+sen+" ", " "+strings.ReplaceAll(m, "_", " ")+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignHints are words of other languages written in Latin letters
+// without accents, which English text seldom holds.
+var foreignHints = []string{" el ", " la ", " los ", " las ", " der ", " die ", " und ", " il ", " per ", " het ", " een ", " de ", " dla ", " untuk ", " och ", " que ", " les ", " du ", " di ", " nie ", " ve ", " voor ", " non ", " je ", " jangan ", " wat "}
+
+// mayBeForeign reports whether ASCII text s may be in another language.
+func mayBeForeign(s string) bool {
+	for _, h := range foreignHints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// readerWords are the words every addressed or vocative sentence holds
+// one of; modalWords those of every modal one.
+var (
+	readerWords = wordSet(`assistant assistants model models ai ais llm llms chatbot orchestrator orchestrators whoever automated
+		reader dear hey psst real actual`)
+	modalWords = wordSet(`must should shall can may to expected asked authorised authorized required permitted granted important
+		essential critical crucial vital sure be`)
+	modalSubjects = wordSet(`assistant assistants model models ai ais llm llms chatbot orchestrator orchestrators you sure important
+		essential critical crucial vital call`)
+	verbSet = wordSet(strings.Join(verbs, " "))
+	adverbs = wordSet(`please kindly just also then now first always never simply quietly silently secretly do not dont`)
+	joiners = wordSet(`and then also so but or please just`)
+)
+
+func anyWord(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// imperative reports whether folded words ws (a sentence) or a clause of
+// them start with a verb in its base form: at the start, after adverbs
+// ("please", "do not", "always"), or after "and", "then", "please".
+func imperative(ws []string) bool {
+	at := func(i int) bool {
+		for i < len(ws) && adverbs[ws[i]] {
+			i++
+		}
+		return i < len(ws) && verbSet[ws[i]]
+	}
+	if at(0) {
+		return true
+	}
+	for i, w := range ws {
+		if joiners[w] && at(i+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsThis reports whether folded words ws speak of agents that read
+// or process this card.
+func readsThis(ws []string) bool {
+	return anyWord(ws, agentWords) && anyWord(ws, readingWords)
+}
+
+var (
+	agentWords   = wordSet(`agent agents clients`)
+	readingWords = wordSet(`read reads reading process processes processing parse parsing`)
+)
+
+// startsClause reports whether a sentence opens with a condition or a
+// time ("before", "when", "if" ...).
+func startsClause(sentences []string) bool {
+	for _, sen := range sentences {
+		w, _, _ := strings.Cut(sen, " ")
+		if subordinateWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var subordinateWords = wordSet(`when whenever before after if once whatever as for in at to until while`)
+
+// letterDots reports whether s holds letters written with dots between
+// them: "I.G.N".
+func letterDots(s string) bool {
+	for i := 0; i+3 < len(s); i++ {
+		if isLetterByte(s[i]) && s[i+1] == '.' && isLetterByte(s[i+2]) && s[i+3] == '.' {
+			return true
+		}
+	}
+	return false
+}
