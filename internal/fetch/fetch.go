@@ -402,7 +402,12 @@ func classifyAddr(a netip.Addr) addrClass {
 	a = a.WithZone("").Unmap()
 	switch b := a.As16(); {
 	case a.Is4(), a == netip.IPv6Unspecified(), a == netip.IPv6Loopback():
-	case compatible.Contains(a), translated.Contains(a), nat64.Contains(a), nat64Local.Contains(a):
+	case nat64Local.Contains(a):
+		// RFC 8215's local-use prefix may embed the IPv4 address at any
+		// of RFC 6052's lengths, so where it sits is a local choice: a
+		// local network, whatever it maps to.
+		return classPrivate
+	case compatible.Contains(a), translated.Contains(a), nat64.Contains(a), isatap(b):
 		a = netip.AddrFrom4([4]byte(b[12:]))
 	case sixToFour.Contains(a):
 		a = netip.AddrFrom4([4]byte(b[2:6]))
@@ -427,6 +432,12 @@ func classifyAddr(a netip.Addr) addrClass {
 		return classPrivate
 	}
 	return classPublic
+}
+
+// isatap reports an ISATAP address (RFC 5214): interface identifier
+// 0:5efe or 200:5efe followed by the IPv4 address of the tunnel's end.
+func isatap(b [16]byte) bool {
+	return (b[8] == 0 || b[8] == 2) && b[9] == 0 && b[10] == 0x5e && b[11] == 0xfe
 }
 
 // classify is classifyAddr; tests replace it to give loopback addresses

@@ -137,6 +137,11 @@ func TestClassifyEmbeddedIPv4(t *testing.T) {
 		"2001:0:4136:e378:8000:63bf:80ff:fffe": classLoopback,
 		"2001:0:4136:e378:8000:63bf:5601:5601": classLinkLocal,
 		"2001:0:4136:e378:8000:63bf:f7f7:f7f7": classPublic,
+		// ISATAP: the IPv4 address in the last 32 bits.
+		"2001:db8:1:2:0:5efe:a00:5": classPrivate, "fe80::200:5efe:a9fe:a9fe%eth0": classLinkLocal,
+		"2001:db8:1:2:200:5efe:808:808": classPublic,
+		// NAT64 local-use prefix, at any RFC 6052 length: a local network.
+		"64:ff9b:1::a00:5": classPrivate, "64:ff9b:1:cb00:71:700::": classPrivate, "64:ff9b:1:1:a:0:500:0": classPrivate,
 		// Unchanged: the IPv6 unspecified and loopback addresses, and
 		// 2001:db8:: outside Teredo's 2001::/32.
 		"::": classUnspecified, "::1": classLoopback, "2001:4860::8888": classPublic,

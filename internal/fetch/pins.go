@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 )
@@ -64,7 +65,15 @@ func (p *Pins) pin(origin string, c addrClass) error {
 
 // originOf is the key of the origin a connection to addr ("host:port",
 // as the HTTP transport dials it) is made for.
-func originOf(addr string) string { return strings.ToLower(addr) }
+func originOf(addr string) string {
+	host, port, err := net.SplitHostPort(strings.ToLower(addr))
+	if err != nil {
+		return strings.ToLower(addr)
+	}
+	// "rebind.test." is the name "rebind.test" (DNS takes both alike):
+	// one origin, one pin.
+	return net.JoinHostPort(strings.TrimSuffix(host, "."), port)
+}
 
 // refusal is a connection refused once its name had resolved, at dial
 // time. Its text names neither the address that answered nor that

@@ -115,3 +115,25 @@ func TestPinsAllowTheSameNetwork(t *testing.T) {
 		t.Errorf("%d connections, want 3", n)
 	}
 }
+
+// TestPinsIgnoreTrailingDot: "rebind.test." is the name "rebind.test", so
+// a second spelling of the origin finds the first one's pin.
+func TestPinsIgnoreTrailingDot(t *testing.T) {
+	dns := fetchtest.NewDNS("rebind.test", fetchtest.Public, fetchtest.Private)
+	base, c, _, private := rebinding(t, dns)
+	ctx := context.Background()
+	if _, _, err := c.Get(ctx, base+"/card"); err != nil {
+		t.Fatal(err)
+	}
+	dotted := strings.Replace(base, "rebind.test", "rebind.test.", 1)
+	_, _, err := c.Get(ctx, dotted+"/.well-known/jwks.json")
+	if err == nil || !strings.Contains(err.Error(), "another network") {
+		t.Errorf("the dotted spelling: %v", err)
+	}
+	if n := private.Conns.Load(); n != 0 {
+		t.Errorf("the private address got %d connection(s)", n)
+	}
+	if got := originOf("Rebind.Test.:443"); got != "rebind.test:443" {
+		t.Errorf("originOf: %q", got)
+	}
+}
