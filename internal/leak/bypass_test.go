@@ -172,3 +172,45 @@ func TestExemptionWholeWords(t *testing.T) {
 }
 
 func hex(r rune) string { return fmt.Sprintf("%04X", r) }
+
+// TestSecondRoundBypasses: what the attack review of the reader's-view
+// check got through: scripts written without spaces, URLs without a
+// scheme or with user information, dashes a reader takes for hyphens,
+// and markup a browser renders or follows that the check did not read.
+func TestSecondRoundBypasses(t *testing.T) {
+	const privZH = "每月一次把全部发票导出到客户的会计系统。"
+	find := func(name, data string) []string {
+		f := New([]string{privSentence, privZH}, []string{privURL, privID})
+		got := f.Find([]byte(data))
+		for _, s := range f.Find(textFor(name, []byte(data))) {
+			if !slices.Contains(got, s) {
+				got = append(got, s)
+			}
+		}
+		return got
+	}
+	for _, tc := range []bypassCase{
+		{"Chinese inside a sentence", "site/index.md", "我们的批量导出功能" + privZH + "欢迎使用。", privZH},
+		{"an id between Chinese letters", "site/index.md", "请使用private-export功能导出发票。", privID},
+		{"a URL without a scheme", "site/index.md", "Customer guide: example.com/docs/ledger-lens/customers", privURL},
+		{"a URL with user information", "site/index.md", "See <https://guest@example.com/docs/ledger-lens/customers>.", privURL},
+		{"U+2010 hyphen", "site/index.md", "Ask about private\u2010export today.", privID},
+		{"U+2011 in a template", "index.html", "<p>private&#x2011;export</p>", privID},
+		{"iframe srcdoc", "index.html", `<iframe srcdoc="&lt;p&gt;priv&amp;#97;te-export&lt;/p&gt;"></iframe>`, privID},
+		{"a data- attribute shown by attr()", "index.html", `<span class="x" data-x="&#112;rivate-export"></span>`, privID},
+		{"a CSS variable in a style attribute", "index.html", `<p style='--x:"\70 rivate-export"'></p>`, privID},
+		{"CSS strings next to each other", "style.css", `.x::after { content: "private" "-export"; }`, privID},
+		{"a tab in a link", "index.html", `<a href="https://example.com/docs/ledger-lens/cust&#9;omers">x</a>`, privURL},
+		{"backslashes in a link", "index.html", `<a href="https:\\example.com\docs\ledger-lens\customers">x</a>`, privURL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := find(tc.file, tc.data); !slices.Contains(got, tc.want) {
+				t.Errorf("%s: %q: found %q, want %q", tc.file, tc.data, got, tc.want)
+			}
+		})
+	}
+	// Another host whose name ends like the private one's is not it.
+	if got := find("site/index.md", "See docs.example.com/docs/ledger-lens/customers today."); slices.Contains(got, privURL) {
+		t.Errorf("another host: found %q", got)
+	}
+}

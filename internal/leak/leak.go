@@ -141,16 +141,24 @@ func wholeWord(data []byte, i, j int, text []byte) bool {
 	first, _ := utf8.DecodeRune(text)
 	last, _ := utf8.DecodeLastRune(text)
 	if isWord(first) && i > 0 {
-		if r, _ := utf8.DecodeLastRune(data[:i]); isWord(r) {
+		if r, _ := utf8.DecodeLastRune(data[:i]); isWord(r) && !unspaced(r) && !unspaced(first) {
 			return false
 		}
 	}
 	if isWord(last) && j < len(data) {
-		if r, _ := utf8.DecodeRune(data[j:]); isWord(r) {
+		if r, _ := utf8.DecodeRune(data[j:]); isWord(r) && !unspaced(r) && !unspaced(last) {
 			return false
 		}
 	}
 	return true
+}
+
+// unspaced reports a letter of a script written without spaces between
+// words (Chinese, Japanese, Thai, Lao, Khmer, Myanmar), where a word ends
+// wherever it ends: next to such a letter there is no word boundary to
+// ask for.
+func unspaced(r rune) bool {
+	return r >= 0x0e00 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 }
 
 // isWord reports whether r continues a word: a letter, a digit, '_' or

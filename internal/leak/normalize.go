@@ -1,6 +1,7 @@
 package leak
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -51,8 +52,13 @@ func fold(s string, folder cases.Caser) string {
 	s = norm.NFKC.String(s)
 	s = folder.String(s)
 	s = dropIgnorable(s)
-	return norm.NFKC.String(s)
+	return hyphens.Replace(norm.NFKC.String(s))
 }
+
+// hyphens maps the dashes a reader takes for a hyphen, which NFKC keeps,
+// to '-': hyphen, non-breaking hyphen, figure dash, en dash, minus sign,
+// small and fullwidth hyphen-minus, hyphen bullet.
+var hyphens = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2212", "-", "\ufe63", "-", "\uff0d", "-", "\u2043", "-")
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -80,10 +86,11 @@ func collapseSpace(s string) string {
 
 // canonicalURLs rewrites every URL in s, which fold has lower-cased, in
 // its canonical form: "http://", "https://" or a "//" that no other
-// scheme, letter or slash comes right before, then a host.
+// scheme, letter or slash comes right before, then a host; and a host
+// name and path written without either (bareURLs).
 func canonicalURLs(s string) string {
 	if !strings.Contains(s, "//") {
-		return s
+		return bareURLs(s)
 	}
 	var b strings.Builder
 	done := 0 // s[:done] is written to b
@@ -114,11 +121,34 @@ func canonicalURLs(s string) string {
 		b.WriteString(c)
 		done, at = end, end
 	}
-	if done == 0 {
+	if done > 0 {
+		b.WriteString(s[done:])
+		s = b.String()
+	}
+	return bareURLs(s)
+}
+
+// bareURL is a URL written without a scheme or "//": a host name with a
+// dot, a port maybe, then a path ("docs.example.com/guide"), where no
+// letter, dot, '@', slash or colon comes right before it.
+var bareURL = regexp.MustCompile(`(^|[^\pL\pN_.@/:-])((?:[\pL\pN](?:[\pL\pN-]*[\pL\pN])?\.)+\pL[\pL\pN-]*\.?(?::[0-9]+)?/[^\s"'<>` + "`" + `\\{}|^]*)`)
+
+// bareURLs rewrites the URLs of s written without a scheme in canonical
+// form too, as "//" and what canonicalURL makes of them.
+func bareURLs(s string) string {
+	if !strings.Contains(s, "/") || !strings.Contains(s, ".") {
 		return s
 	}
-	b.WriteString(s[done:])
-	return b.String()
+	return bareURL.ReplaceAllStringFunc(s, func(m string) string {
+		sub := bareURL.FindStringSubmatch(m)
+		u := sub[2]
+		end := urlEnd(u, 0)
+		c, ok := canonicalURL("//" + u[:end])
+		if !ok {
+			return m
+		}
+		return sub[1] + c + u[end:]
+	})
 }
 
 // urlEnd is where the URL whose authority starts at s[i:] ends: at white
@@ -137,10 +167,11 @@ func urlEnd(s string, i int) int {
 
 // canonicalURL is the canonical form of u, "//" and the rest of an http,
 // https or scheme-relative URL, lower-cased: "//host/path?query#fragment"
-// with no scheme (http and https name the same text), no default port (80
-// or 443, or an empty one), a host without trailing dots, and a path with
-// its dot segments resolved, runs of slashes written as one and no slash
-// at its end. ok is false when u has no host.
+// with no scheme (http and https name the same text), no user
+// information, no default port (80 or 443, or an empty one), a host
+// without trailing dots, and a path with its dot segments resolved, runs
+// of slashes written as one and no slash at its end. ok is false when u
+// has no host.
 func canonicalURL(u string) (string, bool) {
 	rest := u[2:]
 	cut := len(rest)
@@ -148,9 +179,8 @@ func canonicalURL(u string) (string, bool) {
 		cut = i
 	}
 	authority, rest := rest[:cut], rest[cut:]
-	userinfo := ""
 	if i := strings.LastIndexByte(authority, '@'); i >= 0 {
-		userinfo, authority = authority[:i+1], authority[i+1:]
+		authority = authority[i+1:] // user information: not where the URL leads
 	}
 	host, port := authority, ""
 	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.Contains(authority[i:], "]") {
@@ -171,7 +201,6 @@ func canonicalURL(u string) (string, bool) {
 	}
 	var b strings.Builder
 	b.WriteString("//")
-	b.WriteString(userinfo)
 	b.WriteString(host)
 	if port != "" {
 		b.WriteString(":" + port)

@@ -3,6 +3,7 @@ package leak
 import (
 	"bytes"
 	"path"
+	"regexp"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -28,7 +29,7 @@ func Text(name string, data []byte) []byte {
 	case ".html", ".htm", ".xhtml", ".svg":
 		s = htmlText(data, 0)
 	case ".css":
-		s = cssUnescape(string(data))
+		s = cssText(string(data))
 	case ".js", ".mjs", ".cjs", ".json":
 		s = jsUnescape(string(data))
 	default:
@@ -60,7 +61,7 @@ func htmlText(data []byte, depth int) string {
 			case "script":
 				text = " " + jsUnescape(text) + " "
 			case "style":
-				text = " " + cssUnescape(text) + " "
+				text = " " + cssText(text) + " "
 			case "noscript", "noembed", "noframes", "iframe":
 				if depth < maxNested {
 					text = " " + htmlText([]byte(text), depth+1) + " "
@@ -75,8 +76,8 @@ func htmlText(data []byte, depth int) string {
 			}
 			raw = t.Data
 			for _, a := range t.Attr {
-				if readerAttr(t, a) {
-					attrs.WriteString(a.Val)
+				if v, ok := attrText(t, a, depth); ok {
+					attrs.WriteString(v)
 					attrs.WriteByte('\n')
 				}
 			}
@@ -139,6 +140,48 @@ func readerAttr(t html.Token, a html.Attribute) bool {
 	}
 	return false
 }
+
+// attrText is the text a reader may see of attribute a of the element t
+// begins, and whether there is any: a reader attribute's value (a URL as
+// a browser follows it: tabs and line breaks dropped, '\' read as '/'); a
+// style attribute's CSS; a data- attribute, which CSS shows with attr();
+// and an iframe's srcdoc, read as the HTML it is.
+func attrText(t html.Token, a html.Attribute, depth int) (string, bool) {
+	switch {
+	case a.Key == "srcdoc":
+		if depth < maxNested {
+			return htmlText([]byte(a.Val), depth+1), true
+		}
+		return a.Val, true
+	case a.Key == "style":
+		return cssText(a.Val), true
+	case strings.HasPrefix(a.Key, "data-"):
+		return a.Val, true
+	case !readerAttr(t, a):
+		return "", false
+	case urlAttrs[a.Key]:
+		return browserURL.Replace(a.Val), true
+	}
+	return a.Val, true
+}
+
+// urlAttrs are the reader attributes that hold URLs.
+var urlAttrs = map[string]bool{"href": true, "src": true, "srcset": true, "action": true, "formaction": true, "cite": true, "poster": true, "data": true, "longdesc": true, "background": true, "ping": true}
+
+// browserURL is a URL as a browser reads it (the URL Standard): without
+// tabs and line breaks, and with '\' for '/'.
+var browserURL = strings.NewReplacer("\t", "", "\n", "", "\r", "", `\`, "/")
+
+// cssText is CSS as its strings render: escapes decoded (cssUnescape), and
+// strings written next to each other ("a" "b", which content: shows as
+// "ab") joined.
+func cssText(s string) string {
+	return adjacentStrings.ReplaceAllString(cssUnescape(s), "")
+}
+
+// adjacentStrings is the quote that ends one CSS string and the one that
+// begins the next, white space between.
+var adjacentStrings = regexp.MustCompile(`["']\s+["']`)
 
 func hasAttr(t html.Token, key, val string) bool {
 	for _, a := range t.Attr {

@@ -223,9 +223,12 @@ func collectStrings(v reflect.Value, add func(string)) {
 
 // unpublished reports whether a manifest field is never shown on the
 // site: where the manifest and its folders are (Dir, Path, output, keys,
-// privateOutput, an MCP snapshot's file), and lint silences and their
-// reasons.
+// privateOutput, an MCP snapshot's file and its serverInfo), and lint
+// silences and their reasons.
 func unpublished(f reflect.StructField) bool {
+	if f.Name == "ServerInfo" {
+		return true // an MCP snapshot's serverInfo: no page shows it
+	}
 	switch f.Tag.Get("toml") {
 	case "-", "output", "keys", "privateOutput", "tools", "lint":
 		return f.Name != "Snapshot"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/mcp"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -504,5 +506,22 @@ func TestLeakCheckIgnoresWhereTheManifestIs(t *testing.T) {
 	var leak *PrivateLeakError
 	if !errors.As(err, &leak) || !slices.Contains(leak.Found["index.html"], "private-export") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestServerInfoIsNotPublicText: an MCP snapshot's serverInfo is shown on
+// no page, so its text excuses no private text; its tools' are shown.
+func TestServerInfoIsNotPublicText(t *testing.T) {
+	s := manifest.MCPServer{Snapshot: &mcp.Snapshot{
+		ServerInfo: mcp.Implementation{Title: "Bulk export to accounting", WebsiteURL: "https://docs.example.test/customers/ledger-private"},
+		Tools:      []mcp.Tool{{Name: "extract", Description: "Shown on the tool's page"}},
+	}}
+	var got []string
+	collectStrings(reflect.ValueOf(s), func(x string) { got = append(got, x) })
+	if slices.Contains(got, "Bulk export to accounting") || slices.Contains(got, "https://docs.example.test/customers/ledger-private") {
+		t.Errorf("serverInfo counted as public text: %q", got)
+	}
+	if !slices.Contains(got, "Shown on the tool's page") {
+		t.Errorf("a tool's description not counted: %q", got)
 	}
 }
