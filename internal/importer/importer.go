@@ -191,7 +191,7 @@ func (im *importer) leftovers(path string, obj map[string]any) {
 		if path != "" {
 			p = path + "." + k
 		}
-		if manifest.IsSecretKey(k) {
+		if manifest.SecretMember(k, obj[k]) {
 			im.warnf("%s: dropped: it holds a secret, and cards are public; keep it out of agents.toml", p)
 			continue
 		}

@@ -316,7 +316,7 @@ func (im *importer) params(path string, v any) any {
 	case map[string]any:
 		out := map[string]any{}
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if manifest.IsSecretKey(k) {
+			if manifest.SecretMember(k, x[k]) {
 				im.warnf("%s.%s: dropped: it holds a secret, and cards are public", path, k)
 				continue
 			}

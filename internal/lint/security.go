@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/secret"
@@ -130,7 +129,7 @@ func (l *linter) credential(path, key, s string) {
 				return
 			}
 			for k, v := range u.Query() {
-				if (credentialName(k) || strings.EqualFold(k, "key")) && len(v) > 0 && v[0] != "" {
+				if secret.CredentialParam(strings.Map(asLatin, k)) && len(v) > 0 && v[0] != "" {
 					l.add(CredentialInCard, path, fmt.Sprintf("the URL's query parameter %s holds a value (not repeated here)", quote(k, 40)))
 					return
 				}
@@ -144,129 +143,17 @@ func (l *linter) credential(path, key, s string) {
 	if underSecurity(path) || looksLikeURL(s) {
 		return
 	}
-	if credentialName(key) && heldCredential(key, s) ||
+	if credentialName(key) && secret.CredentialValue(key, s) ||
 		secret.NormalizeName(key) == "key" && tokenLike(strings.TrimSpace(s)) {
 		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
-}
-
-// heldCredential reports whether s, the value of a member named like a
-// credential, is one rather than a word about one ("required", "JWT",
-// "header"), a placeholder ("<key>", "${API_KEY}", "YOUR_API_KEY") or
-// prose ("API key via Authorization: Bearer <key>").
-func heldCredential(key, s string) bool {
-	t := strings.TrimSpace(s)
-	if t == "" || placeholder(t) || credentialWords[strings.ToLower(t)] {
-		return false
-	}
-	if scheme, rest, ok := strings.Cut(t, " "); ok && authSchemes[strings.ToLower(scheme)] && !strings.ContainsAny(strings.TrimSpace(rest), " \t\n") {
-		// "Bearer abc123...", the value of an Authorization header.
-		rest = strings.TrimSpace(rest)
-		return len(rest) >= 6 && !placeholder(rest) && !credentialWords[strings.ToLower(rest)]
-	}
-	if strings.IndexFunc(t, unicode.IsSpace) < 0 {
-		return true
-	}
-	// Words: a passphrase ("correct horse battery staple") under a name
-	// that holds nothing else, unless they read as a sentence.
-	return strongSecretName(key) && !prose(t)
-}
-
-// credentialWords are values of credential members that name a kind of
-// credential, or say whether one is needed, rather than being one.
-var credentialWords = map[string]bool{
-	"required": true, "optional": true, "none": true, "null": true, "nil": true, "true": true, "false": true,
-	"yes": true, "no": true, "jwt": true, "bearer": true, "basic": true, "digest": true, "header": true, "headers": true,
-	"query": true, "cookie": true, "body": true, "oauth": true, "oauth2": true, "oidc": true, "openid": true,
-	"apikey": true, "api_key": true, "api-key": true, "api key": true, "hmac": true, "hmac_sha256": true, "hmac-sha256": true,
-	"sha256": true, "env": true, "environment": true, "string": true, "secret": true, "password": true, "token": true,
-	"redacted": true, "[redacted]": true, "hidden": true, "masked": true, "placeholder": true, "n/a": true, "na": true,
-	"tbd": true, "todo": true, "supported": true, "unsupported": true, "enabled": true, "disabled": true,
-	"not required": true, "not_required": true, "per-user": true, "per user": true, "user": true, "client": true,
-	"server": true, "mtls": true, "tls": true, "x-api-key": true, "authorization": true, "dynamic": true,
-	"generated": true, "rotating": true, "ephemeral": true, "opaque": true, "access_token": true, "id_token": true,
-	"refresh_token": true, "client_credentials": true, "authorization_code": true, "pkce": true, "s256": true,
-}
-
-// authSchemes are the HTTP authentication schemes a credential follows.
-var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "apikey": true, "api-key": true, "digest": true, "sso-key": true}
-
-// placeholder reports whether s stands for a value rather than being one:
-// "<key>", "${API_KEY}", "$API_KEY", "{{token}}", "%TOKEN%", "YOUR_API_KEY",
-// "xxxx", "****", "...".
-func placeholder(s string) bool {
-	switch {
-	case len(s) >= 2 && (s[0] == '<' && s[len(s)-1] == '>' || s[0] == '[' && s[len(s)-1] == ']' || s[0] == '%' && s[len(s)-1] == '%'):
-		return true
-	case strings.HasPrefix(s, "${") && strings.HasSuffix(s, "}"), strings.HasPrefix(s, "{{") && strings.HasSuffix(s, "}}"):
-		return true
-	case strings.HasPrefix(s, "$") && envName(s[1:]), envName(s) && strings.Contains(s, "_"):
-		return true
-	}
-	first := []rune(s)[0]
-	same := true
-	for _, r := range s {
-		if unicode.ToLower(r) != unicode.ToLower(first) {
-			same = false
-			break
-		}
-	}
-	return same && strings.ContainsRune("xX*.•#-_0", first)
-}
-
-// envName reports whether s is written as an environment variable's name
-// (API_KEY, OPENAI_API_KEY).
-func envName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !(r >= 'A' && r <= 'Z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// strongSecretName reports whether a member named k holds nothing but a
-// secret: a password, a shared or client secret, a private key, a token.
-func strongSecretName(k string) bool {
-	switch secret.NormalizeName(k) {
-	case "password", "passwd", "passphrase", "pwd", "secret", "sharedsecret", "clientsecret", "secretkey", "privatekey",
-		"signingkey", "hmackey", "hmacsecret", "apikey", "apisecret", "token", "accesstoken", "refreshtoken", "bearertoken",
-		"authtoken", "sessiontoken", "authorization", "webhooksecret", "encryptionkey", "masterkey":
-		return true
-	}
-	return false
-}
-
-// proseWords are words that make text a sentence about a credential.
-var proseWords = map[string]bool{
-	"the": true, "a": true, "an": true, "your": true, "via": true, "from": true, "in": true, "to": true, "of": true,
-	"for": true, "with": true, "use": true, "see": true, "set": true, "get": true, "is": true, "are": true, "per": true,
-	"by": true, "on": true, "at": true, "as": true, "or": true, "and": true, "each": true, "every": true, "this": true,
-	"that": true, "it": true, "be": true, "must": true, "should": true, "sent": true, "send": true, "issued": true,
-}
-
-// prose reports whether t reads as a sentence: it holds one of
-// proseWords, markup of a placeholder, or is long.
-func prose(t string) bool {
-	if len(t) > 80 || strings.ContainsAny(t, "<>(){}:") {
-		return true
-	}
-	for _, w := range strings.Fields(strings.ToLower(t)) {
-		if proseWords[strings.Trim(w, ".,;!?\"'")] {
-			return true
-		}
-	}
-	return false
 }
 
 // tokenLike reports whether t has the shape of a generated secret: 16
 // characters or more of letters, digits and a few symbols, with both
 // letters and digits.
 func tokenLike(t string) bool {
-	if len(t) < 16 || placeholder(t) {
+	if len(t) < 16 || secret.Placeholder(t) {
 		return false
 	}
 	letters, digits := false, false
@@ -297,7 +184,7 @@ func proseCredential(s string) string {
 			if scheme, ok := wordAt(s, i); ok {
 				switch strings.ToLower(scheme) {
 				case "bearer", "token":
-					if v := valueAfter(s, i+len(scheme), " \t"); len(v) >= 12 && hasLetterAndDigit(v) && !placeholder(v) {
+					if v := valueAfter(s, i+len(scheme), " \t"); len(v) >= 12 && hasLetterAndDigit(v) && !secret.Placeholder(v) {
 						return "holds what looks like a bearer token (not repeated here)"
 					}
 				case "basic":
@@ -322,7 +209,7 @@ func proseCredential(s string) string {
 				continue
 			}
 			v := strings.TrimRight(valueAfter(s, i+sep, " \t\"'`"), ".!?")
-			if len(v) >= 6 && hasLetterAndDigit(v) && !placeholder(v) && !credentialWords[strings.ToLower(v)] && !looksLikeURL(v) {
+			if len(v) >= 6 && hasLetterAndDigit(v) && !secret.Placeholder(v) && !secret.DescribesCredential(v) && !looksLikeURL(v) {
 				return "holds what looks like a credential written out (not repeated here)"
 			}
 		}
@@ -399,7 +286,7 @@ func urlPassword(s string, i int) string {
 	if !ok || pass == "" {
 		return ""
 	}
-	if p := strings.ToLower(pass); placeholder(pass) || credentialWords[p] || p == "pass" || p == "pwd" || p == "xxx" {
+	if p := strings.ToLower(pass); secret.Placeholder(pass) || secret.DescribesCredential(p) || p == "pass" || p == "pwd" || p == "xxx" {
 		return ""
 	}
 	return "holds a URL with a password in its user information (not repeated here)"
@@ -440,19 +327,10 @@ func credentialName(k string) bool {
 	if isASCII(k) && !containsFoldAny(k, credentialStems) {
 		return false
 	}
-	if secret.IsCredentialName(k) {
-		return true
-	}
 	if !isASCII(k) {
-		k = strings.Map(asLatin, k)
+		k = strings.Map(asLatin, k) // look-alike letters read as Latin
 	}
-	n := secret.NormalizeName(k)
-	for _, suffix := range []string{"token", "secret", "password", "passwd", "passphrase", "apikey", "accesskey", "secretkey", "privatekey", "signingkey", "hmackey", "encryptionkey", "masterkey", "sessionkey", "authorization", "credentials", "bearer"} {
-		if strings.HasSuffix(n, suffix) {
-			return true
-		}
-	}
-	return secret.IsCredentialName(n)
+	return secret.CredentialName(k)
 }
 
 // credentialStems are held by every name credentialName accepts, in some

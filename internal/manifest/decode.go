@@ -130,13 +130,16 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 		fields := tomlFields(dst.Type())
 		for _, k := range slices.Sorted(maps.Keys(tbl)) {
 			kp := join(path, k)
-			if why := secretKey(k); why != "" {
-				c.errorf(kp, "%s", why)
-				continue
-			}
 			idx, ok := fields[k]
 			if !ok {
-				c.errorf(kp, "unknown key%s", suggest(k, fields))
+				// A field the manifest defines (clientCredentials, a
+				// flow) is a name of the schema; anything else may hide a
+				// secret.
+				if why := secretKey(k, tbl[k]); why != "" {
+					c.errorf(kp, "%s", why)
+				} else {
+					c.errorf(kp, "unknown key%s", suggest(k, fields))
+				}
 				continue
 			}
 			c.decode(kp, depth+1, tbl[k], dst.Field(idx))
@@ -208,7 +211,7 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 			}
 			// Free-form values (params) may hide secrets under any key;
 			// scope and scheme names are names, not values.
-			if why := secretKey(k); why != "" && dst.Type().Elem().Kind() == reflect.Interface {
+			if why := secretKey(k, tbl[k]); why != "" && dst.Type().Elem().Kind() == reflect.Interface {
 				c.errorf(kp, "%s", why)
 				continue
 			}
@@ -336,7 +339,7 @@ func (c *checker) jsonValue(path string, depth int, v any) any {
 				c.errorf(kp, "%s", protoKey)
 				continue
 			}
-			if why := secretKey(k); why != "" {
+			if why := secretKey(k, x[k]); why != "" {
 				c.errorf(kp, "%s", why)
 				continue
 			}

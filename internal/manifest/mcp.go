@@ -9,10 +9,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/mcp"
@@ -298,73 +296,9 @@ func (c *checker) validateRemote(p string, r Remote) {
 	}
 }
 
-// CredentialParam is the name of the first parameter of u's query (or
-// fragment, where implicit OAuth flows put tokens) that names a
-// credential: a word of it (split at '_', '-', '.' and lower-to-upper
-// case changes) is key, token, secret, password, auth, sig, signature,
-// jwt or credential(s) ("api_key", "accessToken", "sig"; not "keyword"
-// or "tokenizer"). "" when none. Parameters split at '&' and ';'.
-func CredentialParam(u *url.URL) string {
-	for _, part := range []string{u.RawQuery, u.Fragment} {
-		for _, kv := range strings.FieldsFunc(part, func(r rune) bool { return r == '&' || r == ';' }) {
-			k, _, _ := strings.Cut(kv, "=")
-			if name, err := url.QueryUnescape(k); err == nil {
-				k = name
-			}
-			if IsSecretKey(k) || credentialWord(k) {
-				return k
-			}
-		}
-	}
-	return ""
-}
-
-// credentialWords are the words that make a parameter name a credential's.
-var credentialWords = map[string]bool{
-	"key": true, "apikey": true, "token": true, "secret": true, "password": true, "passwd": true,
-	"auth": true, "sig": true, "signature": true, "jwt": true, "credential": true, "credentials": true,
-}
-
-// credentialKeyPrefixes are what comes before "key" in the one-word
-// names of API keys (accesskey, hapikey, ...); other words ending in
-// "key" (monkey, hockey) are not keys.
-var credentialKeyPrefixes = []string{"access", "api", "app", "auth", "client", "consumer", "dev", "hapi", "license", "master", "private", "secret", "session", "signing", "subscription", "user"}
-
-// credentialWord reports whether a word of name is a credential word, or
-// ends in one ("clienttoken", "accesskey"). Words are split at '_', '-',
-// '.', '[', ']', digits and lower-to-upper case changes.
-func credentialWord(name string) bool {
-	var words []string
-	start := 0
-	rs := []rune(name)
-	for i, r := range rs {
-		split := r == '_' || r == '-' || r == '.' || r == '[' || r == ']' || unicode.IsDigit(r)
-		upper := i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1])
-		if split || upper {
-			words = append(words, string(rs[start:i]))
-			start = i
-			if split {
-				start = i + 1
-			}
-		}
-	}
-	words = append(words, string(rs[start:]))
-	for _, w := range words {
-		w = strings.ToLower(w)
-		if credentialWords[w] {
-			return true
-		}
-		for _, end := range []string{"token", "secret", "password", "passwd", "signature"} {
-			if strings.HasSuffix(w, end) {
-				return true
-			}
-		}
-		if p, ok := strings.CutSuffix(w, "key"); ok && slices.Contains(credentialKeyPrefixes, p) {
-			return true
-		}
-	}
-	return false
-}
+// CredentialParam is the name of the first parameter of u's query or
+// fragment that names a credential (secret.CredentialInURL); "" when none.
+func CredentialParam(u *url.URL) string { return secret.CredentialInURL(u) }
 
 // headerNameRE is an HTTP field name (RFC 9110 token).
 var headerNameRE = regexp.MustCompile("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$")

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"reflect"
+
 	"github.com/agentcards/agentcards/internal/secret"
 )
 
@@ -12,9 +14,29 @@ const publicWarning = "agent cards and everything else built from agents.toml ar
 // format characters (secret.NormalizeName).
 func normalizeKey(k string) string { return secret.NormalizeName(k) }
 
-// IsSecretKey reports whether a key name (in any case, with or without '_'
-// and '-') holds a credential rather than a description of one.
-func IsSecretKey(k string) bool { return secret.IsCredentialName(k) }
+// SecretMember reports whether a member named k with the value v would
+// put a credential in a card: any value under a name that holds nothing
+// but a credential (secret.IsCredentialName: password, client_secret,
+// token...); under a name that ends like one (secret.CredentialName:
+// github_token, db_password), a string that secret.HeldCredential calls a
+// credential (not "required", a placeholder or a sentence about one), or
+// a table or array; a number under secret.NumberCredentialName. Whatever
+// lint reports as a credential member, the build refuses.
+func SecretMember(k string, v any) bool {
+	if secret.IsCredentialName(k) {
+		return true
+	}
+	if s, ok := v.(string); ok {
+		return secret.HeldCredential(k, s)
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Map, reflect.Slice, reflect.Array:
+		return secret.CredentialName(k)
+	case reflect.Bool:
+		return false
+	}
+	return secret.NumberCredentialName(k) // a number
+}
 
 // HoldsKeyMaterial reports whether a string carries private key material
 // or a credential (secret.InText).
@@ -23,10 +45,11 @@ func HoldsKeyMaterial(s string) bool {
 	return found
 }
 
-// secretKey returns why key k is refused, or "" when it is fine.
-func secretKey(k string) string {
+// secretKey returns why key k, whose value is v, is refused, or "" when it
+// is fine (SecretMember).
+func secretKey(k string, v any) string {
 	n := normalizeKey(k)
-	if !secret.IsCredentialName(k) {
+	if !SecretMember(k, v) {
 		return ""
 	}
 	msg := "looks like a secret (" + k + "); " + publicWarning

@@ -1,0 +1,257 @@
+package secret
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// This file is the one vocabulary of credentials: what names one (a
+// member, key, header or query parameter), and what value under such a
+// name is one rather than a word about one. The manifest refuses what it
+// finds, lint reports it in cards, and verify in MCP Server Cards.
+
+// credentialSuffixes end names that hold a credential ("github_token",
+// "db_password", "openaiApiKey", "slackBotToken"), compared after
+// NormalizeName.
+var credentialSuffixes = []string{"token", "secret", "password", "passwd", "passphrase", "apikey", "accesskey", "secretkey",
+	"privatekey", "signingkey", "hmackey", "encryptionkey", "masterkey", "sessionkey", "authorization", "credentials", "bearer"}
+
+// CredentialName reports whether a member, key or header name (in any
+// letter case, with or without '_' and '-') names a credential: one of
+// IsCredentialName's, or a name ending in a credential word.
+func CredentialName(k string) bool {
+	n := NormalizeName(k)
+	if credentialNames[n] {
+		return true
+	}
+	for _, s := range credentialSuffixes {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// NumberCredentialName reports whether a number under a member named k
+// is a credential: a name that holds nothing but one
+// (IsCredentialName), or a password's ("db_password": 12345678, a PIN),
+// not a count of tokens ("max_output_token": 4096).
+func NumberCredentialName(k string) bool {
+	n := NormalizeName(k)
+	if credentialNames[n] {
+		return true
+	}
+	for _, s := range []string{"password", "passwd", "passphrase", "pwd", "pin", "passcode"} {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// paramWords are the words that make a URL parameter name a credential's
+// ("?key=", "?sig=", "?auth="): in a URL a value is never a description.
+var paramWords = map[string]bool{
+	"key": true, "apikey": true, "token": true, "secret": true, "password": true, "passwd": true,
+	"auth": true, "sig": true, "signature": true, "jwt": true, "credential": true, "credentials": true,
+}
+
+// keyPrefixes are what comes before "key" in the one-word names of API
+// keys (accesskey, hapikey, ...); other words ending in "key" (monkey,
+// hockey) are not keys.
+var keyPrefixes = []string{"access", "api", "app", "auth", "client", "consumer", "dev", "hapi", "license", "master", "private", "secret", "session", "signing", "subscription", "user"}
+
+// CredentialParam reports whether a URL's query or fragment parameter
+// name names a credential: a CredentialName, or a name with a word (split
+// at '_', '-', '.', '[', ']', digits and lower-to-upper case changes)
+// that is key, token, secret, password, auth, sig, signature, jwt or
+// credential(s), or ends in one ("api_key", "accessToken", "sig"; not
+// "keyword" or "tokenizer").
+func CredentialParam(name string) bool {
+	if CredentialName(name) {
+		return true
+	}
+	for _, w := range nameWords(name) {
+		w = strings.ToLower(w)
+		if paramWords[w] {
+			return true
+		}
+		for _, end := range []string{"token", "secret", "password", "passwd", "signature"} {
+			if strings.HasSuffix(w, end) {
+				return true
+			}
+		}
+		if p, ok := strings.CutSuffix(w, "key"); ok && slices.Contains(keyPrefixes, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits a name at '_', '-', '.', '[', ']', digits and
+// lower-to-upper case changes.
+func nameWords(name string) []string {
+	var words []string
+	start := 0
+	rs := []rune(name)
+	for i, r := range rs {
+		split := r == '_' || r == '-' || r == '.' || r == '[' || r == ']' || unicode.IsDigit(r)
+		upper := i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1])
+		if split || upper {
+			words = append(words, string(rs[start:i]))
+			start = i
+			if split {
+				start = i + 1
+			}
+		}
+	}
+	return append(words, string(rs[start:]))
+}
+
+// CredentialInURL is the name of the first parameter of u's query (or
+// fragment, where implicit OAuth flows put tokens) that names a
+// credential (CredentialParam); "" when none. Parameters split at '&' and
+// ';'.
+func CredentialInURL(u *url.URL) string {
+	for _, part := range []string{u.RawQuery, u.Fragment} {
+		for _, kv := range strings.FieldsFunc(part, func(r rune) bool { return r == '&' || r == ';' }) {
+			k, _, _ := strings.Cut(kv, "=")
+			if name, err := url.QueryUnescape(k); err == nil {
+				k = name
+			}
+			if CredentialParam(k) {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// describingWords are values of credential members that name a kind of
+// credential, or say whether one is needed, rather than being one.
+var describingWords = map[string]bool{
+	"required": true, "optional": true, "none": true, "null": true, "nil": true, "true": true, "false": true,
+	"yes": true, "no": true, "jwt": true, "bearer": true, "basic": true, "digest": true, "header": true, "headers": true,
+	"query": true, "cookie": true, "body": true, "oauth": true, "oauth2": true, "oidc": true, "openid": true,
+	"apikey": true, "api_key": true, "api-key": true, "api key": true, "hmac": true, "hmac_sha256": true, "hmac-sha256": true,
+	"sha256": true, "env": true, "environment": true, "string": true, "secret": true, "password": true, "token": true,
+	"redacted": true, "[redacted]": true, "hidden": true, "masked": true, "placeholder": true, "n/a": true, "na": true,
+	"tbd": true, "todo": true, "supported": true, "unsupported": true, "enabled": true, "disabled": true,
+	"not required": true, "not_required": true, "per-user": true, "per user": true, "user": true, "client": true,
+	"server": true, "mtls": true, "tls": true, "x-api-key": true, "authorization": true, "dynamic": true,
+	"generated": true, "rotating": true, "ephemeral": true, "opaque": true, "access_token": true, "id_token": true,
+	"refresh_token": true, "client_credentials": true, "authorization_code": true, "pkce": true, "s256": true,
+}
+
+// DescribesCredential reports whether v, the value of a credential
+// member, names a kind of credential or says whether one is needed
+// ("required", "JWT", "header") rather than being one.
+func DescribesCredential(v string) bool {
+	return describingWords[strings.ToLower(strings.TrimSpace(v))]
+}
+
+// authSchemes are the HTTP authentication schemes a credential follows.
+var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "apikey": true, "api-key": true, "digest": true, "sso-key": true}
+
+// HeldCredential reports whether s, the value of a member named k, is a
+// credential: k is a CredentialName and s is one rather than a word about
+// one ("required", "JWT", "header"), a placeholder ("<key>",
+// "${API_KEY}", "YOUR_API_KEY") or prose ("API key via Authorization:
+// Bearer <key>").
+func HeldCredential(k, s string) bool { return CredentialName(k) && CredentialValue(k, s) }
+
+// CredentialValue is HeldCredential's judgment of the value s of a member
+// whose name k is known to name a credential.
+func CredentialValue(k, s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" || Placeholder(t) || DescribesCredential(t) {
+		return false
+	}
+	if scheme, rest, ok := strings.Cut(t, " "); ok && authSchemes[strings.ToLower(scheme)] && !strings.ContainsAny(strings.TrimSpace(rest), " \t\n") {
+		// "Bearer abc123...", the value of an Authorization header.
+		rest = strings.TrimSpace(rest)
+		return len(rest) >= 6 && !Placeholder(rest) && !DescribesCredential(rest)
+	}
+	if strings.IndexFunc(t, unicode.IsSpace) < 0 {
+		return true
+	}
+	// Words: a passphrase ("correct horse battery staple") under a name
+	// that holds nothing else, unless they read as a sentence.
+	return strongSecretName(k) && !prose(t)
+}
+
+// Placeholder reports whether s stands for a value rather than being one:
+// "<key>", "${API_KEY}", "$API_KEY", "{{token}}", "%TOKEN%", "YOUR_API_KEY",
+// "xxxx", "****", "...".
+func Placeholder(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch {
+	case len(s) >= 2 && (s[0] == '<' && s[len(s)-1] == '>' || s[0] == '[' && s[len(s)-1] == ']' || s[0] == '%' && s[len(s)-1] == '%'):
+		return true
+	case strings.HasPrefix(s, "${") && strings.HasSuffix(s, "}"), strings.HasPrefix(s, "{{") && strings.HasSuffix(s, "}}"):
+		return true
+	case strings.HasPrefix(s, "$") && envName(s[1:]), envName(s) && strings.Contains(s, "_"):
+		return true
+	}
+	first := []rune(s)[0]
+	same := true
+	for _, r := range s {
+		if unicode.ToLower(r) != unicode.ToLower(first) {
+			same = false
+			break
+		}
+	}
+	return same && strings.ContainsRune("xX*.•#-_0", first)
+}
+
+// envName reports whether s is written as an environment variable's name
+// (API_KEY, OPENAI_API_KEY).
+func envName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// strongSecretName reports whether a member named k holds nothing but a
+// secret: a password, a shared or client secret, a private key, a token.
+func strongSecretName(k string) bool {
+	switch NormalizeName(k) {
+	case "password", "passwd", "passphrase", "pwd", "secret", "sharedsecret", "clientsecret", "secretkey", "privatekey",
+		"signingkey", "hmackey", "hmacsecret", "apikey", "apisecret", "token", "accesstoken", "refreshtoken", "bearertoken",
+		"authtoken", "sessiontoken", "authorization", "webhooksecret", "encryptionkey", "masterkey":
+		return true
+	}
+	return false
+}
+
+// proseWords are words that make text a sentence about a credential.
+var proseWords = map[string]bool{
+	"the": true, "a": true, "an": true, "your": true, "via": true, "from": true, "in": true, "to": true, "of": true,
+	"for": true, "with": true, "use": true, "see": true, "set": true, "get": true, "is": true, "are": true, "per": true,
+	"by": true, "on": true, "at": true, "as": true, "or": true, "and": true, "each": true, "every": true, "this": true,
+	"that": true, "it": true, "be": true, "must": true, "should": true, "sent": true, "send": true, "issued": true,
+}
+
+// prose reports whether t reads as a sentence: it holds one of
+// proseWords, markup of a placeholder, or is long.
+func prose(t string) bool {
+	if len(t) > 80 || strings.ContainsAny(t, "<>(){}:") {
+		return true
+	}
+	for _, w := range strings.Fields(strings.ToLower(t)) {
+		if proseWords[strings.Trim(w, ".,;!?\"'")] {
+			return true
+		}
+	}
+	return false
+}
