@@ -356,7 +356,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		file = filepath.Join(file, "index.html")
-		st, err = os.Stat(file)
+		_, err = os.Stat(file)
 	}
 	status := http.StatusOK
 	if err != nil {

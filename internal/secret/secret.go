@@ -209,17 +209,6 @@ func isPrivateMember(name []byte) bool {
 	return false
 }
 
-// memberNamed returns the offset of the first member name that match
-// accepts: a name, quoted or bare, followed by blanks and ':' or '='; -1
-// when there is none. It looks back from each ':' and '=', so it reads the
-// text once.
-func memberNamed(data []byte, match func([]byte) bool) int {
-	if all := membersNamed(data, match); len(all) > 0 {
-		return all[0]
-	}
-	return -1
-}
-
 // membersNamed returns the offsets of every member name that match accepts,
 // in order; a member's value must start with a quote (JWK members are
 // strings), so code such as k = jwks.keys[0] is no member.
