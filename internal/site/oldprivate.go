@@ -19,6 +19,22 @@ import (
 type privateRecord struct {
 	Path     string
 	Dev, Ino uint64
+	// OwnerIno and OwnerCtime are the owner file's inode and change time
+	// as the build wrote it: a folder restored from a copy may get the old
+	// folder's inode back, never a change time of the past.
+	OwnerIno   uint64
+	OwnerCtime int64
+}
+
+// ownerID is the inode and change time of the owner file in dir.
+func ownerID(dir string) (ino uint64, ctime int64, ok bool) {
+	fi, err := os.Lstat(filepath.Join(dir, ownerFile))
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, 0, false
+	}
+	_, ino, ok = fileID(fi)
+	ctime = changeTime(fi)
+	return ino, ctime, ok && ctime != 0
 }
 
 // recordPrivate is the record of the private output dir a build has just
@@ -32,7 +48,11 @@ func recordPrivate(dir string, wrote bool) *privateRecord {
 	if !ok || ino == 0 {
 		return nil
 	}
-	return &privateRecord{Path: dir, Dev: dev, Ino: ino}
+	oino, octime, ok := ownerID(dir)
+	if !ok {
+		return nil
+	}
+	return &privateRecord{Path: dir, Dev: dev, Ino: ino, OwnerIno: oino, OwnerCtime: octime}
 }
 
 // lockDir is the folder a build locks before it may remove r: the one
@@ -99,6 +119,9 @@ func checkOldPrivate(r *privateRecord, p privatePaths) (string, error) {
 	}
 	if dev, ino, ok := dirID(old); !ok || dev != r.Dev || ino != r.Ino {
 		return "is not the folder the last build wrote (it was replaced since)", nil
+	}
+	if ino, ctime, ok := ownerID(old); !ok || ino != r.OwnerIno || ctime != r.OwnerCtime {
+		return "holds an owner file the last build did not write (restored or copied since)", nil
 	}
 	return "", nil
 }

@@ -34,8 +34,8 @@ func movedProject(t *testing.T) (p *project, out string) {
 	return p, out
 }
 
-// forgeRecord makes the state file of out name dir, with its identity,
-// as the private output the last build wrote.
+// forgeRecord makes the state file of out name dir, with its identity
+// and its owner file's, as the private output the last build wrote.
 func forgeRecord(t *testing.T, out, dir string) {
 	t.Helper()
 	st := loadState(statePath(out))
@@ -43,7 +43,8 @@ func forgeRecord(t *testing.T, out, dir string) {
 		t.Fatal("no state")
 	}
 	dev, ino, _ := dirID(dir)
-	st.Private = &privateRecord{Path: dir, Dev: dev, Ino: ino}
+	oino, octime, _ := ownerID(dir)
+	st.Private = &privateRecord{Path: dir, Dev: dev, Ino: ino, OwnerIno: oino, OwnerCtime: octime}
 	if err := st.save(statePath(out)); err != nil {
 		t.Fatal(err)
 	}
@@ -250,5 +251,34 @@ func TestOldPrivateKeptOnFailure(t *testing.T) {
 	}
 	if rep.RemovedPrivate != filepath.Join(p.dir, "private") || exists(filepath.Join(p.dir, "private")) {
 		t.Fatalf("removed %q", rep.RemovedPrivate)
+	}
+}
+
+// TestOldPrivateRestoredOwner: the folder the last build wrote, whose
+// owner file was replaced by a copy (a folder restored from a backup that
+// got its old inode back looks like this), is left in place.
+func TestOldPrivateRestoredOwner(t *testing.T) {
+	p, out := movedProject(t)
+	old := filepath.Join(p.dir, "private")
+	owner := filepath.Join(old, ownerFile)
+	data, err := os.ReadFile(owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(owner); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(owner, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := p.build(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.RemovedPrivate != "" || !exists(filepath.Join(old, ExtendedFile("agent-1", "pro", false))) {
+		t.Errorf("removed %q: the restored folder's cards are gone", rep.RemovedPrivate)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "restored or copied since") {
+		t.Errorf("warnings %q", rep.Warnings)
 	}
 }
