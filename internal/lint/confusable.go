@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/net/idna"
 )
 
@@ -156,7 +157,7 @@ func latinLookalike(w string) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s is spelled in %s letters that look Latin: it reads %q", quote(w, 40), scriptOf([]rune(w)[0]), strings.Map(asLatin, w))
+	return fmt.Sprintf("%s is spelled in %s letters that look Latin: it reads %q", quote(w, 40), scriptOf([]rune(w)[0]), strings.Map(secret.AsLatin, w))
 }
 
 // confusableWord checks one word. cjkText says the text it is from is
@@ -181,7 +182,7 @@ func confusableWord(w string, isName, cjkText bool) string {
 	}
 	// One styled letter alone is a mathematical symbol (𝔽, ℝ), not a word.
 	if styled != 0 && utf8.RuneCountInString(w) > 1 {
-		return fmt.Sprintf("%s is written in styled letters (%U), which imitate %q", quote(w, 40), styled, string(asLatin(styled)))
+		return fmt.Sprintf("%s is written in styled letters (%U), which imitate %q", quote(w, 40), styled, string(secret.AsLatin(styled)))
 	}
 	if isName && fullWidth != 0 && !cjkText {
 		return fmt.Sprintf("%s is written in full-width letters (%U)", quote(w, 40), fullWidth)
@@ -190,10 +191,10 @@ func confusableWord(w string, isName, cjkText bool) string {
 		return fmt.Sprintf("%s mixes %s letters in one word", quote(w, 40), strings.Join(set, " and "))
 	}
 	if r, ok := phoneticLetter(w); ok && isName {
-		return fmt.Sprintf("%s is written with a phonetic letter (%U), which imitates %q", quote(w, 40), r, string(asLatin(r)))
+		return fmt.Sprintf("%s is written with a phonetic letter (%U), which imitates %q", quote(w, 40), r, string(secret.AsLatin(r)))
 	}
 	if r, ok := smallCapital(w); ok {
-		return fmt.Sprintf("%s is written with a small capital letter (%U), which imitates %q", quote(w, 40), r, string(asLatin(r)))
+		return fmt.Sprintf("%s is written with a small capital letter (%U), which imitates %q", quote(w, 40), r, string(secret.AsLatin(r)))
 	}
 	return ""
 }
@@ -230,7 +231,7 @@ func phoneticLetter(w string) (rune, bool) {
 		switch {
 		case r < 0x80 && unicode.IsLetter(r):
 			ascii = true
-		case r >= 0x0250 && r <= 0x02AF && asLatin(r) != r:
+		case r >= 0x0250 && r <= 0x02AF && secret.AsLatin(r) != r:
 			found = r
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -286,7 +287,7 @@ func normalizeHost(h string) string {
 		case 0x3002, 0xFF0E, 0xFF61:
 			return '.'
 		}
-		return asLatin(r)
+		return secret.AsLatin(r)
 	}, h)
 }
 

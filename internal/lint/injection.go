@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -981,7 +982,7 @@ func fold(s string) string {
 		if r == '\'' || r == 0x2019 || r == 0x2018 || r == '`' || r == 0x00B4 || unicode.Is(unicode.Cf, r) || isFiller(r) || unicode.Is(unicode.Mn, r) {
 			continue
 		}
-		r = unicode.ToLower(asLatin(r))
+		r = unicode.ToLower(secret.AsLatin(r))
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			if gap && b.Len() > 0 {
 				if stop {
@@ -1029,49 +1030,4 @@ func joinNarrowSpaces(s string) string {
 		out = append(out, r)
 	}
 	return string(out)
-}
-
-// lookalikes are letters of other scripts that look like Latin letters.
-var lookalikes = map[rune]rune{
-	// Cyrillic
-	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x',
-	'і': 'i', 'ї': 'i', 'ј': 'j', 'ѕ': 's', 'һ': 'h', 'ԁ': 'd', 'ӏ': 'l', 'ԛ': 'q', 'ԝ': 'w', 'ү': 'y', 'ɡ': 'g',
-	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'У': 'Y', 'Х': 'X',
-	'І': 'I', 'Ј': 'J', 'Ѕ': 'S', 'Ԛ': 'Q', 'Ԝ': 'W', 'Ү': 'Y', 'Ӏ': 'I',
-	// Greek
-	'α': 'a', 'ο': 'o', 'ι': 'i', 'ν': 'v', 'κ': 'k', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x', 'ϲ': 'c', 'ϳ': 'j',
-	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
-	// Armenian
-	'օ': 'o', 'ս': 'u', 'ց': 'g', 'հ': 'h', 'ո': 'n', 'զ': 'q',
-	// phonetic letters, small capitals and dotless i
-	'ɑ': 'a', 'ɩ': 'i', 'ʋ': 'u', 'ɒ': 'a', 'ɜ': 'e', 'ɔ': 'o',
-	'ı': 'i', 'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ꜰ': 'f', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k',
-	'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v', 'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
-}
-
-// asLatin maps a look-alike, full-width or mathematical styled letter or
-// digit to the ASCII one it imitates; other runes are returned as they are.
-func asLatin(r rune) rune {
-	switch {
-	case r < 0x80:
-		return r
-	case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
-		return r - 0xFF01 + '!'
-	case r >= 0x1D400 && r <= 0x1D6A3: // mathematical alphanumerics: 13 styles of A-Z a-z
-		if k := (r - 0x1D400) % 52; k < 26 {
-			return 'A' + k
-		} else {
-			return 'a' + k - 26
-		}
-	case r >= 0x1D7CE && r <= 0x1D7FF: // mathematical digits: 5 styles of 0-9
-		return '0' + (r-0x1D7CE)%10
-	case r >= 0x24B6 && r <= 0x24CF: // circled capitals
-		return 'A' + r - 0x24B6
-	case r >= 0x24D0 && r <= 0x24E9: // circled small letters
-		return 'a' + r - 0x24D0
-	}
-	if l, ok := lookalikes[r]; ok {
-		return l
-	}
-	return r
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -118,7 +117,7 @@ func (l *linter) credential(path, key, s string) {
 			return
 		}
 	}
-	if m := tokenMatch(s); m != "" {
+	if m := secret.APIToken(s); m != "" {
 		l.add(CredentialInCard, path, fmt.Sprintf("holds what looks like an API token or JWT (%s..., not repeated further)", quote(m[:min(len(m), 6)], 10)))
 		return
 	}
@@ -129,7 +128,7 @@ func (l *linter) credential(path, key, s string) {
 				return
 			}
 			for k, v := range u.Query() {
-				if secret.CredentialParam(strings.Map(asLatin, k)) && len(v) > 0 && v[0] != "" {
+				if secret.CredentialParam(k) && len(v) > 0 && v[0] != "" {
 					l.add(CredentialInCard, path, fmt.Sprintf("the URL's query parameter %s holds a value (not repeated here)", quote(k, 40)))
 					return
 				}
@@ -143,32 +142,9 @@ func (l *linter) credential(path, key, s string) {
 	if underSecurity(path) || looksLikeURL(s) {
 		return
 	}
-	if credentialName(key) && secret.CredentialValue(key, s) ||
-		secret.NormalizeName(key) == "key" && tokenLike(strings.TrimSpace(s)) {
+	if (!isASCII(key) || containsFoldAny(key, credentialStems)) && secret.HeldCredential(key, s) {
 		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
-}
-
-// tokenLike reports whether t has the shape of a generated secret: 16
-// characters or more of letters, digits and a few symbols, with both
-// letters and digits.
-func tokenLike(t string) bool {
-	if len(t) < 16 || secret.Placeholder(t) {
-		return false
-	}
-	letters, digits := false, false
-	for _, r := range t {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-			letters = true
-		case r >= '0' && r <= '9':
-			digits = true
-		case strings.ContainsRune("-_.~+/=", r):
-		default:
-			return false
-		}
-	}
-	return letters && digits
 }
 
 // proseCredential says what credential text written into s holds, or "":
@@ -298,37 +274,11 @@ func hasLetterAndDigit(s string) bool {
 	return strings.ContainsAny(s, "0123456789") && strings.ContainsFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
 }
 
-// tokenMatch is the first token tokenRE finds in s, or "".
-func tokenMatch(s string) string {
-	if len(s) < 20 {
-		return ""
-	}
-	for _, prefix := range tokenPrefixes {
-		if strings.Contains(s, prefix) {
-			return tokenRE.FindString(s)
-		}
-	}
-	return ""
-}
-
-// tokenPrefixes are what every match of tokenRE holds: the expression
-// runs only on text that holds one.
-var tokenPrefixes = []string{"sk-", "sk_", "rk_", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "AIza", "xox", "AKIA", "eyJ"}
-
-// tokenRE matches the credentials services issue in recognisable shapes:
-// OpenAI and Stripe secret keys, GitHub tokens, Google API keys, Slack
-// tokens, AWS access key ids, and JSON Web Tokens.
-var tokenRE = regexp.MustCompile(`\b(?:sk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|AIza[0-9A-Za-z_-]{35}|xox[baprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)
-
-// credentialName reports whether a member name holds a credential: one of
-// secret.IsCredentialName's, or a name ending in one ("github_token",
-// "openaiApiKey", "db_password", "slackBotToken") or "authorization".
+// credentialName is secret.CredentialName, after a cheap look for the
+// stems every such name holds.
 func credentialName(k string) bool {
 	if isASCII(k) && !containsFoldAny(k, credentialStems) {
 		return false
-	}
-	if !isASCII(k) {
-		k = strings.Map(asLatin, k) // look-alike letters read as Latin
 	}
 	return secret.CredentialName(k)
 }

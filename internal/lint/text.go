@@ -539,9 +539,6 @@ func inFlag(s string, i int) bool {
 // number can be ("db_password": 12345678; not "max_output_token": 4096),
 // as the manifest refuses one (secret.NumberCredentialName).
 func (l *linter) nonString(path, key string, v any) {
-	if !isASCII(key) {
-		key = strings.Map(asLatin, key)
-	}
 	if _, isBool := v.(bool); !isBool && secret.NumberCredentialName(key) && !underSecurity(path) {
 		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}

@@ -2,13 +2,83 @@ package lint_test
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/manifest"
 )
+
+// manifestRefuses reports whether agents.toml refuses an extension's
+// params member name = value, naming that member.
+func manifestRefuses(t *testing.T, name string, value any) bool {
+	t.Helper()
+	key, _ := json.Marshal(name)
+	val := tomlValue(value)
+	src := `[site]
+baseUrl = "https://agents.example.com"
+
+[[agents]]
+id = "a"
+name = "A"
+description = "An agent that does one thing well enough for a test."
+version = "1.0.0"
+
+[[agents.supportedInterfaces]]
+url = "https://a.example.com/a2a"
+protocolBinding = "JSONRPC"
+protocolVersion = "1.0"
+
+[[agents.capabilities.extensions]]
+uri = "https://e.example/ext"
+[agents.capabilities.extensions.params]
+` + string(key) + ` = ` + val + `
+
+[[agents.skills]]
+id = "s"
+name = "S"
+description = "Does the thing for the test."
+tags = ["t"]
+`
+	_, err := manifest.Parse("agents.toml", []byte(src))
+	var errs manifest.Errors
+	if err != nil && !errors.As(err, &errs) {
+		t.Fatalf("%s = %s: %v", key, val, err)
+	}
+	for _, d := range errs {
+		if strings.Contains(d.Path, "params.") {
+			return true
+		}
+	}
+	if err != nil && len(errs) == 0 {
+		t.Fatalf("%s = %s: %v", key, val, err)
+	}
+	return false
+}
+
+// tomlValue writes v (a string, a float64 that is a whole number, or an
+// array of those) as TOML.
+func tomlValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		b, _ := json.Marshal(x)
+		return string(b)
+	case float64:
+		return strconv.FormatInt(int64(x), 10)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = tomlValue(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	panic(fmt.Sprintf("tomlValue: %T", v))
+}
 
 // TestOneCredentialVocabulary: lint and the manifest name credentials
 // with one vocabulary (package secret): whatever lint reports as a
@@ -26,11 +96,28 @@ func TestOneCredentialVocabulary(t *testing.T) {
 		{"db_password", "hunter2hunter2", true, true},
 		{"db_password", 12345678.0, true, true},
 		{"client_secret", "s3cr3t", true, true},
-		{"next_token", "", false, false},
+		{"next_token", "<next page>", false, false},
 		{"page_token", "<token>", false, false},
 		{"max_output_token", 4096.0, false, false},
 		{"auth", "oauth2", false, false},
 		{"region", "eu-west-1", false, false},
+		// Spellings of a name: look-alike, full-width and combining
+		// characters, dots, and a bare "key" with a generated secret.
+		{"pаssword", "hunter2hunter2", true, true},
+		{"ｐａｓｓｗｏｒｄ", "hunter2hunter2", true, true},
+		{"db_pаssword", 12345678.0, true, true},
+		{"pass͏word", "hunter2hunter2", true, true},
+		{"api.key", "abcd1234efgh5678ijkl", true, true},
+		{"key", "abcd1234efgh5678ijkl", true, true},
+		{"key", "value", false, false},
+		// Arrays are read element by element.
+		{"github_tokens", []any{"ghp_abcdefghijklmnop1234567890ABCD"}, true, true},
+		{"note", "Debug with sk-proj-Abc123Def456Ghi789Jkl012Mno345.", true, true},
+		{"db_password", []any{12345678.0}, true, true},
+		// Names that only end in letters of one.
+		{"spin", 1.0, false, false},
+		{"version_pin", 2.0, false, false},
+		{"step_in", 2.0, false, false},
 		// A name that holds nothing but a credential has no place in a
 		// manifest whatever it holds; lint passes a word about one.
 		{"auth_token", "required", false, true},
@@ -43,7 +130,7 @@ func TestOneCredentialVocabulary(t *testing.T) {
 			t.Fatal(err)
 		}
 		linted := slices.ContainsFunc(lint.Card(dec), func(f lint.Finding) bool { return f.Rule == lint.CredentialInCard })
-		refused := manifest.SecretMember(tc.name, tc.value)
+		refused := manifestRefuses(t, tc.name, tc.value)
 		if linted != tc.lint || refused != tc.manifest {
 			t.Errorf("%s = %v: lint reports it %v (want %v), the manifest refuses it %v (want %v)", tc.name, tc.value, linted, tc.lint, refused, tc.manifest)
 		}

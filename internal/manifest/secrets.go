@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"reflect"
+	"strings"
 
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -29,8 +30,16 @@ func SecretMember(k string, v any) bool {
 	if s, ok := v.(string); ok {
 		return secret.HeldCredential(k, s)
 	}
-	switch reflect.ValueOf(v).Kind() {
-	case reflect.Map, reflect.Slice, reflect.Array:
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Map:
+		return secret.CredentialName(k)
+	case reflect.Slice, reflect.Array:
+		// An array's elements are read as values of k, as lint reads them.
+		for i := range rv.Len() {
+			if SecretMember(k, rv.Index(i).Interface()) {
+				return true
+			}
+		}
 		return secret.CredentialName(k)
 	case reflect.Bool:
 		return false
@@ -63,5 +72,9 @@ func secretKey(k string, v any) string {
 func (c *checker) checkSecretText(path, s string) {
 	if f, found := secret.InText(s); found {
 		c.errorf(path, "contains %s; %s", f, publicWarning)
+	} else if secret.APIToken(s) != "" && !strings.HasSuffix(path, ".value") {
+		// (A header's value is refused whatever it holds, with its own
+		// words, later.)
+		c.errorf(path, "contains what looks like an API token or JWT; %s", publicWarning)
 	}
 }

@@ -2,8 +2,10 @@ package secret
 
 import (
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -36,22 +38,21 @@ func CredentialName(k string) bool {
 
 // NumberCredentialName reports whether a number under a member named k
 // is a credential: a name that holds nothing but one
-// (IsCredentialName), or a password's ("db_password": 12345678, a PIN),
-// not a count of tokens ("max_output_token": 4096).
+// (IsCredentialName), or a password's or passcode's ("db_password":
+// 12345678), not a count of tokens ("max_output_token": 4096) nor a
+// version pinned ("version_pin": 2).
 func NumberCredentialName(k string) bool {
 	n := NormalizeName(k)
 	if credentialNames[n] {
 		return true
 	}
-	for _, s := range []string{"password", "passwd", "passphrase", "pwd", "pin", "passcode"} {
+	for _, s := range []string{"password", "passwd", "passphrase", "pwd", "passcode"} {
 		if strings.HasSuffix(n, s) {
 			return true
 		}
 	}
 	return false
-}
-
-// paramWords are the words that make a URL parameter name a credential's
+} // paramWords are the words that make a URL parameter name a credential's
 // ("?key=", "?sig=", "?auth="): in a URL a value is never a description.
 var paramWords = map[string]bool{
 	"key": true, "apikey": true, "token": true, "secret": true, "password": true, "passwd": true,
@@ -73,6 +74,7 @@ func CredentialParam(name string) bool {
 	if CredentialName(name) {
 		return true
 	}
+	name = strings.Map(AsLatin, name)
 	for _, w := range nameWords(name) {
 		w = strings.ToLower(w)
 		if paramWords[w] {
@@ -159,8 +161,15 @@ var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, 
 // credential: k is a CredentialName and s is one rather than a word about
 // one ("required", "JWT", "header"), a placeholder ("<key>",
 // "${API_KEY}", "YOUR_API_KEY") or prose ("API key via Authorization:
-// Bearer <key>").
-func HeldCredential(k, s string) bool { return CredentialName(k) && CredentialValue(k, s) }
+// Bearer <key>"); or k is a bare "key" and s looks like a generated
+// secret (TokenLike).
+func HeldCredential(k, s string) bool {
+	if CredentialName(k) {
+		return CredentialValue(k, s)
+	}
+	// "key": "sk8f3...": a bare key name with what looks like a key.
+	return NormalizeName(k) == "key" && TokenLike(strings.TrimSpace(s))
+}
 
 // CredentialValue is HeldCredential's judgment of the value s of a member
 // whose name k is known to name a credential.
@@ -255,3 +264,50 @@ func prose(t string) bool {
 	}
 	return false
 }
+
+// TokenLike reports whether t has the shape of a generated secret: 16
+// characters or more of letters, digits and a few symbols, with both
+// letters and digits.
+func TokenLike(t string) bool {
+	if len(t) < 16 || Placeholder(t) {
+		return false
+	}
+	letters, digits := false, false
+	for _, r := range t {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			letters = true
+		case r >= '0' && r <= '9':
+			digits = true
+		case strings.ContainsRune("-_.~+/=", r):
+		default:
+			return false
+		}
+	}
+	return letters && digits
+}
+
+// APIToken is the first credential in a recognisable shape in s (tokenRE),
+// or "".
+func APIToken(s string) string {
+	if len(s) < 20 {
+		return ""
+	}
+	for _, prefix := range tokenPrefixes {
+		if strings.Contains(s, prefix) {
+			return tokenRE().FindString(s)
+		}
+	}
+	return ""
+}
+
+// tokenPrefixes are what every match of tokenRE holds: the expression
+// runs only on text that holds one.
+var tokenPrefixes = []string{"sk-", "sk_", "rk_", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "AIza", "xox", "AKIA", "eyJ"}
+
+// tokenRE matches the credentials services issue in recognisable shapes:
+// OpenAI and Stripe secret keys, GitHub tokens, Google API keys, Slack
+// tokens, AWS access key ids, and JSON Web Tokens.
+var tokenRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:sk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|AIza[0-9A-Za-z_-]{35}|xox[baprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)
+})

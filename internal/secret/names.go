@@ -18,19 +18,24 @@ var credentialNames = map[string]bool{
 	"sessiontoken": true, "token": true, "pwd": true,
 }
 
-// nameSeparators are dropped when comparing names.
-var nameSeparators = strings.NewReplacer("_", "", "-", "")
-
-// NormalizeName lower-cases a member or key name and drops '_', '-' and
-// invisible format characters (a zero-width space inside "pass\u200bword").
+// NormalizeName is a member or key name as it reads: lower case, without
+// '_', '-' and '.', without invisible characters (format characters such
+// as a zero-width space inside "pass\u200bword", combining marks, Hangul
+// fillers), and with look-alike, full-width and styled letters read as the
+// Latin ones they imitate ("pаssword" with a Cyrillic а is "password").
 func NormalizeName(k string) string {
 	k = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			return -1
+		case r < 0x80:
+			return r
+		case unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me), r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0:
 			return -1
 		}
-		return r
+		return AsLatin(r)
 	}, k)
-	return strings.ToLower(nameSeparators.Replace(k))
+	return strings.ToLower(k)
 }
 
 // IsCredentialName reports whether a member or key name (in any case, with
