@@ -185,10 +185,11 @@ func TestServerCardServed(t *testing.T) {
 	}
 }
 
-// waitUntil polls ok until it holds, failing the test after 10 seconds.
+// waitUntil polls ok until it holds, failing the test after 60 seconds
+// (a generous bound: CI runs the packages side by side).
 func waitUntil(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !ok() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -80,7 +80,7 @@ func TestServeBuildsAsBuildDoes(t *testing.T) {
 	if err := os.WriteFile(page, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for n, _ := srv.Status(); n == 0; n, _ = srv.Status() {
 		if time.Now().After(deadline) {
 			t.Fatalf("no rebuild; log:\n%s", log.String())
