@@ -48,6 +48,10 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	defer src.Close()
 	m := src.Head
+	if problems, _ := src.Problems(); len(problems) > 0 {
+		// The manifest's problems come first, before any about the keys.
+		return manifestProblems(src.Check(), *manifestPath, stderr)
+	}
 	privs, err := keyring.Read(keyFiles, getenv(sign.EnvSigningKey))
 	if err != nil {
 		return err
