@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/build"
@@ -69,6 +68,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	if res != nil {
 		printRing(stderr, res.Ring, m.Site.BaseURL)
+		res.PrintKeys(stderr)
 	}
 	if problems := manifestProblems(err, *manifestPath, stderr); problems != nil {
 		return problems
@@ -80,31 +80,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		return fmt.Errorf("%v\nthe previous output (if any) was left untouched", err)
 	}
 	rep, signers := res.Report, res.Ring.Signers
-	for _, n := range rep.Notes {
-		fmt.Fprintf(stderr, "note: %s\n", terminal.Escape(n))
-	}
-	if len(rep.Projected) > 0 {
-		ids := make([]string, 0, len(rep.Projected))
-		for id := range rep.Projected {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		var shown []string
-		for i, id := range ids {
-			if i == 5 {
-				shown = append(shown, fmt.Sprintf("and %d more", len(ids)-5))
-				break
-			}
-			shown = append(shown, id+": "+terminal.Escape(strings.Join(rep.Projected[id], ", ")))
-		}
-		fmt.Fprintf(stderr, "note: %d agent(s) have security requirements without scopes, which the A2A SDKs erase before they verify (%s).\n",
-			len(ids), strings.Join(shown, "; "))
-		if m.Site.ProjectionSignatures() {
-			fmt.Fprintf(stderr, "note: each key signed those cards twice: over the strict RFC 8785 form, and over the SDKs' form, which does not cover those fields (README, \"Scope-less security requirements\").\n")
-		} else {
-			fmt.Fprintf(stderr, "WARNING: site.sdkProjectionSignatures is false, so those cards carry strict signatures only and will NOT verify with the A2A SDKs.\n")
-		}
-	}
+	res.PrintNotes(stderr)
 	var kids []string
 	for _, s := range signers {
 		kids = append(kids, s.KID+" ("+s.Alg+")")
@@ -125,9 +101,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if rep.RemovedPrivate != "" {
 		fmt.Fprintf(stdout, "removed %s: the private output an earlier build wrote (site.privateOutput changed)\n", terminal.Escape(rep.RemovedPrivate))
 	}
-	for _, w := range rep.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", terminal.Escape(w))
-	}
+	res.PrintWarnings(stderr)
 	return nil
 }
 
@@ -159,19 +133,12 @@ func isCI(getenv env) bool {
 	return v != "" && v != "false" && v != "0"
 }
 
-// printRing says which keys a build signs with: loudly for a
-// development key; its notes and warnings; and a warning for a baseUrl
-// with a path, where no well-known URI can live.
+// printRing says loudly that a development key signs, and warns of a
+// baseUrl with a path, where no well-known URI can live.
 func printRing(stderr io.Writer, ring *keyring.Ring, baseURL string) {
 	warnDevKey(stderr, ring)
 	if u, err := url.Parse(baseURL); err == nil && strings.Trim(u.Path, "/") != "" {
 		fmt.Fprintf(stderr, "warning: site.baseUrl %s has a path: well-known URIs exist only at an origin's root (RFC 8615), so A2A clients asking %s://%s/.well-known/agent-card.json will not find these cards. A GitHub project page (owner.github.io/repo/) cannot serve them; use a custom domain (README, \"Publishing to GitHub Pages\").\n", baseURL, u.Scheme, u.Host)
-	}
-	for _, n := range ring.Notes {
-		fmt.Fprintf(stderr, "note: %s\n", n)
-	}
-	for _, w := range ring.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 }
 

@@ -44,6 +44,8 @@ type Result struct {
 	Report *site.Report
 	// Lint holds the lint findings of the cards it signed.
 	Lint *Lint
+	// projection is site.sdkProjectionSignatures.
+	projection bool
 }
 
 // Run builds. A manifest with problems returns them (manifest.Errors) and
@@ -74,7 +76,7 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Ring: ring, Lint: &Lint{}}
+	res := &Result{Ring: ring, Lint: &Lint{}, projection: m.Site.ProjectionSignatures()}
 	// Every output file is scanned for the keys this build holds, in any
 	// encoding, and for the secret's own text.
 	var texts []string

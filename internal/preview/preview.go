@@ -157,7 +157,13 @@ func (s *Server) rebuild() {
 	s.builds++
 	extended := res.Report.Extended
 	s.extended = extended
+	// What build would say of this site, beyond the files it wrote.
+	if s.builds == 1 {
+		res.PrintKeys(s.cfg.Log)
+	}
+	res.PrintNotes(s.cfg.Log)
 	res.Lint.Print(s.cfg.Log)
+	res.PrintWarnings(s.cfg.Log)
 	if s.builds > 1 {
 		fmt.Fprintln(s.cfg.Log, "rebuilt; open pages reload")
 	}

@@ -35,7 +35,7 @@ func (s *syncBuffer) String() string {
 // TestServeBuildsAsBuildDoes: serve runs the build's own checks (one
 // build entry): a page holding the text of $AGENTCARDS_SIGNING_KEY is
 // refused, as `agentcards build` refuses it, and the cards' lint findings
-// are printed.
+// and the build's notes are printed.
 func TestServeBuildsAsBuildDoes(t *testing.T) {
 	dir := t.TempDir()
 	copyFile(t, "../../agents.toml", filepath.Join(dir, "agents.toml"))
@@ -89,6 +89,10 @@ func TestServeBuildsAsBuildDoes(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "warning: lint: agent travel-planner") {
 		t.Errorf("no lint findings in the log:\n%s", log.String())
+	}
+	// The notes build prints: the example's scope-less requirements.
+	if !strings.Contains(log.String(), "have security requirements without scopes") {
+		t.Errorf("no note of the scope-less requirements in the log:\n%s", log.String())
 	}
 	cancel()
 	<-srv.Done()
