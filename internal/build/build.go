@@ -59,6 +59,10 @@ func Run(opts Options) (*Result, error) {
 		return nil, src.Check()
 	}
 	m := src.Head
+	var configuredOut, configuredPriv string
+	if opts.PrivateDir != "" {
+		configuredOut, configuredPriv = m.OutputDir(), m.PrivateDir()
+	}
 	if opts.BaseURL != "" {
 		m.Site.BaseURL = opts.BaseURL
 	}
@@ -88,6 +92,7 @@ func Run(opts Options) (*Result, error) {
 		return res, err
 	}
 	res.Report, err = site.Build(site.Options{Source: src, OutDir: m.OutputDir(), PrivateDir: opts.PrivateDir,
+		ConfiguredOutDir: configuredOut, ConfiguredPrivateDir: configuredPriv,
 		Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets, Inspect: res.Lint.Inspect})
 	return res, err
 }

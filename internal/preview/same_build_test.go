@@ -97,3 +97,39 @@ func TestServeBuildsAsBuildDoes(t *testing.T) {
 	cancel()
 	<-srv.Done()
 }
+
+// TestServeRefusesWhatBuildRefuses: a private output the manifest puts
+// inside the public one is refused by serve as by build, though serve
+// writes its extended cards elsewhere.
+func TestServeRefusesWhatBuildRefuses(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, "../../agents.toml", filepath.Join(dir, "agents.toml"))
+	for _, f := range []string{"index.md", "verify.md", "agents/travel-planner.md"} {
+		copyFile(t, filepath.Join("../../site", f), filepath.Join(dir, "site", f))
+	}
+	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
+	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
+	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := os.ReadFile(filepath.Join(dir, "agents.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = bytes.Replace(m, []byte("[site]\n"), []byte("[site]\nprivateOutput = \"public/private\"\n"), 1)
+	if err := os.WriteFile(filepath.Join(dir, "agents.toml"), m, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv, err := Start(ctx, Config{Manifest: filepath.Join(dir, "agents.toml"), Addr: "127.0.0.1:0", Keys: privs, Poll: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, e := srv.Status(); n != 0 || !strings.Contains(e, "extended cards must never be inside what is published") {
+		t.Errorf("privateOutput inside the output: %d builds, error %q", n, e)
+	}
+	cancel()
+	<-srv.Done()
+}

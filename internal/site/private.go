@@ -460,13 +460,8 @@ func openPrivate(dir, out, manifestDir, keysDir, manifest string, needed bool) (
 			return p, nil
 		}
 	}
-	if overlap != "" {
-		return nil, fmt.Errorf("private output folder %s %s: extended cards must never be inside what is published; set site.privateOutput to a folder beside the public one (default \"private\")", dir, overlap)
-	}
-	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
-		if within(in.dir, dir) {
-			return nil, fmt.Errorf("private output folder %s holds %s, which a build would delete; choose a folder of its own (site.privateOutput)", dir, in.what)
-		}
+	if err := privateConflict(dir, out, manifestDir, keysDir); err != nil {
+		return nil, err
 	}
 	if exists && !st.IsDir() {
 		return nil, fmt.Errorf("private output folder %s is not a folder; move it away or choose another (site.privateOutput)", dir)
@@ -486,6 +481,21 @@ func openPrivate(dir, out, manifestDir, keysDir, manifest string, needed bool) (
 	}
 	removeStale(dir)
 	return p, nil
+}
+
+// privateConflict refuses a private output folder dir (a real path) that
+// overlaps the public output out or the folders a build keeps beside it,
+// or holds the manifest's folder or the keys folder.
+func privateConflict(dir, out, manifestDir, keysDir string) error {
+	if overlap := overlapsOutput(dir, out); overlap != "" {
+		return fmt.Errorf("private output folder %s %s: extended cards must never be inside what is published; set site.privateOutput to a folder beside the public one (default \"private\")", dir, overlap)
+	}
+	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
+		if within(in.dir, dir) {
+			return fmt.Errorf("private output folder %s holds %s, which a build would delete; choose a folder of its own (site.privateOutput)", dir, in.what)
+		}
+	}
+	return nil
 }
 
 // overlapsOutput says how dir overlaps the public output out or the

@@ -38,6 +38,11 @@ type Options struct {
 	// PrivateDir is the folder of extended cards, replaced as a whole too
 	// (default: the manifest's site.privateOutput).
 	PrivateDir string
+	// ConfiguredOutDir and ConfiguredPrivateDir, when a build writes
+	// elsewhere than the manifest says (a preview), are the folders the
+	// manifest names: a site with extended cards is refused when they
+	// conflict, as a build into them would be.
+	ConfiguredOutDir, ConfiguredPrivateDir string
 	// Keys is the published key set; every signer's key must be in it.
 	Keys *sign.KeySet
 	// Signers sign every card, each adding one signature (two where a card
@@ -204,6 +209,11 @@ func Build(opts Options) (*Report, error) {
 		return nil, err
 	}
 	private, err := openPrivate(realPriv, realOut, realManifest, realKeys, m.Path, b.private != nil)
+	if err == nil && b.private != nil && opts.ConfiguredPrivateDir != "" {
+		// A preview: the folders the manifest names are held to the
+		// rules a build holds them to, though it writes elsewhere.
+		err = configuredConflict(opts.ConfiguredPrivateDir, opts.ConfiguredOutDir, realManifest, realKeys)
+	}
 	if err == nil {
 		err = private.prepare(b.private, opts.Secrets)
 	}
@@ -448,4 +458,18 @@ func skillTags(a *manifest.Agent) []string {
 		}
 	}
 	return tags
+}
+
+// configuredConflict is privateConflict for the folders a manifest names,
+// made real paths.
+func configuredConflict(priv, out, manifestDir, keysDir string) error {
+	realPriv, err := realPath(priv)
+	if err != nil {
+		return err
+	}
+	realOut, err := realPath(out)
+	if err != nil {
+		return err
+	}
+	return privateConflict(realPriv, realOut, manifestDir, keysDir)
 }
