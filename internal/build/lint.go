@@ -29,13 +29,21 @@ type finding struct {
 	lint.Finding
 }
 
-// Inspect lints one agent's public card (site.Options.Inspect).
-func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte) {
+// Inspect lints one agent's public card (site.Options.Inspect). A
+// credential lint finds in it (credential-in-card, not silenced) fails
+// the build: whatever lint reports as a credential is never published.
+func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte) error {
 	findings, err := lint.Unsigned(unsigned, a.Silenced())
 	if err != nil {
-		return
+		return nil
 	}
 	l.Add(a.ID, findings)
+	for _, f := range findings {
+		if f.Rule == lint.CredentialInCard && f.Severity == lint.Error && f.Silenced == "" {
+			return fmt.Errorf("agent %s: the card would publish a credential: %s; remove it from agents.toml (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", terminal.Escape(a.ID), terminal.Escape(f.String()))
+		}
+	}
+	return nil
 }
 
 // Add counts the findings of agent id's card.

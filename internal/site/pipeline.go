@@ -758,7 +758,9 @@ func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 		return nil, err
 	}
 	if b.opts.Inspect != nil {
-		b.opts.Inspect(a, out.unsigned)
+		if err := b.opts.Inspect(a, out.unsigned); err != nil {
+			return nil, err
+		}
 	}
 	if out.page, err = b.agentPage(a, len(out.projected) > 0 && b.m.Site.ProjectionSignatures()); err != nil {
 		return nil, fmt.Errorf("page: %w", err)

@@ -58,8 +58,9 @@ type Options struct {
 	// Inspect, when set, is shown each agent's public A2A v1.0 card that
 	// the build signs, as encoded before signing: agents an incremental
 	// build keeps unchanged are not shown again. It is called from many
-	// goroutines at once. The build's lint warnings come from it.
-	Inspect func(a *manifest.Agent, unsigned []byte)
+	// goroutines at once. The build's lint warnings come from it; an
+	// error it returns fails the build, and nothing is published.
+	Inspect func(a *manifest.Agent, unsigned []byte) error
 }
 
 // Report says what a build did.
