@@ -202,6 +202,7 @@ func TestSecondRoundBypasses(t *testing.T) {
 		{"CSS strings next to each other", "style.css", `.x::after { content: "private" "-export"; }`, privID},
 		{"a tab in a link", "index.html", `<a href="https://example.com/docs/ledger-lens/cust&#9;omers">x</a>`, privURL},
 		{"backslashes in a link", "index.html", `<a href="https:\\example.com\docs\ledger-lens\customers">x</a>`, privURL},
+		{"Cyrillic look-alikes in a sentence", "site/index.md", "Bulk \u0435xport t\u043e acc\u043eunting.", privSentence},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := find(tc.file, tc.data); !slices.Contains(got, tc.want) {

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 )
@@ -43,7 +44,9 @@ func Normalize(s string) string {
 	return canonicalURLs(strings.Join(out, " "))
 }
 
-// fold is s in NFKC, case folded, without default-ignorable code points.
+// fold is s in NFKC, case folded, without default-ignorable code points,
+// with letters of other scripts that look Latin read as Latin (a Cyrillic
+// "е" inside an English word is what a reader takes for "e").
 // Ignorables go first, since one may sit between a letter and the accent
 // NFKC would join to it, and again after NFKC, which maps some code points
 // (U+3164 HANGUL FILLER) to others that are ignorable.
@@ -52,7 +55,7 @@ func fold(s string, folder cases.Caser) string {
 	s = norm.NFKC.String(s)
 	s = folder.String(s)
 	s = dropIgnorable(s)
-	return hyphens.Replace(norm.NFKC.String(s))
+	return strings.Map(secret.AsLatin, hyphens.Replace(norm.NFKC.String(s)))
 }
 
 // hyphens maps the dashes a reader takes for a hyphen, which NFKC keeps,
