@@ -33,12 +33,20 @@ func copyFile(t *testing.T, src, dst string) {
 // site/) signed with the Ed25519 test key, until the test ends.
 func startExample(t *testing.T) *Server {
 	t.Helper()
+	dir, privs := exampleProject(t)
+	return start(t, filepath.Join(dir, "agents.toml"), privs)
+}
+
+// exampleProject is a copy of the repository's example (agents.toml and
+// site/) that publishes the Ed25519 test key, and that key.
+func exampleProject(t *testing.T) (string, []keyring.Private) {
+	t.Helper()
 	dir := t.TempDir()
 	copyFile(t, "../../agents.toml", filepath.Join(dir, "agents.toml"))
 	for _, f := range []string{"index.md", "verify.md", "agents/travel-planner.md"} {
 		copyFile(t, filepath.Join("../../site", f), filepath.Join(dir, "site", f))
 	}
-	return startWithTestKey(t, dir)
+	return dir, testKey(t, dir)
 }
 
 // startMCPExample serves testdata/mcp (an agent and two MCP servers).
@@ -54,13 +62,20 @@ func startMCPExample(t *testing.T) *Server {
 // published Ed25519 test key.
 func startWithTestKey(t *testing.T, dir string) *Server {
 	t.Helper()
+	return start(t, filepath.Join(dir, "agents.toml"), testKey(t, dir))
+}
+
+// testKey puts the Ed25519 test key's public half in dir's keys folder and
+// returns the key.
+func testKey(t *testing.T, dir string) []keyring.Private {
+	t.Helper()
 	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
 	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
 	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return start(t, filepath.Join(dir, "agents.toml"), privs)
+	return privs
 }
 
 func start(t *testing.T, manifestPath string, privs []keyring.Private) *Server {

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/agentcards/agentcards/internal/keyring"
 )
 
 // syncBuffer is a bytes.Buffer for the preview's log, which its rebuilds
@@ -37,17 +35,7 @@ func (s *syncBuffer) String() string {
 // refused, as `agentcards build` refuses it, and the cards' lint findings
 // and the build's notes are printed.
 func TestServeBuildsAsBuildDoes(t *testing.T) {
-	dir := t.TempDir()
-	copyFile(t, "../../agents.toml", filepath.Join(dir, "agents.toml"))
-	for _, f := range []string{"index.md", "verify.md", "agents/travel-planner.md"} {
-		copyFile(t, filepath.Join("../../site", f), filepath.Join(dir, "site", f))
-	}
-	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
-	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
-	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, privs := exampleProject(t)
 	const secretText = "s3cr3t-8f2b7c1d9e4a6b3c5d7e9f1a2b4c6d8e"
 	page := filepath.Join(dir, "site", "index.md")
 	b, err := os.ReadFile(page)
@@ -102,17 +90,7 @@ func TestServeBuildsAsBuildDoes(t *testing.T) {
 // inside the public one is refused by serve as by build, though serve
 // writes its extended cards elsewhere.
 func TestServeRefusesWhatBuildRefuses(t *testing.T) {
-	dir := t.TempDir()
-	copyFile(t, "../../agents.toml", filepath.Join(dir, "agents.toml"))
-	for _, f := range []string{"index.md", "verify.md", "agents/travel-planner.md"} {
-		copyFile(t, filepath.Join("../../site", f), filepath.Join(dir, "site", f))
-	}
-	const kid = "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM"
-	copyFile(t, "../../testdata/keys/public/"+kid+".json", filepath.Join(dir, "keys", kid+".json"))
-	privs, err := keyring.Read([]string{"../../testdata/keys/test-ed25519.pem"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, privs := exampleProject(t)
 	m, err := os.ReadFile(filepath.Join(dir, "agents.toml"))
 	if err != nil {
 		t.Fatal(err)
