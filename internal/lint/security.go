@@ -142,7 +142,7 @@ func (l *linter) credential(path, key, s string) {
 	if underSecurity(path) || looksLikeURL(s) {
 		return
 	}
-	if (!isASCII(key) || containsFoldAny(key, credentialStems)) && secret.HeldCredential(key, s) {
+	if (!isASCII(key) || containsFoldAny(key, credentialStems) || strings.HasPrefix(strings.TrimSpace(s), "{")) && secret.HeldCredential(key, s) {
 		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
 }
@@ -283,9 +283,9 @@ func credentialName(k string) bool {
 	return secret.CredentialName(k)
 }
 
-// credentialStems are held by every name credentialName accepts, in some
-// letter case.
-var credentialStems = []string{"token", "secret", "pass", "key", "pwd", "auth", "cred", "bearer"}
+// credentialStems are held by every name credentialName or
+// secret.HeldCredential accepts, in some letter case.
+var credentialStems = []string{"token", "secret", "pass", "key", "pwd", "auth", "cred", "bearer", "cookie", "seed", "mnemonic", "session", "sid", "hmac", "pin", "otp"}
 
 // containsFoldAny reports whether ASCII s holds one of the lower-case
 // ASCII words, in any letter case.

@@ -118,6 +118,30 @@ func TestOneCredentialVocabulary(t *testing.T) {
 		{"spin", 1.0, false, false},
 		{"version_pin", 2.0, false, false},
 		{"step_in", 2.0, false, false},
+		// Names outside the credential suffixes that hold a credential's
+		// word: a value in a secret's shape is one.
+		{"secretValue", "k3J9xQ2mP8vL5nR7", true, true},
+		{"licenseKey", "ABCD-1234-EFGH-5678", true, true},
+		{"auth", "9f8e7d6c5b4a3f2e", true, true},
+		{"pass", "hunter22", true, true},
+		{"cookie", "session=3f9a8b7c6d5e4f3a2b1c", true, true},
+		{"webhookSigningSecretV2", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", true, true},
+		{"otp_seed", "JBSWY3DPEHPK3PXP", true, true},
+		{"credentialsJson", `{"type":"service_account","client_secret":"s3cr3tV4lu3xyz"}`, true, true},
+		{"config", `{"nested":{"password":"hunter2hunter2"}}`, true, true},
+		// ... and a word, a version, a model or a policy is not.
+		{"tokenizer", "cl100k_base", false, false},
+		{"authServer", "keycloak-v26", false, false},
+		{"tokenModel", "gpt4o-mini", false, false},
+		{"sessionTimeout", "30m", false, false},
+		{"secretsManager", "aws-secrets-manager", false, false},
+		{"passThrough", "enabled", false, false},
+		{"authVersion", "v1.0.2", false, false},
+		{"cookiePolicy", "SameSite=Lax", false, false},
+		{"licenseKey", "MIT", false, false},
+		{"seed", 42.0, false, false},
+		{"credentialsJson", `{"type":"service_account","project_id":"demo-42"}`, false, false},
+		{"monkey", "k3J9xQ2mP8vL5nR7x", false, false},
 		// A name that holds nothing but a credential has no place in a
 		// manifest whatever it holds; lint passes a word about one.
 		{"auth_token", "required", false, true},

@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"encoding/json"
 	"net/url"
 	"regexp"
 	"slices"
@@ -167,8 +168,150 @@ func HeldCredential(k, s string) bool {
 	if CredentialName(k) {
 		return CredentialValue(k, s)
 	}
+	if embeddedCredential(s) {
+		return true
+	}
 	// "key": "sk8f3...": a bare key name with what looks like a key.
-	return NormalizeName(k) == "key" && TokenLike(strings.TrimSpace(s))
+	if NormalizeName(k) == "key" && TokenLike(strings.TrimSpace(s)) {
+		return true
+	}
+	// "secretValue", "licenseKey", "otp_seed", "cookie": a name with a
+	// credential's word in it holds one when the value has a secret's
+	// shape, not when it is a word, a version or a sentence.
+	if short, ok := credentialWordName(k); ok {
+		return secretShaped(strings.TrimSpace(s), short)
+	}
+	return false
+}
+
+// credentialWords are the words of a name (nameWords, lower case) that
+// say it may hold a credential. Those mapped to true are a password's,
+// which can be short.
+var credentialWords = map[string]bool{
+	"secret": false, "secrets": false, "token": false, "tokens": false, "auth": false, "cookie": false, "cookies": false,
+	"credential": false, "credentials": false, "creds": false, "cred": false, "seed": false, "mnemonic": false,
+	"bearer": false, "session": false, "sid": false, "hmac": false, "apikey": false, "privkey": false,
+	"pass": true, "password": true, "passwd": true, "passphrase": true, "passcode": true, "pwd": true, "pin": true, "otp": true, "totp": true,
+}
+
+// credentialWordName reports whether a name has a word of
+// credentialWords, or "key" after one of keyPrefixes ("licenseKey",
+// "private_key", "appKey"), and whether that word is a password's.
+func credentialWordName(k string) (short, ok bool) {
+	words := nameWords(strings.Map(AsLatin, k))
+	for i, w := range words {
+		w = strings.ToLower(w)
+		if pw, found := credentialWords[w]; found {
+			ok = true
+			short = short || pw
+			continue
+		}
+		if p, isKey := strings.CutSuffix(w, "key"); isKey {
+			if p == "" && i > 0 {
+				p = strings.ToLower(words[i-1])
+			}
+			ok = ok || slices.Contains(keyPrefixes, p)
+		}
+	}
+	return short, ok
+}
+
+// secretShaped reports whether t, the value of a member whose name has a
+// credential's word, has a secret's shape: no spaces, not a placeholder,
+// a word about a credential, a URL or a version, and either a generated
+// secret's letters and digits (TokenLike), eight characters or more that
+// change between letters and digits often ("9f8e7d6c"), or, for a
+// password's name, six or more with a digit ("hunter22"). A cookie's
+// "name=value" is judged by its value.
+func secretShaped(t string, short bool) bool {
+	if t == "" || Placeholder(t) || DescribesCredential(t) || strings.ContainsFunc(t, unicode.IsSpace) || strings.Contains(t, "://") {
+		return false
+	}
+	if name, v, ok := strings.Cut(t, "="); ok && name != "" && v != "" {
+		v, _, _ = strings.Cut(v, ";")
+		return secretShaped(v, short)
+	}
+	if versionLike(t) {
+		return false
+	}
+	if TokenLike(t) || APIToken(t) != "" {
+		return true
+	}
+	if short && len(t) >= 6 && strings.ContainsAny(t, "0123456789") {
+		return true
+	}
+	return len(t) >= 8 && classChanges(t) >= 4
+}
+
+// versionLike reports whether t is a version or a date ("v2.4.0",
+// "2026-11-26", "1.0").
+func versionLike(t string) bool {
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "v"), "V")
+	return t != "" && strings.Trim(t, "0123456789.-+") == ""
+}
+
+// classChanges counts the changes between letters and digits along t:
+// generated secrets change often ("9f8e7d6c": 7), names and versions
+// seldom ("gpt4o-mini": 2).
+func classChanges(t string) int {
+	n, last := 0, 0
+	for _, r := range t {
+		c := 0
+		switch {
+		case r >= '0' && r <= '9':
+			c = 1
+		case unicode.IsLetter(r):
+			c = 2
+		}
+		if c != 0 && last != 0 && c != last {
+			n++
+		}
+		if c != 0 {
+			last = c
+		}
+	}
+	return n
+}
+
+// embeddedCredential reports whether s is a JSON object written as text
+// (a service account's credentials file, say) one of whose members, at
+// any depth, holds a credential.
+func embeddedCredential(s string) bool {
+	t := strings.TrimSpace(s)
+	if len(t) < 2 || t[0] != '{' || len(t) > 1<<20 {
+		return false
+	}
+	var v any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return false
+	}
+	return heldInJSON(v, 0)
+}
+
+// heldInJSON reports whether a member of v, at most 32 levels down, holds
+// a credential (HeldCredential).
+func heldInJSON(v any, depth int) bool {
+	if depth > 32 {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, m := range x {
+			if s, ok := m.(string); ok && (HeldCredential(k, s) || IsCredentialName(k) && s != "" && !DescribesCredential(s) && !Placeholder(s)) {
+				return true
+			}
+			if heldInJSON(m, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, m := range x {
+			if heldInJSON(m, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // CredentialValue is HeldCredential's judgment of the value s of a member
@@ -303,11 +446,14 @@ func APIToken(s string) string {
 
 // tokenPrefixes are what every match of tokenRE holds: the expression
 // runs only on text that holds one.
-var tokenPrefixes = []string{"sk-", "sk_", "rk_", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "AIza", "xox", "AKIA", "eyJ"}
+var tokenPrefixes = []string{"sk-", "sk_", "rk_", "gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_", "AIza", "xox", "AKIA", "eyJ",
+	"whsec_", "glpat-", "npm_", "hf_", "shpat_", "shpss_", "SG.", "ya29.", "AGE-SECRET-KEY-"}
 
 // tokenRE matches the credentials services issue in recognisable shapes:
 // OpenAI and Stripe secret keys, GitHub tokens, Google API keys, Slack
-// tokens, AWS access key ids, and JSON Web Tokens.
+// tokens, AWS access key ids, JSON Web Tokens, webhook signing secrets
+// (Stripe, Svix), GitLab, npm and Hugging Face tokens, Shopify and
+// SendGrid keys, Google OAuth access tokens and age secret keys.
 var tokenRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(?:sk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|AIza[0-9A-Za-z_-]{35}|xox[baprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)
+	return regexp.MustCompile(`\b(?:sk-(?:proj-|live-|test-|ant-)?[A-Za-z0-9_-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|AIza[0-9A-Za-z_-]{35}|xox[baprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}|whsec_[A-Za-z0-9+/=]{24,}|glpat-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36}|hf_[A-Za-z0-9]{30,}|shp(?:at|ss)_[a-fA-F0-9]{32}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{20,}|ya29\.[A-Za-z0-9_-]{20,}|AGE-SECRET-KEY-1[0-9A-Z]{58})`)
 })
