@@ -215,3 +215,52 @@ func TestSecondRoundBypasses(t *testing.T) {
 		t.Errorf("another host: found %q", got)
 	}
 }
+
+// TestFourthRoundBypasses: a private sentence shown backwards by a
+// right-to-left override, published without its last words, or
+// hyphenated across a line is what a reader reads, and is found.
+func TestFourthRoundBypasses(t *testing.T) {
+	const privLong = "Escalates refunds above five thousand euros to the finance on-call rota overnight."
+	find := func(name, data string) []string {
+		f := New(Pieces(privLong), []string{privID})
+		got := f.Find([]byte(data))
+		for _, s := range f.Find(textFor(name, []byte(data))) {
+			if !slices.Contains(got, s) {
+				got = append(got, s)
+			}
+		}
+		return got
+	}
+	reversed := func(s string) string {
+		r := []rune(s)
+		slices.Reverse(r)
+		return string(r)
+	}
+	for _, tc := range []struct{ name, file, data string }{
+		{"a right-to-left override in Markdown", "site/index.md", "Our policy: \u202e" + reversed(privLong) + "\u202c Thanks."},
+		{"an override up to the end of the line", "site/index.md", "\u202e" + reversed("Escalates refunds above five thousand euros to the finance") + "\nmore"},
+		{"bdo dir=rtl in a template", "index.html", `<p>Policy: <bdo dir="rtl">` + reversed("Escalates refunds above five thousand euros to the finance on-call rota") + `</bdo></p>`},
+		{"the last words cut off", "site/index.md", "Escalates refunds above five thousand euros to the finance"},
+		{"the first words cut off", "index.html", "<p>five thousand euros to the finance on-call rota overnight</p>"},
+		{"hyphenated across a line", "site/index.md", "Escalates refunds above five thou-\nsand euros to the fi-\nnance on-call rota overnight."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := find(tc.file, tc.data); len(got) == 0 {
+				t.Errorf("%s: %q: found nothing", tc.file, tc.data)
+			}
+		})
+	}
+	// Fewer words in a row than a window, or the words in another order,
+	// are not the sentence.
+	for _, data := range []string{
+		"We escalate refunds above five thousand euros.",
+		"The finance rota is on call overnight; refunds above five thousand euros escalate.",
+	} {
+		if got := find("site/index.md", data); len(got) != 0 {
+			t.Errorf("%q: found %q", data, got)
+		}
+	}
+	if got := find("index.html", "<p>Ask for private-\nexport now</p>"); !slices.Contains(got, privID) {
+		t.Errorf("an id hyphenated across a line: found %q", got)
+	}
+}

@@ -209,9 +209,15 @@ func (p *Public) Holds(s string) bool {
 	}
 }
 
+// WindowWords is how many words in a row of a private sentence Pieces
+// looks for on their own: a sentence published without its first or last
+// words is found by any run of that many words it still holds.
+const WindowWords = 8
+
 // Pieces are the parts of a text worth looking for on their own: the
-// whole text, and each line and sentence of it, trimmed, so that one
-// sentence of a private description pasted elsewhere is found too.
+// whole text, each line and sentence of it, trimmed, so that one sentence
+// of a private description pasted elsewhere is found too, and each run of
+// WindowWords words of a longer sentence, so that one cut short is.
 func Pieces(text string) []string {
 	out := []string{text}
 	for _, line := range strings.Split(text, "\n") {
@@ -221,11 +227,24 @@ func Pieces(text string) []string {
 		for i := 0; i+1 < len(line); i++ {
 			if strings.IndexByte(".!?", line[i]) >= 0 && line[i+1] == ' ' {
 				out = append(out, strings.TrimSpace(line[start:i+1]))
+				out = append(out, windows(line[start:i+1])...)
 				start = i + 1
 			}
 		}
 		out = append(out, strings.TrimSpace(line[start:]))
+		out = append(out, windows(line[start:])...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// windows are the runs of WindowWords words of a sentence longer than
+// that, joined by single spaces (as Normalize writes them).
+func windows(sentence string) []string {
+	words := strings.Fields(sentence)
+	var out []string
+	for i := 0; i+WindowWords <= len(words) && len(words) > WindowWords; i++ {
+		out = append(out, strings.Join(words[i:i+WindowWords], " "))
+	}
+	return out
 }

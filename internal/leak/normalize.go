@@ -19,8 +19,10 @@ import (
 // default-ignorable code points (the Unicode Default_Ignorable_Code_Point
 // property: soft hyphens, zero-width and bidi controls, variation
 // selectors, tag characters, invisible operators...), case folded, with
-// every run of white space one space, and with every http, https or
-// scheme-relative URL in its canonical form (canonicalURL).
+// every run of white space one space, with a hyphen between two letters
+// dropped (joinHyphenated: a word broken across a line reads whole), and
+// with every http, https or scheme-relative URL in its canonical form
+// (canonicalURL).
 func Normalize(s string) string {
 	// Word by word: white space is where nothing NFKC or case folding do
 	// reaches across, and most words are ASCII.
@@ -41,7 +43,75 @@ func Normalize(s string) string {
 			out = append(out, w)
 		}
 	}
-	return canonicalURLs(strings.Join(out, " "))
+	return canonicalURLs(joinHyphenated(strings.Join(out, " ")))
+}
+
+// rlo is RIGHT-TO-LEFT OVERRIDE, and pdf, pdi and the line breaks end the
+// run of text it makes a reader see backwards.
+const (
+	rlo = '\u202e'
+	pdf = '\u202c'
+	pdi = '\u2069'
+)
+
+// unoverride is s with every run after a right-to-left override (up to
+// the next pop, isolate pop, line break or override) written in the order
+// a reader sees it: "\u202elaitnedifnoc" reads "confidential".
+func unoverride(s string) string {
+	var b strings.Builder
+	var run []rune
+	reversing := false
+	flush := func() {
+		for i := len(run) - 1; i >= 0; i-- {
+			b.WriteRune(run[i])
+		}
+		run = run[:0]
+	}
+	for _, r := range s {
+		switch {
+		case r == rlo:
+			flush()
+			reversing = true
+		case reversing && (r == pdf || r == pdi || r == '\n' || r == '\r' || r == '\u2029'):
+			flush()
+			reversing = false
+			b.WriteRune(r)
+		case reversing:
+			run = append(run, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	flush()
+	return b.String()
+}
+
+// joinHyphenated is s, normalized, with every hyphen between two letters
+// dropped, and the one space after it when a line broke there: a word
+// hyphenated across a line ("confi-\ndential") reads as the word, and
+// "well-known" as "wellknown" whichever way it was broken.
+func joinHyphenated(s string) string {
+	if !strings.Contains(s, "-") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '-' && i > 0 {
+			prev, _ := utf8.DecodeLastRuneInString(s[:i])
+			j := i + 1
+			if j < len(s) && s[j] == ' ' {
+				j++
+			}
+			next, _ := utf8.DecodeRuneInString(s[j:])
+			if unicode.IsLetter(prev) && unicode.IsLetter(next) {
+				i = j - 1
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // fold is s in NFKC, case folded, without default-ignorable code points,

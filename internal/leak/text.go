@@ -22,7 +22,10 @@ import (
 //   - CSS (.css) with its escapes ("\70 ", "\000070") decoded;
 //   - JavaScript and JSON (.js, .mjs, .cjs, .json) with their string
 //     escapes ("\u0070", "\u{70}", "\x70", "\160", "\/") decoded;
-//   - anything else (Markdown, text) as it is.
+//   - anything else (Markdown, text) as it is;
+//
+// and text a right-to-left override (U+202E, or HTML's <bdo dir=rtl>)
+// shows backwards read both as written and as shown.
 func Text(name string, data []byte) []byte {
 	var s string
 	switch strings.ToLower(path.Ext(name)) {
@@ -34,6 +37,11 @@ func Text(name string, data []byte) []byte {
 		s = jsUnescape(string(data))
 	default:
 		s = string(data)
+	}
+	if strings.ContainsRune(s, rlo) {
+		// Read both ways: as the code points run, and as a reader sees
+		// the runs a right-to-left override turns around.
+		return []byte(Normalize(s) + "\n" + Normalize(unoverride(s)))
 	}
 	return []byte(Normalize(s))
 }
@@ -74,6 +82,9 @@ func htmlText(data []byte, depth int) string {
 			if !inline(t.Data) {
 				flow.WriteByte(' ')
 			}
+			if t.Data == "bdo" && hasAttr(t, "dir", "rtl") {
+				flow.WriteRune(rlo) // shown backwards, up to </bdo>
+			}
 			raw = t.Data
 			for _, a := range t.Attr {
 				if v, ok := attrText(t, a, depth); ok {
@@ -85,6 +96,9 @@ func htmlText(data []byte, depth int) string {
 			name, _ := z.TagName()
 			if !inline(string(name)) {
 				flow.WriteByte(' ')
+			}
+			if string(name) == "bdo" {
+				flow.WriteRune(pdf)
 			}
 			raw = ""
 		case html.DoctypeToken:
