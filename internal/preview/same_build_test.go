@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -87,27 +88,40 @@ func TestServeBuildsAsBuildDoes(t *testing.T) {
 }
 
 // TestServeRefusesWhatBuildRefuses: a private output the manifest puts
-// inside the public one is refused by serve as by build, though serve
-// writes its extended cards elsewhere.
+// inside the public one, and an output folder that holds the keys or
+// the site's own Markdown, are refused by serve as by build, though serve
+// writes elsewhere.
 func TestServeRefusesWhatBuildRefuses(t *testing.T) {
-	dir, privs := exampleProject(t)
-	m, err := os.ReadFile(filepath.Join(dir, "agents.toml"))
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ name, set, want string }{
+		{"privateOutput inside the output", `privateOutput = "public/private"`, "extended cards must never be inside what is published"},
+		{"output is the keys folder", `output = "keys"`, "holds the keys folder (site.keys), which a build would delete"},
+		{"output is the site's Markdown", `output = "site"`, "is not an agentcards site"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, privs := exampleProject(t)
+			m, err := os.ReadFile(filepath.Join(dir, "agents.toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m = regexp.MustCompile(`(?m)^output = .*$`).ReplaceAll(m, nil)
+			m = bytes.Replace(m, []byte("[site]\n"), []byte("[site]\n"+tc.set+"\n"), 1)
+			if err := os.WriteFile(filepath.Join(dir, "agents.toml"), m, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "keys"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			srv, err := Start(ctx, Config{Manifest: filepath.Join(dir, "agents.toml"), Addr: "127.0.0.1:0", Keys: privs, Poll: 50 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, e := srv.Status(); n != 0 || !strings.Contains(e, tc.want) {
+				t.Errorf("%d builds, error %q; want %q", n, e, tc.want)
+			}
+			cancel()
+			<-srv.Done()
+		})
 	}
-	m = bytes.Replace(m, []byte("[site]\n"), []byte("[site]\nprivateOutput = \"public/private\"\n"), 1)
-	if err := os.WriteFile(filepath.Join(dir, "agents.toml"), m, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	srv, err := Start(ctx, Config{Manifest: filepath.Join(dir, "agents.toml"), Addr: "127.0.0.1:0", Keys: privs, Poll: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, e := srv.Status(); n != 0 || !strings.Contains(e, "extended cards must never be inside what is published") {
-		t.Errorf("privateOutput inside the output: %d builds, error %q", n, e)
-	}
-	cancel()
-	<-srv.Done()
 }

@@ -142,6 +142,13 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.ConfiguredOutDir != "" {
+		// A preview: the output folder the manifest names is held to the
+		// rules a build holds it to, though the preview writes elsewhere.
+		if err := configuredOutConflict(opts.ConfiguredOutDir, realManifest, realKeys); err != nil {
+			return nil, err
+		}
+	}
 	out = realOut
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, err
@@ -459,6 +466,18 @@ func skillTags(a *manifest.Agent) []string {
 		}
 	}
 	return tags
+}
+
+// configuredOutConflict is checkOutDir for the output folder out that the
+// manifest names, which a preview does not write: the refusal a build of
+// the same manifest would meet.
+func configuredOutConflict(out, manifestDir, keysDir string) error {
+	realOut, err := realPath(out)
+	if err != nil {
+		return err
+	}
+	state := loadState(statePath(realOut))
+	return checkOutDir(realOut, manifestDir, keysDir, state.Live != nil && state.Live.matches(realOut))
 }
 
 // configuredConflict is privateConflict for the folders a manifest names,
