@@ -264,3 +264,25 @@ func TestFourthRoundBypasses(t *testing.T) {
 		t.Errorf("an id hyphenated across a line: found %q", got)
 	}
 }
+
+// TestFifthRoundBypasses: a private URL with percent-encoded letters, a
+// word split by a hidden element, and a comment written with character
+// references.
+func TestFifthRoundBypasses(t *testing.T) {
+	runBypass(t, []bypassCase{
+		{"an encoded letter in the path", "index.html", `<a href="https://example.com/docs/ledger-lens/%63ustomers">x</a>`, privURL},
+		{"an encoded letter, upper-case hex", "index.html", `<a href="https://example.com/docs/ledger-lens/cust%6Fmers">x</a>`, privURL},
+		{"an encoded hyphen", "site/index.md", "See https://example.com/docs/ledger%2Dlens/customers now.", privURL},
+		{"an encoded letter in the host", "index.html", `<a href="https://ex%61mple.com/docs/ledger-lens/customers">x</a>`, privURL},
+		{"an encoded trailing dot", "index.html", `<a href="https://example.com%2e/docs/ledger-lens/customers">x</a>`, privURL},
+		{"a hidden span inside a word", "index.html", `<p>Bulk export to acc<span hidden>zz</span>ounting</p>`, privSentence},
+		{"display:none inside a word", "index.html", `<p>Bulk export to acc<span style="display: none">zz</span>ounting</p>`, privSentence},
+		{"nested hidden spans", "index.html", `<p>Bulk export to acc<b style="visibility:hidden">z<b>z</b>z</b>ounting</p>`, privSentence},
+		{"a comment with references", "index.html", `<!-- Bulk&#32;export to accounting -->`, privSentence},
+		{"a bdo shown backwards", "index.html", `<p><bdo dir="rtl">gnitnuocca ot tropxe kluB</bdo></p>`, privSentence},
+	})
+	// Another escape (an encoded slash) is another URL to a server.
+	if got := findAll("site/index.md", "See https://example.com/docs/ledger-lens%2Fcustomers now."); slices.Contains(got, privURL) {
+		t.Errorf("an encoded slash: found %q", got)
+	}
+}

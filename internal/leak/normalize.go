@@ -43,7 +43,7 @@ func Normalize(s string) string {
 			out = append(out, w)
 		}
 	}
-	return canonicalURLs(joinHyphenated(strings.Join(out, " ")))
+	return joinHyphenated(canonicalURLs(strings.Join(out, " ")))
 }
 
 // rlo is RIGHT-TO-LEFT OVERRIDE, and pdf, pdi and the line breaks end the
@@ -242,7 +242,8 @@ func urlEnd(s string, i int) int {
 // https or scheme-relative URL, lower-cased: "//host/path?query#fragment"
 // with no scheme (http and https name the same text), no user
 // information, no default port (80 or 443, or an empty one), a host
-// without trailing dots, and a path with its dot segments resolved, runs
+// without trailing dots, percent-encoded letters, digits and "-._~"
+// decoded in host and path, and a path with its dot segments resolved, runs
 // of slashes written as one and no slash at its end. ok is false when u
 // has no host.
 func canonicalURL(u string) (string, bool) {
@@ -259,6 +260,7 @@ func canonicalURL(u string) (string, bool) {
 	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.Contains(authority[i:], "]") {
 		host, port = authority[:i], authority[i+1:]
 	}
+	host = decodeUnreserved(host)
 	if port == "80" || port == "443" {
 		port = ""
 	}
@@ -278,9 +280,35 @@ func canonicalURL(u string) (string, bool) {
 	if port != "" {
 		b.WriteString(":" + port)
 	}
-	b.WriteString(cleanPath(path))
+	b.WriteString(cleanPath(decodeUnreserved(path)))
 	b.WriteString(tail)
 	return b.String(), true
+}
+
+// decodeUnreserved is s with every percent-encoded unreserved character
+// (RFC 3986, 2.3: letters, digits, '-', '.', '_', '~') decoded, lower
+// case, as browsers and servers read them: "%63ustomers" is "customers",
+// "example.com%2e" is "example.com.". Other escapes are kept as written.
+func decodeUnreserved(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			c := hexVal(s[i+1])<<4 | hexVal(s[i+2])
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b.WriteByte(c)
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // cleanPath is path with its dot segments resolved (RFC 3986, 5.2.4), runs

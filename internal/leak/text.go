@@ -16,9 +16,12 @@ import (
 //   - HTML (.html, .htm, .xhtml, .svg) read by an HTML tokenizer: text
 //     with its character references decoded, words that inline elements
 //     (em, span, a, tt, font, img, custom elements...) split joined, and
-//     block elements (p, div, li, br, td...) between words; no comments;
-//     then the attributes a reader sees (readerAttr), and the scripts and
-//     style sheets in it read as JavaScript and CSS are;
+//     block elements (p, div, li, br, td...) between words; then the
+//     attributes a reader sees (readerAttr) and the comments anyone
+//     reading the source sees, and the scripts and style sheets in it
+//     read as JavaScript and CSS are; and where elements are hidden
+//     (hidden, display:none, visibility:hidden), the text once more
+//     without them, as a browser shows it;
 //   - CSS (.css) with its escapes ("\70 ", "\000070") decoded;
 //   - JavaScript and JSON (.js, .mjs, .cjs, .json) with their string
 //     escapes ("\u0070", "\u{70}", "\x70", "\160", "\/") decoded;
@@ -57,11 +60,18 @@ func htmlText(data []byte, depth int) string {
 	z := html.NewTokenizer(bytes.NewReader(data))
 	var flow, attrs strings.Builder
 	raw := "" // the raw-text element whose text comes next
+	var h hiding
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			flow.WriteByte('\n')
 			flow.WriteString(attrs.String())
+			if h.seen {
+				// And the text as shown, without what is hidden: words a
+				// hidden element splits read whole.
+				flow.WriteByte('\n')
+				flow.WriteString(h.shown.String())
+			}
 			return flow.String()
 		case html.TextToken:
 			text := string(z.Text())
@@ -76,12 +86,15 @@ func htmlText(data []byte, depth int) string {
 				}
 			}
 			flow.WriteString(text)
+			h.write(text)
 			raw = ""
 		case html.StartTagToken, html.SelfClosingTagToken:
 			t := z.Token()
 			if !inline(t.Data) {
 				flow.WriteByte(' ')
+				h.write(" ")
 			}
+			h.start(t)
 			if t.Data == "bdo" && hasAttr(t, "dir", "rtl") {
 				flow.WriteRune(rlo) // shown backwards, up to </bdo>
 			}
@@ -96,7 +109,9 @@ func htmlText(data []byte, depth int) string {
 			name, _ := z.TagName()
 			if !inline(string(name)) {
 				flow.WriteByte(' ')
+				h.write(" ")
 			}
+			h.end(string(name))
 			if string(name) == "bdo" {
 				flow.WriteRune(pdf)
 			}
@@ -104,9 +119,72 @@ func htmlText(data []byte, depth int) string {
 		case html.DoctypeToken:
 			raw = ""
 		case html.CommentToken:
-			// Not shown; it splits no word.
+			// Not shown, and it splits no word; but published, for
+			// anyone who reads the source, with its references decoded.
+			attrs.WriteString(html.UnescapeString(string(z.Text())))
+			attrs.WriteByte('\n')
 		}
 	}
+}
+
+// hiding follows the elements a browser does not show (the hidden
+// attribute, display:none, visibility:hidden) and keeps the text shown
+// without them.
+type hiding struct {
+	name  string // the hidden element open, or ""
+	depth int    // elements of that name open inside it
+	seen  bool
+	shown strings.Builder
+}
+
+// voidElements have no end tag, so hide nothing after them.
+var voidElements = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
+	"input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
+
+func (h *hiding) write(s string) {
+	if h.name == "" {
+		h.shown.WriteString(s)
+	}
+}
+
+// start notes an element t begins.
+func (h *hiding) start(t html.Token) {
+	switch {
+	case h.name != "":
+		if t.Data == h.name {
+			h.depth++
+		}
+	case !voidElements[t.Data] && hidden(t):
+		h.name, h.depth, h.seen = t.Data, 0, true
+	}
+}
+
+// end notes an element named name ends.
+func (h *hiding) end(name string) {
+	if h.name == "" || name != h.name {
+		return
+	}
+	if h.depth == 0 {
+		h.name = ""
+	} else {
+		h.depth--
+	}
+}
+
+// hidden reports whether the element t begins is not shown.
+func hidden(t html.Token) bool {
+	for _, a := range t.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "style":
+			css := strings.ToLower(strings.Join(strings.Fields(cssUnescape(a.Val)), ""))
+			if strings.Contains(css, "display:none") || strings.Contains(css, "visibility:hidden") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // separating are the elements whose tags separate the words on either
