@@ -96,6 +96,7 @@ func TestServeRefusesWhatBuildRefuses(t *testing.T) {
 		{"privateOutput inside the output", `privateOutput = "public/private"`, "extended cards must never be inside what is published"},
 		{"output is the keys folder", `output = "keys"`, "holds the keys folder (site.keys), which a build would delete"},
 		{"output is the site's Markdown", `output = "site"`, "is not an agentcards site"},
+		{"output is the manifest's folder", `output = "."`, "holds the manifest, which a build would delete"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, privs := exampleProject(t)
