@@ -31,7 +31,7 @@ var (
 	// one spoken to.
 	addressedRe = lazyRegexp(` (?:(?:dear|hey|hi|attention|psst) (?:the )?(?:` + readers + `)|(?:note|tip|guidance|notice|message|reminder|context|instructions?|directive|memo) (?:for|to) (?:the |any |all |every |automated )?(?:` + readers + `)|(?:to|for) (?:the|any|every|all) (?:` + readers + `) (?:reading|processing|that reads|who reads|that processes)|(?:` + readers + `)(?: that| who)? (?:reading|processing|parsing|that reads|that read|who reads|that processes) this|whoever is reading this|automated readers|ai clients|reader model|as the (?:orchestrating |calling |reading )?(?:assistant|model|ai|llm)|any ai that|(?:real|actual|true) (?:task|objective|goal)|by the (?:calling|reading) (?:model|assistant|ai|llm)|from (?:the )?(?:platform|operator|system) to the (?:model|assistant|ai))\b`)
 	// vocative: a model named at the start of a sentence, then spoken to.
-	vocativeRe = lazyRegexp(`^ (?:(?:llm|ai|model|assistant|agent) guidance |(?:important |operating |system )?(?:note|tip|notice) )?(?:the )?(?:(?:reader|calling|client|orchestrating) )?(?:assistant|assistants|model|models|ai|ais|llm|llms|chatbot|orchestrator|agents|ai agents|ai assistants)(?: \.)? (?:please |kindly |also |now |then |first |just )?(?:you |your |when |before |after |if |do not |dont |never |always |only |whatever |once |for every |(?:` + verbAlt + `)\b)`)
+	vocativeRe = lazyRegexp(`^ (?:(?:llm|ai|model|assistant|agent) guidance |(?:important |operating |system )?(?:note|tip|notice) )?(?:the )?(?:(?:reader|calling|client|orchestrating) )?(?:assistant|assistants|model|models|ai|ais|llm|llms|chatbot|orchestrator|agents|ai agents|ai assistants|autonomous clients|automated clients|autonomous agents|bots)(?: \.)? (?:please |kindly |also |now |then |first |just )?(?:you |your |when |before |after |if |do not |dont |never |always |only |whatever |once |for every |(?:` + verbAlt + `)\b)`)
 	// modal: a model told what it must, may or is to do.
 	modalRe = lazyRegexp(` (?:(?:first|next) (?:tool )?call (?:should|must) be |it is (?:very |really |extremely )?(?:important|essential|critical|crucial|vital) that you |make sure (?:that )?(?:you |the user )|you (?:are expected to|are asked to|are to|are kindly asked to) |(?:the |any |all |every |each |calling |reader |client )?(?:assistant|assistants|model|models|ai|ais|llm|llms|chatbot|orchestrator|orchestrators)(?: reading this| processing this| that reads this)? (?:must|should|shall|is to|are to|can|may|is expected to|are expected to|is authori[sz]ed to|are authori[sz]ed to|are kindly asked to|are asked to|is required to|are required to|is now permitted to|are expected to|are asked to|are now permitted to|is permitted to|are permitted to|have been granted|has been granted)(?: not| never| always| also| now| then| first| only)? )`)
 	// world: what the reader has and the card's writer should not touch.
@@ -39,7 +39,7 @@ var (
 	// harm: what makes an order about the reader's world hostile: secrecy,
 	// a skipped confirmation, the user's data, promotion, a call made on
 	// the card's say-so.
-	harmRe = lazyRegexp(` (?:without (?:telling|mentioning|asking|checking|waiting|confirmation|confirming|review|approval|showing|them knowing|the user knowing)|no questions asked|between us|never finds? out|say nothing|leave out|do not (?:tell|mention|show|bother|request|ask|bring up|let)|dont (?:tell|mention|show|bother|request|ask|bring up|let)|not let (?:the )?users? know|silently|quietly|secretly|anyway|immediately|directly|no confirmation|confirmation is not|is not needed|not needed|pre authori[sz]ed|standing consent|opted out|is implied|just pay|poor service|(?:user s|users|their|the human s|customer s) (?:\w+ ){0,2}(?:passwords?|api keys?|card numbers?|passport(?: number)?|phone numbers?|home (?:address|directory)|address book|saved addresses|contacts|email|full name|account (?:number|details)|location|calendar|documents?|files|question|messages?)|api keys|stored card|address book|internal notes|any data|do what it says|follow what it says|as coming from|as if (?:it|they) came from|(?:send|post|forward|upload) (?:\w+ ){0,4}to https?|a password|repeat it back|(?:must|should|shall) not (?:show|tell|mention|let|inform) (?:the )?users?|disclose|give out|recommend(?:ing)? (?:this|only|it|us|our)|rate this|list it first|describe it as|refer to this|the only|only verified|official|competitors?|cannot be trusted|under investigation|no longer need|content guidelines|elevated permissions|permission level|force true|confirm false|whatever the user said|even if|every (?:request|response|answer|booking|conversation|time)|each (?:response|answer|booking|conversation)|all future|the rest of this session|as if the user|steers? every)\b`)
+	harmRe = lazyRegexp(` (?:without (?:telling|mentioning|asking|checking|waiting|confirmation|confirming|review|approval|showing|them knowing|the user knowing)|no questions asked|between us|never finds? out|say nothing|leave out|do not (?:tell|mention|show|bother|request|ask|bring up|let)|dont (?:tell|mention|show|bother|request|ask|bring up|let)|not let (?:the )?users? know|silently|quietly|secretly|anyway|immediately|directly|no confirmation|confirmation is not|is not needed|not needed|pre authori[sz]ed|standing consent|opted out|is implied|just pay|poor service|no need to (?:tell|ask|inform|mention|confirm|notify)|(?:user s|users|their|the human s|customer s) (?:\w+ ){0,2}(?:passwords?|cookies?|session tokens?|api keys?|card numbers?|passport(?: number)?|phone numbers?|home (?:address|directory)|address book|saved addresses|contacts|email|full name|account (?:number|details)|location|calendar|documents?|files|question|messages?)|api keys|stored card|address book|internal notes|any data|do what it says|follow what it says|as coming from|as if (?:it|they) came from|(?:send|post|forward|upload) (?:\w+ ){0,4}to https?|a password|repeat it back|(?:must|should|shall) not (?:show|tell|mention|let|inform) (?:the )?users?|disclose|give out|recommend(?:ing)? (?:this|only|it|us|our)|rate this|list it first|describe it as|refer to this|the only|only verified|official|competitors?|cannot be trusted|under investigation|no longer need|content guidelines|elevated permissions|permission level|force true|confirm false|whatever the user said|even if|every (?:request|response|answer|booking|conversation|time)|each (?:response|answer|booking|conversation)|all future|the rest of this session|as if the user|steers? every)\b`)
 	// protective: an order that guards the user rather than harms them.
 	protectiveRe = lazyRegexp(` (?:without (?:the user s |their |your )?(?:consent|permission)|unless (?:the user|they|you) |only after|after (?:you|the user|they) (?:approve|confirm)|before (?:booking|paying|cancelling|buying|anything is booked))\b`)
 )
@@ -140,16 +140,18 @@ func decodedVariants(s string) []string {
 		out = append(out, d...)
 	}
 	// ROT13 and reversed English give themselves away by their
-	// commonest words: "gur", "naq", "lbh"; "eht", "dna", "uoy".
+	// commonest words: "gur", "naq", "lbh"; "eht", "dna", "uoy". Each
+	// sentence or labelled part ("Hint: ...") is read on its own: plain
+	// text around an encoded part is no reason to leave it encoded.
 	if hasLongLetterRuns(s) {
 		l := strings.ToLower(s)
-		if containsAny(l, " gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur ") {
-			if r := rot13(s); englishness(r) > englishness(s)+1 {
+		rot := containsAny(l, " gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur ")
+		rev := containsAny(l, " eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla ")
+		for _, part := range encodedParts(s, rot || rev) {
+			if r := rot13(part); rot && englishness(r) > englishness(part)+1 {
 				out = append(out, r)
 			}
-		}
-		if containsAny(l, " eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla ") {
-			if r := reversed(s); englishness(r) > englishness(s)+1 {
+			if r := reversed(part); rev && englishness(r) > englishness(part)+1 {
 				out = append(out, r)
 			}
 		}
@@ -170,6 +172,22 @@ func decodedVariants(s string) []string {
 		}
 	}
 	return out
+}
+
+// partBreak ends a sentence or a label: ". ", ": ", "; ", "! ", "? ".
+var partBreak = lazyRegexp(`[.:;!?]\s+`)
+
+// encodedParts are s and, when it has more than one, each of its
+// sentences and labelled parts; none when look is false.
+func encodedParts(s string, look bool) []string {
+	if !look {
+		return nil
+	}
+	parts := partBreak().Split(s, 16)
+	if len(parts) == 1 {
+		return parts
+	}
+	return append([]string{s}, parts...)
 }
 
 // hexTexts decodes runs of 16 or more hex digits that read as text.
@@ -233,7 +251,9 @@ func hasLongLetterRuns(s string) bool {
 // commonWords are English words almost any sentence of orders holds.
 var commonWords = map[string]bool{"the": true, "you": true, "to": true, "and": true, "this": true, "user": true, "all": true,
 	"before": true, "never": true, "always": true, "ignore": true, "instructions": true, "agent": true, "of": true, "for": true,
-	"send": true, "call": true, "do": true, "not": true, "tell": true, "ask": true, "your": true, "previous": true}
+	"send": true, "call": true, "do": true, "not": true, "tell": true, "ask": true, "your": true, "previous": true,
+	"without": true, "with": true, "from": true, "assistant": true, "model": true, "prior": true, "files": true, "data": true,
+	"funds": true, "transfer": true, "email": true, "now": true, "any": true, "is": true}
 
 // englishness counts the common English words of s.
 func englishness(s string) int {
@@ -372,15 +392,17 @@ var foreignSignals = sync.OnceValue(func() []signal {
 	mk := func(w int, expr string) signal { return signal{regexp.MustCompile(expr), w} }
 	return []signal{
 		// Addressed to the model (a vocative or a heading).
-		mk(1, `(?:nota para el modelo|nota per l'assistente|opmerking voor de assistent|untuk asisten|hinweis an|à l'attention de l'assistant|(?:^|[\s:;,.])(?:asistente|assistant|assistente|assistentin|sprachmodell|ki-assistent|modelo|modèle|modello|l'assistant|l'assistente|ассистент|модел[иь]|асистенте|асистент|المساعد|सहायक|asystent[ae]?|assistent(?:en)?|asistan(?:a)?|trợ lý|asisten ai|βοηθό|ai助手|助手|アシスタント|aiへ|ai에게|어시스턴트)(?:[\s:：,，]|$))`),
+		mk(1, `(?:nota para el modelo|nota per l'assistente|opmerking voor de assistent|untuk asisten|hinweis an|à l'attention de l'assistant|アシスタントへ|助手：|(?:^|[\s:;,.-])(?:asistente|assistant|assistente|assistentin|sprachmodell|ki-assistent|modelo|modèle|modello|l'assistant|l'assistente|ассистент|модел[иь]|асистенте|асистент|المساعد|सहायक|asystent[ae]?|assistent(?:en)?|asistan(?:a)?|trợ lý|asisten ai|βοηθό|ai助手|助手|アシスタント|aiへ|ai에게|어시스턴트)(?:[\s:：,，]|$))`),
 		// A confirmation the reader is told not to ask for.
 		mk(2, `(?:no pidas|sin pedir|ne demandez pas|ne demande pas|sans demander|nicht um bestätigung|ohne bestätigung|não peça|sem pedir|non chiedere conferma|non chiedere|senza chiedere|不要向用户确认|无需确认|不用确认|確認せずに|確認しないで|не спрашивай|без подтвержден|لا تطلب تأكيد|पुष्टि मत|확인하지 말|onay istemeden|nie pytaj|bez potwierdzenia|niet om bevestiging|zonder bevestiging|đừng hỏi xác nhận|fråga inte|jangan minta konfirmasi|niet om bevestiging|μην ζητάς επιβεβαίωση|не питай)`),
 		// Secrecy towards the user.
-		mk(1, `(?:no se lo (?:comentes|digas)|sans le lui dire|ne le dites pas|erwähne keine|sag (?:es )?nicht|não diga|non dirlo|不要告诉|ユーザーには伝えない|には伝えないで|не говори|не упоминай|لا تخبر|मत बताओ|알리지 마|söyleme|nie informuj|vertel het niet|đừng nói)`),
+		mk(1, `(?:no se lo (?:comentes|digas)|sans le lui dire|ne le dites pas|erwähne keine|sag (?:es )?nicht|não diga|non dirlo|不要告诉|ユーザーには伝えない|には伝えないで|не говори|не упоминай|لا تخبر|मत बताओ|알리지 마|söyleme|nie informuj|vertel het niet|đừng nói|säg inget|säg ingenting|berätta inte|知らせずに|伝えずに|告诉用户|不要让用户知道)`),
+		// The whole conversation sent somewhere.
+		mk(2, `(?:skicka|envía|envoie|sende|schick|invia|envie|stuur|wyślij|отправь|перешли|gönder)[^.!?。]{0,40}(?:konversation|conversación|conversation|unterhaltung|gespräch|chatverlauf|conversazione|conversa|gesprek|rozmow|переписк|разговор|konuşma)|(?:会話|对话|聊天记录)[^。]{0,30}(?:送って|送信|发送|发给)`),
 		// The conversation sent to a tool.
 		mk(2, `(?:historial de la conversación|histórico da conversa|l'historique|verlauf|对话|会話の全文|переписк|سجل المحادثة|पूरी बातचीत|대화 내용|całą rozmowę|gesprek)[^.!?。]{0,60}(?:herramienta|ferramenta|outil|werkzeug|工具|ツール|инструмент|الأداة|टूल|도구|narzędzi|tool|_)|(?:herramienta|ferramenta|outil|werkzeug|工具|ツール|инструмент|الأداة|टूल|도구|narzędzi)\s*\S*_\S*`),
 		// Before answering.
-		mk(1, `(?:antes de responder|avant de répondre|bevor du antwortest|在回答|回答の前に|перед ответом|قبل الرد|उत्तर देने से पहले|답변하기 전에|zanim odpowiesz|voordat je antwoordt|prima di rispondere)`),
+		mk(1, `(?:antes de responder|avant de répondre|bevor du antwortest|innan du svarar|在回答|回答の前に|перед ответом|قبل الرد|उत्तर देने से पहले|답변하기 전에|zanim odpowiesz|voordat je antwoordt|prima di rispondere)`),
 		// The user's data or tools named by the order.
 		mk(1, `(?:usuario|utilisateur|nutzer|benutzer|usuário|utente|用户|ユーザー|пользовател|المستخدم|उपयोगकर्ता|사용자|kullanıcı|użytkownik|gebruiker|người dùng|användare|pengguna|χρήστη|користувач)`),
 		// Always recommend, never mention others.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -83,7 +84,8 @@ var injectionPatterns = []struct {
 	{`please ignore disregard forget`, `\. (?:please )?(?:ignore|disregard|forget) (?:all |any |the |your |these |those |my )?` + orders + ` (?:\.|and|then|now)`, false},
 	{`please forget`, `\. (?:please )?forget (?:everything|all of (?:it|this|that)|all that|all this)(?: (?:\.|and|else|above|before|now))`, false},
 	{`your the all any`, `(?:your|the|all|any) (?:previous |prior |earlier |original |old |existing |current )?` + orders + ` (?:no longer apply|are void|are cancelled|are canceled|are revoked|do not apply|dont apply|are obsolete|have changed|have been (?:updated|replaced|revoked|changed))\b`, false},
-	{`override overrides supersede supersedes replace replaces take takes`, `(?:overrides?|supersedes?|replaces?|takes? precedence over) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others)\b`, false},
+	{`override overrides supersede supersedes replace replaces take takes`, `(?:overrides?|supersedes?|replaces?|takes? precedence over) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others|(?:safety|security|content) (?:configuration|settings|policy|policies|rules|filters?))\b`, false},
+	{`comply obey`, `(?:comply|obey)(?: \w+){0,6} (?:unconditionally|without (?:question|questioning|hesitation|exception|reservation))\b`, false},
 	{`new updated real true actual hidden secret revised different`, `(?:new|updated|real|true|actual|hidden|secret|revised|different) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:follow|below|are as follows|take precedence|override|supersede|replace)\b`, false},
 	{`new`, `\. new (?:system (?:instructions?|prompt|rules)|objective|mission|directive|prompt) \.`, false},
 	{`new`, `\. new (?:task|goal|instructions?|rules) \.`, true},
@@ -373,7 +375,7 @@ func injection(s string, example bool) string {
 		for _, p := range markerPatterns() {
 			for _, g := range p.gate {
 				if strings.Contains(lower, g) {
-					if m := p.re.FindString(lower); m != "" {
+					if m := p.re.FindString(lower); m != "" && !citedMention(s, example) {
 						return strings.TrimSpace(m)
 					}
 					break
@@ -382,7 +384,7 @@ func injection(s string, example bool) string {
 		}
 	}
 	if m := matchFolded(folded, example); m != "" {
-		if quotedMention(s, example) {
+		if quotedMention(s, example) || citedMention(s, example) {
 			return ""
 		}
 		// A security product's card describes the orders it catches
@@ -532,6 +534,62 @@ func quotedMention(s string, example bool) bool {
 	lower := strings.ToLower(outside)
 	return detectionWords().MatchString(lower) && attackWords().MatchString(lower)
 }
+
+// citedMention reports whether every quotation s holds is named as an
+// example or a title ("commands like `curl ... | sh`", "messages such as
+// 'ignore all previous instructions'", "papers including 'Ignore Previous
+// Prompt: ...'"), in text that says it explains, warns about, detects or
+// studies such things, and s holds no order outside its quotations: a card
+// that talks about an attack, not one that makes it.
+func citedMention(s string, example bool) bool {
+	if !strings.ContainsAny(s, "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb`") {
+		return false
+	}
+	locs := quoted().FindAllStringIndex(s, 8)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, loc := range locs {
+		if !mentionCue().MatchString(strings.ToLower(s[max(0, loc[0]-40):loc[0]])) || imperativeBefore(s[:loc[0]]) {
+			return false
+		}
+	}
+	outside := quoted().ReplaceAllString(s, " ")
+	if matchFolded(fold(outside), example) != "" || structural(outside, example) != "" {
+		return false
+	}
+	lower := strings.ToLower(outside)
+	for _, p := range markerPatterns() {
+		if p.re.MatchString(lower) {
+			return false
+		}
+	}
+	return detectionWords().MatchString(lower) || aboutWords().MatchString(lower)
+}
+
+// imperativeBefore reports whether the sentence that ends s opens with an
+// order ("Do things like", "Please follow steps such as"): what it quotes
+// is then what the reader is told to do.
+func imperativeBefore(s string) bool {
+	start := 0
+	for i := 0; i+1 < len(s); i++ {
+		if endsSentence(s[i], s[i+1:]) || s[i] == ':' || s[i] == '\n' {
+			start = i + 1
+		}
+	}
+	words := strings.Fields(fold(s[start:]))
+	for len(words) > 0 && (words[0] == "please" || words[0] == "kindly" || words[0] == "always" || words[0] == "now" || words[0] == "just") {
+		words = words[1:]
+	}
+	return len(words) > 0 && slices.Contains(verbs, words[0])
+}
+
+// mentionCue ends the text before a quotation that names it as an example
+// or a title.
+var mentionCue = lazyRegexp(`(?:\blike|\bsuch as|\be\.g\.,?|\bfor example,?|\bfor instance,?|\bincluding|\btitled|\bcalled|\bnamed|\bquoting|\bphrases?|\bcommands?|\bmessages?|\bstrings?)\s*[(]?\s*$`)
+
+// aboutWords say that a card explains, teaches or studies what it quotes.
+var aboutWords = lazyRegexp(`\b(?:explains?|explaining|warns?|warning|spots?|spotting|teach(?:es)?|quiz(?:zes)?|papers?|research|study|studies|articles?|books?|cites?|discuss(?:es)?|moderat\w+|recogni[sz]\w*|analy[sz]\w*|lessons?|courses?|tutorials?)\b`)
 
 // quoted matches text in quotation marks.
 var quoted = lazyRegexp("\"[^\"]{1,300}\"|\u201c[^\u201d]{1,300}\u201d|\u00ab[^\u00bb]{1,300}\u00bb|`[^`]{1,300}`|(?:^|[\\s(])'[^']{1,300}'|\u2018[^\u2019]{1,300}\u2019")
