@@ -85,6 +85,8 @@ var injectionPatterns = []struct {
 	{`please forget`, `\. (?:please )?forget (?:everything|all of (?:it|this|that)|all that|all this)(?: (?:\.|and|else|above|before|now))`, false},
 	{`your the all any`, `(?:your|the|all|any) (?:previous |prior |earlier |original |old |existing |current )?` + orders + ` (?:no longer apply|are void|are cancelled|are canceled|are revoked|do not apply|dont apply|are obsolete|have changed|have been (?:updated|replaced|revoked|changed))\b`, false},
 	{`override overrides supersede supersedes replace replaces take takes`, `(?:overrides?|supersedes?|replaces?|takes? precedence over) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others|(?:safety|security|content) (?:configuration|settings|policy|policies|rules|filters?))\b`, false},
+	{`from`, `from (?:this point|now|here) on(?:wards?)?,? (?:the |this |your )?(?:assistant|model|ai|llm|you) (?:is|are|will be|becomes?|shall be|must be)\b`, false},
+	{`instructions prompt directions guidelines`, `(?:instructions|prompt|directions|guidelines|rules)(?: that)? you (?:were|have been|ve been|youve been) given (?:before|earlier|at the start|by (?:your|the) (?:operator|developer|system))\b`, false},
 	{`comply obey`, `(?:comply|obey)(?: \w+){0,6} (?:unconditionally|without (?:question|questioning|hesitation|exception|reservation))\b`, false},
 	{`new updated real true actual hidden secret revised different`, `(?:new|updated|real|true|actual|hidden|secret|revised|different) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:follow|below|are as follows|take precedence|override|supersede|replace)\b`, false},
 	{`new`, `\. new (?:system (?:instructions?|prompt|rules)|objective|mission|directive|prompt) \.`, false},
@@ -549,7 +551,10 @@ func citedMention(s string, example bool) bool {
 	if len(locs) == 0 {
 		return false
 	}
-	for _, loc := range locs {
+	for i, loc := range locs {
+		if i > 0 && listGap().MatchString(s[locs[i-1][1]:loc[0]]) {
+			continue // the next of a list of quotations: "A" (2022), "B" and "C"
+		}
 		if !mentionCue().MatchString(strings.ToLower(s[max(0, loc[0]-40):loc[0]])) || imperativeBefore(s[:loc[0]]) {
 			return false
 		}
@@ -584,9 +589,13 @@ func imperativeBefore(s string) bool {
 	return len(words) > 0 && slices.Contains(verbs, words[0])
 }
 
+// listGap is what comes between two quotations of one list: a comma or
+// "and", a citation in parentheses.
+var listGap = lazyRegexp(`^[\s,;]*(?:\([^()]{0,60}\))?[\s,;]*(?:and|or)?\s*$`)
+
 // mentionCue ends the text before a quotation that names it as an example
 // or a title.
-var mentionCue = lazyRegexp(`(?:\blike|\bsuch as|\be\.g\.,?|\bfor example,?|\bfor instance,?|\bincluding|\btitled|\bcalled|\bnamed|\bquoting|\bphrases?|\bcommands?|\bmessages?|\bstrings?)\s*[(]?\s*$`)
+var mentionCue = lazyRegexp(`(?:\blike|\bsuch as|\be\.g\.,?|\bfor example,?|\bfor instance,?|\bincluding|\binclude|\bincludes|\btitled|\bcalled|\bnamed|\bquoting|\bphrases?|\bcommands?|\bmessages?|\bstrings?)\s*[(]?\s*$`)
 
 // aboutWords say that a card explains, teaches or studies what it quotes.
 var aboutWords = lazyRegexp(`\b(?:explains?|explaining|warns?|warning|spots?|spotting|teach(?:es)?|quiz(?:zes)?|papers?|research|study|studies|articles?|books?|cites?|discuss(?:es)?|moderat\w+|recogni[sz]\w*|analy[sz]\w*|lessons?|courses?|tutorials?)\b`)
