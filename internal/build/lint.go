@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/terminal"
 )
@@ -39,7 +40,7 @@ func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte) error {
 	}
 	l.Add(a.ID, findings)
 	for _, f := range findings {
-		if f.Rule == lint.CredentialInCard && f.Severity == lint.Error && f.Silenced == "" {
+		if f.Rule == lintrule.CredentialInCard && f.Severity == lint.Error && f.Silenced == "" {
 			return fmt.Errorf("agent %s: the card would publish a credential: %s; remove it from agents.toml (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", terminal.Escape(a.ID), terminal.Escape(f.String()))
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/lintrule"
 )
 
 // The labelled corpus (testdata/corpus) holds cards written to measure the
@@ -83,7 +84,7 @@ func readCorpus(t testing.TB, class string) []corpusCard {
 
 // textErrorRules are the rules whose errors on a benign card count as
 // false positives.
-var textErrorRules = map[string]bool{lint.PromptInjection: true, lint.HiddenText: true, lint.ConfusableText: true}
+var textErrorRules = map[string]bool{lintrule.PromptInjection: true, lintrule.HiddenText: true, lintrule.ConfusableText: true}
 
 // TestCorpusRates lints every card of the corpus and fails when more than
 // 10% of the hostile cards have no prompt-injection finding, or more than
@@ -97,7 +98,7 @@ func TestCorpusRates(t *testing.T) {
 	for _, c := range hostile {
 		caught := false
 		for _, f := range lint.Card(c.card) {
-			if f.Rule == lint.PromptInjection {
+			if f.Rule == lintrule.PromptInjection {
 				caught = true
 				break
 			}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/text/unicode/norm"
 )
@@ -35,7 +36,7 @@ func (l *linter) endpoints(doc map[string]any) {
 		l.iface(member(p, "url"), object(v)["url"], str(object(v)["transport"]))
 	}
 	if len(ifaces) == 0 && !hasURL && len(list(doc["additionalInterfaces"])) == 0 {
-		l.add(InsecureEndpoint, "supportedInterfaces", "the card names no interface URL: clients cannot tell where, or whether over https, to call the agent")
+		l.add(lintrule.InsecureEndpoint, "supportedInterfaces", "the card names no interface URL: clients cannot tell where, or whether over https, to call the agent")
 	}
 	l.schemeURLs(doc["securitySchemes"], "securitySchemes", 0)
 	if u, ok := doc["iconUrl"].(string); ok {
@@ -86,7 +87,7 @@ func protectedHeader(b64 string) map[string]any {
 func (l *linter) iface(path string, v any, binding string) {
 	u, ok := v.(string)
 	if !ok || strings.TrimSpace(u) == "" {
-		l.add(InsecureEndpoint, path, "the interface has no URL")
+		l.add(lintrule.InsecureEndpoint, path, "the interface has no URL")
 		return
 	}
 	l.endpointOf(path, u, true, strings.EqualFold(binding, "GRPC"))
@@ -133,7 +134,7 @@ func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
 	} else if !hasScheme {
 		if !strings.ContainsAny(s, ".:[") {
 			if secure {
-				l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL", quote(raw, 100)))
+				l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s is not a URL", quote(raw, 100)))
 			}
 			return
 		}
@@ -141,7 +142,7 @@ func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
 		// are written) still names a host, and says nothing of TLS.
 		scheme, rest = "", "//"+s
 		if secure && !hostPort {
-			defer l.add(InsecureEndpoint, path, fmt.Sprintf("%s has no scheme: an HTTP client cannot call it; write https://", quote(raw, 100)))
+			defer l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s has no scheme: an HTTP client cannot call it; write https://", quote(raw, 100)))
 		}
 	}
 	if scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss" {
@@ -156,11 +157,11 @@ func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
 	} else if h, ok := hostOf(rest); ok {
 		host = h // Go refuses what a browser may still read ("%zz" in the path)
 	} else if secure {
-		l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: %v", quote(raw, 100), urlProblem(err)))
+		l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: %v", quote(raw, 100), urlProblem(err)))
 		return
 	}
 	if why := privateHost(normalizeHost(host)); why != "" {
-		l.add(PrivateEndpoint, path, fmt.Sprintf("%s points at %s", quote(raw, 100), why))
+		l.add(lintrule.PrivateEndpoint, path, fmt.Sprintf("%s points at %s", quote(raw, 100), why))
 	}
 	if secure {
 		port := ""
@@ -169,25 +170,25 @@ func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
 		}
 		switch {
 		case host == "":
-			l.add(InsecureEndpoint, path, fmt.Sprintf("%s names no host", quote(raw, 100)))
+			l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s names no host", quote(raw, 100)))
 			return
 		case strings.ContainsAny(host, " \t<>\"{}|\\^`"):
-			l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: its host holds a space or a character hosts cannot", quote(raw, 100)))
+			l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: its host holds a space or a character hosts cannot", quote(raw, 100)))
 			return
 		case port != "":
 			if n, perr := strconv.Atoi(port); perr != nil || n < 1 || n > 65535 {
-				l.add(InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: port %s is out of range", quote(raw, 100), port))
+				l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s is not a URL a client can read: port %s is out of range", quote(raw, 100), port))
 				return
 			}
 		}
 	}
 	if secure && relative {
-		l.add(InsecureEndpoint, path, fmt.Sprintf("%s has no scheme: a client reads it with whatever scheme it found the card by, http included; write https://", quote(raw, 100)))
+		l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s has no scheme: a client reads it with whatever scheme it found the card by, http included; write https://", quote(raw, 100)))
 		return
 	}
 	if !secure {
 		if hasScheme && scriptSchemes[scheme] {
-			l.add(InsecureEndpoint, path, fmt.Sprintf("%s uses %s, which a client that shows or fetches it runs as script or reads from its own disk", quote(raw, 100), strconv.Quote(scheme+":")))
+			l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s uses %s, which a client that shows or fetches it runs as script or reads from its own disk", quote(raw, 100), strconv.Quote(scheme+":")))
 		}
 		return
 	}
@@ -197,7 +198,7 @@ func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
 	switch scheme {
 	case "https", "wss":
 	default:
-		l.add(InsecureEndpoint, path, fmt.Sprintf("%s uses %s, not https", quote(raw, 100), strconv.Quote(scheme+":")))
+		l.add(lintrule.InsecureEndpoint, path, fmt.Sprintf("%s uses %s, not https", quote(raw, 100), strconv.Quote(scheme+":")))
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/lintrule"
 )
 
 // Severity says whether a finding fails `agentcards lint`.
@@ -40,7 +42,7 @@ const (
 // Rule is one check.
 type Rule struct {
 	// ID names the rule in output and in the manifest's
-	// [agents.lint.silence] table.
+	// [agents.lint.silence] table: one of package lintrule's ids.
 	ID       string   `json:"id"`
 	Category Category `json:"category"`
 	Severity Severity `json:"severity"`
@@ -50,81 +52,60 @@ type Rule struct {
 	Fix string `json:"fix"`
 }
 
-// Rule ids.
-const (
-	PromptInjection    = "prompt-injection"
-	HiddenText         = "hidden-text"
-	ConfusableText     = "confusable-text"
-	PrivateEndpoint    = "private-endpoint"
-	InsecureEndpoint   = "insecure-endpoint"
-	NoSecurity         = "no-security"
-	CredentialInCard   = "credential-in-card"
-	SkillNoExamples    = "skill-no-examples"
-	DescriptionShort   = "description-too-short"
-	DescriptionLong    = "description-too-long"
-	DuplicateSkillID   = "duplicate-skill-id"
-	SkillNoTags        = "skill-no-tags"
-	DuplicateTag       = "duplicate-tag"
-	TagCase            = "tag-case"
-	DuplicateSkillDesc = "duplicate-skill-description"
-	NoProvider         = "no-provider"
-	NoDocumentationURL = "no-documentation-url"
-	VersionNotSemver   = "version-not-semver"
-)
-
+// rules describes each rule id of package lintrule, in its order.
 var rules = []Rule{
-	{PromptInjection, Safety, Error,
+	{lintrule.PromptInjection, Safety, Error,
 		"text addressed to a model rather than describing the agent: \"ignore previous instructions\", \"you must call\", role-play prompts, chat-template markers",
 		"describe what the agent does; never instruct the models that read the card"},
-	{HiddenText, Safety, Error,
+	{lintrule.HiddenText, Safety, Error,
 		"characters a reader does not see: zero-width and other format characters, bidirectional controls, Unicode tag characters, control characters, invisible fillers",
 		"remove the hidden characters; what the card says must be what people see"},
-	{ConfusableText, Safety, Error,
+	{lintrule.ConfusableText, Safety, Error,
 		"look-alike text: a word mixing Latin with Cyrillic, Armenian or Cherokee letters; in names, any word mixing scripts not written together, and full-width letters; styled mathematical letters; a non-ASCII host name mixing scripts",
 		"spell the word in one script"},
-	{PrivateEndpoint, Safety, Error,
+	{lintrule.PrivateEndpoint, Safety, Error,
 		"an endpoint or security URL on a private, loopback, link-local or internal address (10.0.0.0/8, 127.0.0.1, 169.254.0.0/16, localhost, a one-label host name ...), which a public card must not point callers at",
 		"publish the agent's public https address"},
-	{InsecureEndpoint, Safety, Error,
+	{lintrule.InsecureEndpoint, Safety, Error,
 		"an endpoint or security URL that is not https: requests and credentials would cross the network in the clear",
 		"serve the endpoint over https and write its https:// URL"},
-	{NoSecurity, Safety, Warning,
+	{lintrule.NoSecurity, Safety, Warning,
 		"interfaces anyone may call: no security requirement (or an empty one, which allows anonymous calls) on the card or on every skill",
 		"declare securitySchemes and securityRequirements; silence the rule, with the reason, for an agent that is public on purpose"},
-	{CredentialInCard, Safety, Error,
+	{lintrule.CredentialInCard, Safety, Error,
 		"a credential in the card: a member named like one (shared_secret, apiKey, password, token ...) with a value, or private key material in any text",
 		"remove it and rotate it: a published card is public; describe the scheme in securitySchemes instead"},
-	{SkillNoExamples, Quality, Warning,
+	{lintrule.SkillNoExamples, Quality, Warning,
 		"a skill with no examples, which clients and models use to choose an agent",
 		"add one to three example requests to the skill"},
-	{DescriptionShort, Quality, Warning,
+	{lintrule.DescriptionShort, Quality, Warning,
 		"a description too short to choose an agent or skill by (under 40 characters or 6 words for an agent, under 25 characters or 4 words for a skill)",
 		"say what it does, for whom, and with what input and output"},
-	{DescriptionLong, Quality, Warning,
+	{lintrule.DescriptionLong, Quality, Warning,
 		"a description too long for a card that clients and models read whole (over 1,000 characters for an agent, 600 for a skill)",
 		"keep the card's description short and put the rest in the documentation"},
-	{DuplicateSkillID, Quality, Warning,
+	{lintrule.DuplicateSkillID, Quality, Warning,
 		"two skills with the same id, which clients cannot tell apart when they ask for one",
 		"give each skill its own id"},
-	{SkillNoTags, Quality, Warning,
+	{lintrule.SkillNoTags, Quality, Warning,
 		"a skill with no tags (A2A requires at least one), which searches and catalogs index skills by",
 		"add one to five tags that say what the skill is about"},
-	{DuplicateTag, Quality, Warning,
+	{lintrule.DuplicateTag, Quality, Warning,
 		"the same tag twice in one skill",
 		"list each tag once"},
-	{TagCase, Quality, Warning,
+	{lintrule.TagCase, Quality, Warning,
 		"tags that differ only in letter case (\"Finance\" and \"finance\"), which split searches",
 		"spell each tag one way across the card, in lower case"},
-	{DuplicateSkillDesc, Quality, Warning,
+	{lintrule.DuplicateSkillDesc, Quality, Warning,
 		"skills with the same description, which no client can choose between",
 		"describe what sets each skill apart"},
-	{NoProvider, Quality, Warning,
+	{lintrule.NoProvider, Quality, Warning,
 		"no provider organization: callers cannot tell who runs the agent",
 		"set provider.organization and provider.url (in agents.toml, [provider] or [agents.provider])"},
-	{NoDocumentationURL, Quality, Warning,
+	{lintrule.NoDocumentationURL, Quality, Warning,
 		"no documentationUrl",
 		"link the agent's documentation with documentationUrl"},
-	{VersionNotSemver, Quality, Warning,
+	{lintrule.VersionNotSemver, Quality, Warning,
 		"a version that is not a semantic version (MAJOR.MINOR.PATCH, https://semver.org)",
 		"write the version as MAJOR.MINOR.PATCH, such as 1.4.0"},
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/lintrule"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected findings of testdata/cards")
@@ -400,10 +401,10 @@ func TestLinterRemembers(t *testing.T) {
 // TestTwin: the v0.3.0 shape of a card reports only what its v1.0 shape
 // did not.
 func TestTwin(t *testing.T) {
-	first := []lint.Finding{{Rule: lint.PromptInjection, Path: "description", Message: "m"}, {Rule: lint.NoProvider, Path: "provider", Message: "p"}}
-	twin := []lint.Finding{{Rule: lint.PromptInjection, Path: "description", Message: "m"}, {Rule: lint.InsecureEndpoint, Path: "url", Message: "u"}, {Rule: lint.NoProvider, Path: "provider", Message: "other"}}
+	first := []lint.Finding{{Rule: lintrule.PromptInjection, Path: "description", Message: "m"}, {Rule: lintrule.NoProvider, Path: "provider", Message: "p"}}
+	twin := []lint.Finding{{Rule: lintrule.PromptInjection, Path: "description", Message: "m"}, {Rule: lintrule.InsecureEndpoint, Path: "url", Message: "u"}, {Rule: lintrule.NoProvider, Path: "provider", Message: "other"}}
 	got := lint.Twin(first, twin)
-	if len(got) != 2 || got[0].Rule != lint.InsecureEndpoint || got[1].Message != "other" {
+	if len(got) != 2 || got[0].Rule != lintrule.InsecureEndpoint || got[1].Message != "other" {
 		t.Errorf("Twin: %v", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/lintrule"
 	"golang.org/x/text/cases"
 )
 
@@ -27,13 +28,13 @@ var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-
 func (l *linter) quality(doc map[string]any) {
 	l.description("description", str(doc["description"]), "the agent's", minAgentDescription, minAgentWords, maxAgentDescription)
 	if strings.TrimSpace(str(object(doc["provider"])["organization"])) == "" {
-		l.add(NoProvider, "provider", "no provider organization")
+		l.add(lintrule.NoProvider, "provider", "no provider organization")
 	}
 	switch d := strings.TrimSpace(str(doc["documentationUrl"])); {
 	case d == "":
-		l.add(NoDocumentationURL, "documentationUrl", "no documentation URL")
+		l.add(lintrule.NoDocumentationURL, "documentationUrl", "no documentation URL")
 	case !absoluteURL(d):
-		l.add(NoDocumentationURL, "documentationUrl", fmt.Sprintf("the documentation URL %s is not an absolute http(s) URL", quote(d, 80)))
+		l.add(lintrule.NoDocumentationURL, "documentationUrl", fmt.Sprintf("the documentation URL %s is not an absolute http(s) URL", quote(d, 80)))
 	}
 	switch v := doc["version"].(type) {
 	case string:
@@ -42,12 +43,12 @@ func (l *linter) quality(doc map[string]any) {
 			if semverRE.MatchString(strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V")) {
 				msg += fmt.Sprintf(" (write %q, without the v)", v[1:])
 			}
-			l.add(VersionNotSemver, "version", msg)
+			l.add(lintrule.VersionNotSemver, "version", msg)
 		}
 	case nil:
-		l.add(VersionNotSemver, "version", "no version")
+		l.add(lintrule.VersionNotSemver, "version", "no version")
 	default:
-		l.add(VersionNotSemver, "version", "the version is not a string")
+		l.add(lintrule.VersionNotSemver, "version", "the version is not a string")
 	}
 	l.skills(list(doc["skills"]))
 }
@@ -75,11 +76,11 @@ func (l *linter) description(path, d, whose string, minChars, minWords, maxChars
 		if weighted != n {
 			size += fmt.Sprintf(" (%d, each Chinese, Japanese or Korean one counted twice)", weighted)
 		}
-		l.add(DescriptionLong, path, fmt.Sprintf("%s description is %s, over %d", whose, size, maxChars))
+		l.add(lintrule.DescriptionLong, path, fmt.Sprintf("%s description is %s, over %d", whose, size, maxChars))
 	case n == 0:
-		l.add(DescriptionShort, path, whose+" description is empty")
+		l.add(lintrule.DescriptionShort, path, whose+" description is empty")
 	case weighted < minChars || w < minWords:
-		l.add(DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose, quote(d, 60), count(n, "character"), count(words(d), "word")))
+		l.add(lintrule.DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose, quote(d, 60), count(n, "character"), count(words(d), "word")))
 	}
 }
 
@@ -150,13 +151,13 @@ func (l *linter) skills(skills []any) {
 		who := "skill " + quote(name, 40)
 		if id, ok := s["id"].(string); ok && id != "" {
 			if j, dup := ids[id]; dup {
-				l.add(DuplicateSkillID, member(p, "id"), fmt.Sprintf("%s has the same id as skills[%d]", who, j))
+				l.add(lintrule.DuplicateSkillID, member(p, "id"), fmt.Sprintf("%s has the same id as skills[%d]", who, j))
 			} else {
 				ids[id] = i
 			}
 		}
 		if tags, ok := s["tags"]; !ok || len(list(tags)) == 0 {
-			l.add(SkillNoTags, member(p, "tags"), who+" has no tags")
+			l.add(lintrule.SkillNoTags, member(p, "tags"), who+" has no tags")
 		}
 		hasExample := false
 		for _, e := range list(s["examples"]) {
@@ -166,13 +167,13 @@ func (l *linter) skills(skills []any) {
 			}
 		}
 		if !hasExample {
-			l.add(SkillNoExamples, member(p, "examples"), who+" has no examples")
+			l.add(lintrule.SkillNoExamples, member(p, "examples"), who+" has no examples")
 		}
 		d := str(s["description"])
 		l.description(member(p, "description"), d, who+"'s", minSkillDescription, minSkillWords, maxSkillDescription)
 		if key := textKey(d); key != "" {
 			if j, ok := descs[key]; ok {
-				l.add(DuplicateSkillDesc, member(p, "description"), fmt.Sprintf("%s has the same description as skills[%d]", who, j))
+				l.add(lintrule.DuplicateSkillDesc, member(p, "description"), fmt.Sprintf("%s has the same description as skills[%d]", who, j))
 			} else {
 				descs[key] = i
 			}
@@ -187,7 +188,7 @@ func (l *linter) skills(skills []any) {
 			if n := seen[tag]; n > 0 {
 				// Once per tag, however often it repeats.
 				if n == 1 {
-					l.add(DuplicateTag, tp, fmt.Sprintf("%s lists the tag %s more than once", who, quote(tag, 40)))
+					l.add(lintrule.DuplicateTag, tp, fmt.Sprintf("%s lists the tag %s more than once", who, quote(tag, 40)))
 				}
 				seen[tag]++
 				continue
@@ -196,7 +197,7 @@ func (l *linter) skills(skills []any) {
 			folded := strings.Join(strings.FieldsFunc(foldCase(tag), func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' }), " ")
 			if other, ok := spellings[folded]; ok && other != tag && !reportedCase[folded+"\x00"+tag] {
 				reportedCase[folded+"\x00"+tag] = true
-				l.add(TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case, spacing or hyphens", quote(tag, 40), quote(other, 40)))
+				l.add(lintrule.TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case, spacing or hyphens", quote(tag, 40), quote(other, 40)))
 			} else if !ok {
 				spellings[folded] = tag
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/secret"
 )
 
@@ -28,7 +29,7 @@ func (l *linter) security(doc map[string]any) {
 	}
 	if len(reqs) > 0 {
 		if i := emptyRequirement(reqs); i >= 0 {
-			l.add(NoSecurity, index(field, i), "an empty security requirement lets anyone call the agent without credentials")
+			l.add(lintrule.NoSecurity, index(field, i), "an empty security requirement lets anyone call the agent without credentials")
 		}
 		return
 	}
@@ -48,7 +49,7 @@ func (l *linter) security(doc map[string]any) {
 	if len(object(doc["securitySchemes"])) > 0 {
 		msg = "securitySchemes are declared but no securityRequirements use them: clients are not told to send credentials, and anyone may call the agent"
 	}
-	l.add(NoSecurity, "", msg)
+	l.add(lintrule.NoSecurity, "", msg)
 }
 
 // undeclared reports the schemes that security requirements name and
@@ -65,7 +66,7 @@ func (l *linter) undeclared(field string, reqs []any, declared map[string]any) {
 		}
 		for _, name := range sortedKeys(m) {
 			if _, ok := declared[name]; !ok {
-				l.add(NoSecurity, member(p, name), fmt.Sprintf("the security requirement names the scheme %s, which securitySchemes does not declare: no client can meet it", quote(name, 60)))
+				l.add(lintrule.NoSecurity, member(p, name), fmt.Sprintf("the security requirement names the scheme %s, which securitySchemes does not declare: no client can meet it", quote(name, 60)))
 			}
 		}
 	}
@@ -113,37 +114,37 @@ func (l *linter) credential(path, key, s string) {
 	// a run of 32 characters or more.
 	if len(s) >= minSecretLen || strings.Contains(s, "kty") {
 		if f, found := secret.InText(s); found {
-			l.add(CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
+			l.add(lintrule.CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
 			return
 		}
 	}
 	if m := secret.APIToken(s); m != "" {
-		l.add(CredentialInCard, path, fmt.Sprintf("holds what looks like an API token or JWT (%s..., not repeated further)", quote(m[:min(len(m), 6)], 10)))
+		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("holds what looks like an API token or JWT (%s..., not repeated further)", quote(m[:min(len(m), 6)], 10)))
 		return
 	}
 	if looksLikeURL(s) {
 		if u, err := url.Parse(s); err == nil {
 			if _, ok := u.User.Password(); ok {
-				l.add(CredentialInCard, path, "the URL carries a password in its user information (not repeated here)")
+				l.add(lintrule.CredentialInCard, path, "the URL carries a password in its user information (not repeated here)")
 				return
 			}
 			for k, v := range u.Query() {
 				if secret.CredentialParam(k) && len(v) > 0 && v[0] != "" {
-					l.add(CredentialInCard, path, fmt.Sprintf("the URL's query parameter %s holds a value (not repeated here)", quote(k, 40)))
+					l.add(lintrule.CredentialInCard, path, fmt.Sprintf("the URL's query parameter %s holds a value (not repeated here)", quote(k, 40)))
 					return
 				}
 			}
 		}
 	}
 	if m := proseCredential(s); m != "" {
-		l.add(CredentialInCard, path, m)
+		l.add(lintrule.CredentialInCard, path, m)
 		return
 	}
 	if underSecurity(path) || looksLikeURL(s) {
 		return
 	}
 	if (!isASCII(key) || containsFoldAny(key, credentialStems) || strings.HasPrefix(strings.TrimSpace(s), "{")) && secret.HeldCredential(key, s) {
-		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
+		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
 }
 

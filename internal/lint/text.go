@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/secret"
 )
 
@@ -20,7 +21,7 @@ func (l *linter) text(doc map[string]any) {
 		l.name(member("", k), k)
 	}
 	for _, f := range l.out {
-		if f.Rule == PromptInjection {
+		if f.Rule == lintrule.PromptInjection {
 			return
 		}
 	}
@@ -78,7 +79,7 @@ func (l *linter) crossField(doc map[string]any) {
 				window += " " + firstSentence(fs[i+2])
 			}
 			if m := injection(window, part.example); m != "" {
-				l.add(PromptInjection, "", "across fields, text addressed to a model: "+quote(m, 80))
+				l.add(lintrule.PromptInjection, "", "across fields, text addressed to a model: "+quote(m, 80))
 				return
 			}
 		}
@@ -144,7 +145,7 @@ func (l *linter) walk(v any, path, key string, depth int) {
 		}
 	case map[string]any:
 		if secret.IsPrivateJWK(v) {
-			l.add(CredentialInCard, path, "is a private JSON Web Key (not repeated here)")
+			l.add(lintrule.CredentialInCard, path, "is a private JSON Web Key (not repeated here)")
 		}
 		for _, k := range sortedKeys(v) {
 			p := member(path, k)
@@ -157,13 +158,13 @@ func (l *linter) walk(v any, path, key string, depth int) {
 // name checks a member name.
 func (l *linter) name(path, k string) {
 	if h := findHidden(k); h.count > 0 {
-		l.add(HiddenText, path, "the member name "+h.describe())
+		l.add(lintrule.HiddenText, path, "the member name "+h.describe())
 	}
 	if cardMembers[k] {
 		return // the specification's own names
 	}
 	if inj := injection(splitCamel(k), false); inj != "" {
-		l.add(PromptInjection, path, "the member name is addressed to a model: "+quote(inj, 80))
+		l.add(lintrule.PromptInjection, path, "the member name is addressed to a model: "+quote(inj, 80))
 	}
 }
 
@@ -226,9 +227,9 @@ func (l *linter) value(path, key, s string) {
 func (l *linter) checkValue(path, key, s string) {
 	h := findHidden(s)
 	if h.count > 0 {
-		l.add(HiddenText, path, h.describe())
+		l.add(lintrule.HiddenText, path, h.describe())
 	} else if m := hiddenMarkup(s); m != "" {
-		l.add(HiddenText, path, m)
+		l.add(lintrule.HiddenText, path, m)
 	}
 	isURL := looksLikeURL(s)
 	// URLs too: a query string or a path can carry orders as well as
@@ -242,7 +243,7 @@ func (l *linter) checkValue(path, key, s string) {
 	}
 	if isURL && h.count == 0 && checked != s {
 		if hu := findHidden(checked); hu.count > 0 {
-			l.add(HiddenText, path, "once percent-decoded, "+hu.describe())
+			l.add(lintrule.HiddenText, path, "once percent-decoded, "+hu.describe())
 		}
 	}
 	inj := injection(checked, isExample(path))
@@ -250,10 +251,10 @@ func (l *linter) checkValue(path, key, s string) {
 		inj = injection(h.tags, false)
 	}
 	if inj != "" {
-		l.add(PromptInjection, path, "text addressed to a model: "+quote(inj, 80))
+		l.add(lintrule.PromptInjection, path, "text addressed to a model: "+quote(inj, 80))
 	}
 	if msg := confusable(s, isNameField(path), isURL); msg != "" {
-		l.add(ConfusableText, path, msg)
+		l.add(lintrule.ConfusableText, path, msg)
 	}
 	l.credential(path, key, s)
 }
@@ -540,6 +541,6 @@ func inFlag(s string, i int) bool {
 // as the manifest refuses one (secret.NumberCredentialName).
 func (l *linter) nonString(path, key string, v any) {
 	if _, isBool := v.(bool); !isBool && secret.NumberCredentialName(key) && !underSecurity(path) {
-		l.add(CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
+		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/manifest"
 )
 
@@ -153,7 +154,7 @@ func TestOneCredentialVocabulary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		linted := slices.ContainsFunc(lint.Card(dec), func(f lint.Finding) bool { return f.Rule == lint.CredentialInCard })
+		linted := slices.ContainsFunc(lint.Card(dec), func(f lint.Finding) bool { return f.Rule == lintrule.CredentialInCard })
 		refused := manifestRefuses(t, tc.name, tc.value)
 		if linted != tc.lint || refused != tc.manifest {
 			t.Errorf("%s = %v: lint reports it %v (want %v), the manifest refuses it %v (want %v)", tc.name, tc.value, linted, tc.lint, refused, tc.manifest)
@@ -161,7 +162,7 @@ func TestOneCredentialVocabulary(t *testing.T) {
 	}
 	doc := []byte(`{"name":"A","description":"An agent.","documentationUrl":"https://docs.example/guide?sig=AbC123xyz789"}`)
 	dec, _ := card.Decode(doc, card.Strict)
-	if !slices.ContainsFunc(lint.Card(dec), func(f lint.Finding) bool { return f.Rule == lint.CredentialInCard }) {
+	if !slices.ContainsFunc(lint.Card(dec), func(f lint.Finding) bool { return f.Rule == lintrule.CredentialInCard }) {
 		t.Error("lint misses ?sig=, which the manifest refuses in a URL")
 	}
 }
