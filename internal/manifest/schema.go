@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/lintrule"
 )
 
 // SchemaID is where the JSON Schema of agents.toml is published; an
@@ -92,9 +92,9 @@ var mapValues = map[string]string{
 
 // lintRulePattern matches the id of a lint rule.
 func lintRulePattern() string {
-	ids := make([]string, 0, 16)
-	for _, r := range lint.Rules() {
-		ids = append(ids, regexp.QuoteMeta(r.ID))
+	ids := lintrule.IDs()
+	for i, id := range ids {
+		ids[i] = regexp.QuoteMeta(id)
 	}
 	return "^(" + strings.Join(ids, "|") + ")$"
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/lintrule"
 )
 
 var (
@@ -570,12 +570,12 @@ func reasonWords(s string) int {
 func (c *checker) validateLint(p string, l *Lint) {
 	for _, id := range slices.Sorted(maps.Keys(l.Silence)) {
 		kp := p + ".silence." + id
-		if _, ok := lint.Lookup(id); !ok {
+		if !lintrule.Known(id) {
 			msg := fmt.Sprintf("%q is not a lint rule", id)
 			best, bestDist := "", 4
-			for _, r := range lint.Rules() {
-				if d := EditDistance(id, r.ID); d < bestDist {
-					best, bestDist = r.ID, d
+			for _, rule := range lintrule.IDs() {
+				if d := EditDistance(id, rule); d < bestDist {
+					best, bestDist = rule, d
 				}
 			}
 			if best != "" {
