@@ -73,7 +73,7 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 
 	if *from == "" {
-		path, err := writePrivateKey(key, pub.KeyID, *out)
+		path, err := keyring.WritePrivateKey(key, pub.KeyID, *out)
 		if err != nil {
 			return fmt.Errorf("%v (keygen never overwrites a key)", err)
 		}
@@ -91,26 +91,4 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	fmt.Fprintf(stdout, "public key:  %s\nkid:         %s\nalg:         %s\n", p, pub.KeyID, pub.Algorithm)
 	return nil
-}
-
-// writePrivateKey writes key as PEM to out, or by default to the git-ignored
-// .agentcards/signing-key-<first 12 characters of kid>.pem; it never
-// overwrites a file.
-func writePrivateKey(key crypto.Signer, kid, out string) (string, error) {
-	path := out
-	if path == "" {
-		kd, err := sign.PrivateDir(".")
-		if err != nil {
-			return "", err
-		}
-		path = filepath.Join(kd, "signing-key-"+kid[:12]+".pem")
-	}
-	pemBytes, err := sign.EncodePrivatePEM(key)
-	if err != nil {
-		return "", err
-	}
-	if err := sign.WriteNewFile(path, pemBytes, 0o600); err != nil {
-		return "", fmt.Errorf("writing the private key: %v", err)
-	}
-	return path, nil
 }

@@ -107,7 +107,7 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 		if err != nil {
 			return err
 		}
-		path, err := writePrivateKey(key, pub.KeyID, *out)
+		path, err := keyring.WritePrivateKey(key, pub.KeyID, *out)
 		if err != nil {
 			return err
 		}

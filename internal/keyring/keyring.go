@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -63,6 +64,29 @@ func Read(files []string, envValue string) ([]Private, error) {
 		}
 	}
 	return out, nil
+}
+
+// WritePrivateKey writes key, whose kid is kid, as PEM to out, or by
+// default to the git-ignored .agentcards/signing-key-<kid12>.pem (<kid12>
+// the kid's first 12 characters), and returns where it went. It never
+// overwrites a file.
+func WritePrivateKey(key crypto.Signer, kid, out string) (string, error) {
+	path := out
+	if path == "" {
+		kd, err := sign.PrivateDir(".")
+		if err != nil {
+			return "", err
+		}
+		path = filepath.Join(kd, "signing-key-"+kid[:12]+".pem")
+	}
+	pemBytes, err := sign.EncodePrivatePEM(key)
+	if err != nil {
+		return "", err
+	}
+	if err := sign.WriteNewFile(path, pemBytes, 0o600); err != nil {
+		return "", fmt.Errorf("writing the private key: %v", err)
+	}
+	return path, nil
 }
 
 // Ring is the published key set and the signers of one build.
