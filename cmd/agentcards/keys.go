@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -16,6 +15,9 @@ import (
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
+// runKeys runs `agentcards keys CMD`: it reads the flags, has the keys
+// folder take the step (keyring.Folder holds the rotation's rules), and
+// says what was done and what comes next.
 func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 	if len(args) == 0 {
 		printHelp(stderr, "keys", nil)
@@ -42,151 +44,92 @@ func runKeys(args []string, stdout, stderr io.Writer, getenv env) error {
 			return err
 		}
 	}
-	ks, err := sign.LoadKeySet(dir)
-	if err != nil {
-		return err
-	}
-	rot, err := keyring.LoadRotation(dir)
+	f, err := keyring.OpenFolder(dir)
 	if err != nil {
 		return err
 	}
 	today := time.Now()
-	needKID := func(want string) (string, error) {
-		if fs.NArg() != 1 {
-			return "", fmt.Errorf("give the kid of the key: %w", errUsage)
-		}
-		kid, err := resolveKID(ks, fs.Arg(0), dir)
-		if err != nil {
-			return "", err
-		}
-		if state, _ := rot.State(kid); want != "" && state != want {
-			return "", fmt.Errorf("key %s is %s, not %s", kid, state, want)
-		}
-		return kid, nil
-	}
 	switch cmd {
 	case "list":
-		if len(ks.Keys) == 0 {
-			fmt.Fprintf(stdout, "the keys folder %s holds no public keys: make one with agentcards keygen\n", dir)
-		}
-		for _, k := range ks.Keys {
-			state, since := rot.State(k.KeyID)
-			if since != "" {
-				since = " since " + since
-			}
-			fmt.Fprintf(stdout, "%s  %-6s  %s%s\n", k.KeyID, k.Algorithm, state, since)
-		}
-		for _, w := range rot.Overdue(today) {
-			fmt.Fprintf(stderr, "warning: %s\n", w)
-		}
+		keysList(f, today, stdout, stderr)
 		return nil
 	case "next":
 		if fs.NArg() != 0 {
 			return fmt.Errorf("keys next takes no argument: %w", errUsage)
 		}
-		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
-			// The build publishes the one key it is given while there is
-			// no keys folder; a folder holding only the next key would
-			// leave the current one out.
-			return fmt.Errorf("there is no keys folder (%s) yet: publish the current key's public half first (write its PEM to a file, run `agentcards keygen -from FILE`, commit %s), then make the next key", dir, dir)
+		return keysNext(f, *algFlag, *out, today, stdout)
+	case "promote", "retire", "drop":
+		if fs.NArg() != 1 {
+			return fmt.Errorf("give the kid of the key: %w", errUsage)
 		}
-		for _, k := range ks.Keys {
-			if state, _ := rot.State(k.KeyID); state == keyring.StateNext {
-				return fmt.Errorf("key %s is already the next key: promote it before making another", k.KeyID)
-			}
+		return keysStep(f, cmd, fs.Arg(0), *force, today, stdout)
+	}
+	return fmt.Errorf("unknown command %q%s; it takes list, next, promote, retire or drop: %w", cmd, keysDidYouMean(cmd), errUsage)
+}
+
+// keysList prints each key of f and its state, and warns of retired keys
+// overdue for dropping.
+func keysList(f *keyring.Folder, today time.Time, stdout, stderr io.Writer) {
+	keys := f.List()
+	if len(keys) == 0 {
+		fmt.Fprintf(stdout, "the keys folder %s holds no public keys: make one with agentcards keygen\n", f.Dir)
+	}
+	for _, k := range keys {
+		since := ""
+		if k.Since != "" {
+			since = " since " + k.Since
 		}
-		alg, err := sign.NormalizeAlg(*algFlag)
-		if err != nil {
-			return fmt.Errorf("%v: %w", err, errUsage)
-		}
-		key, err := sign.GenerateKey(alg)
-		if err != nil {
-			return err
-		}
-		pub, err := sign.PublicJWK(key.Public(), alg)
-		if err != nil {
-			return err
-		}
-		path, err := keyring.WritePrivateKey(key, pub.KeyID, *out)
-		if err != nil {
-			return err
-		}
-		p, err := sign.WritePublicJWK(dir, pub)
-		if err != nil {
-			os.Remove(path)
-			return err
-		}
-		rot.Set(pub.KeyID, keyring.StateNext, today)
-		if err := rot.Save(); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "next key %s (%s): public %s, private %s\n", pub.KeyID, alg, p, path)
-		fmt.Fprintf(stdout, "Commit %s and %s and deploy: the JWKS publishes it before it signs.\n"+
-			"Then add the PEM to the secret beside the current key (two PEM blocks in $%s)\n"+
-			"and run: agentcards keys promote %s\n", p, filepath.Join(dir, keyring.RotationFile), sign.EnvSigningKey, pub.KeyID)
-		return nil
+		fmt.Fprintf(stdout, "%s  %-6s  %s%s\n", k.KID, k.Alg, k.State, since)
+	}
+	for _, w := range f.Rotation.Overdue(today) {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+}
+
+// keysNext makes the next key and says how to deploy and promote it.
+func keysNext(f *keyring.Folder, alg, out string, today time.Time, stdout io.Writer) error {
+	k, err := f.Next(alg, out, today)
+	if algErr := (*keyring.AlgError)(nil); errors.As(err, &algErr) {
+		return fmt.Errorf("%v: %w", err, errUsage)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "next key %s (%s): public %s, private %s\n", k.KID, k.Alg, k.Public, k.Private)
+	fmt.Fprintf(stdout, "Commit %s and %s and deploy: the JWKS publishes it before it signs.\n"+
+		"Then add the PEM to the secret beside the current key (two PEM blocks in $%s)\n"+
+		"and run: agentcards keys promote %s\n", k.Public, filepath.Join(f.Dir, keyring.RotationFile), sign.EnvSigningKey, k.KID)
+	return nil
+}
+
+// keysStep promotes, retires or drops the key arg names (cmd says which)
+// and says what comes next.
+func keysStep(f *keyring.Folder, cmd, arg string, force bool, today time.Time, stdout io.Writer) error {
+	switch cmd {
 	case "promote":
-		kid, err := needKID(keyring.StateNext)
+		kid, replaced, err := f.Promote(arg, today)
 		if err != nil {
 			return err
-		}
-		rot.Set(kid, keyring.StateActive, today)
-		if err := rot.Save(); err != nil {
-			return err
-		}
-		var old []string
-		for _, k := range ks.Keys {
-			if state, _ := rot.State(k.KeyID); state == keyring.StateActive && k.KeyID != kid {
-				old = append(old, k.KeyID)
-			}
 		}
 		fmt.Fprintf(stdout, "key %s is active: every key in the secret that is active signs every card.\n", kid)
-		for _, o := range old {
+		for _, o := range replaced {
 			fmt.Fprintf(stdout, "When the new signatures are live, retire the old key: agentcards keys retire %s\n", o)
 		}
-		return nil
 	case "retire":
-		kid, err := needKID(keyring.StateActive)
+		kid, err := f.Retire(arg, today)
 		if err != nil {
-			return err
-		}
-		active := 0
-		for _, k := range ks.Keys {
-			if state, _ := rot.State(k.KeyID); state == keyring.StateActive && k.KeyID != kid {
-				active++
-			}
-		}
-		if active == 0 {
-			return fmt.Errorf("key %s is the only active key: promote its successor first (agentcards keys next, then promote)", kid)
-		}
-		rot.Set(kid, keyring.StateRetired, today)
-		if err := rot.Save(); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "key %s is retired: it no longer signs and stays in the JWKS until cached cards expire.\n"+
 			"Remove its PEM from the secret. After %d days: agentcards keys drop %s\n", kid, keyring.RetiredKeepDays, kid)
-		return nil
 	case "drop":
-		kid, err := needKID(keyring.StateRetired)
+		kid, err := f.Drop(arg, force, today)
 		if err != nil {
 			return err
 		}
-		_, since := rot.State(kid)
-		day, _ := time.Parse(time.DateOnly, since)
-		if days := int(today.Sub(day).Hours() / 24); days < keyring.RetiredKeepDays && !*force {
-			return fmt.Errorf("key %s was retired %s ago; cards signed with it may still be cached for up to %d days (use -force to drop it anyway)", kid, plural(days, "day"), keyring.RetiredKeepDays)
-		}
-		if err := os.Remove(filepath.Join(dir, kid+".json")); err != nil {
-			return err
-		}
-		rot.Set(kid, keyring.StateDropped, today)
-		if err := rot.Save(); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "key %s dropped from %s; if its PEM is still in the secret, remove it\n", kid, dir)
-		return nil
+		fmt.Fprintf(stdout, "key %s dropped from %s; if its PEM is still in the secret, remove it\n", kid, f.Dir)
 	}
-	return fmt.Errorf("unknown command %q%s; it takes list, next, promote, retire or drop: %w", cmd, keysDidYouMean(cmd), errUsage)
+	return nil
 }
 
 // manifestKeysDir is the manifest's site.keys folder; "keys" when there is
@@ -229,27 +172,6 @@ func kidsAfterFlags(fs *flag.FlagSet, args []string) []string {
 		}
 	}
 	return append(append(flags, "--"), rest...)
-}
-
-// resolveKID is the kid of the one key in ks whose kid is arg or starts
-// with it.
-func resolveKID(ks *sign.KeySet, arg, dir string) (string, error) {
-	if ks.Find(arg) != nil {
-		return arg, nil
-	}
-	var matches []string
-	for _, k := range ks.Keys {
-		if strings.HasPrefix(k.KeyID, arg) {
-			matches = append(matches, k.KeyID)
-		}
-	}
-	switch len(matches) {
-	case 1:
-		return matches[0], nil
-	case 0:
-		return "", fmt.Errorf("no key %s in %s (agentcards keys list shows them)", arg, dir)
-	}
-	return "", fmt.Errorf("%s starts %d kids (%s): give more of it", arg, len(matches), strings.Join(matches, ", "))
 }
 
 // keysDidYouMean is " (did you mean X?)" for the keys command closest to

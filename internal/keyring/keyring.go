@@ -1,6 +1,8 @@
 // Package keyring decides which keys a build signs with: the private keys
 // given (files, $AGENTCARDS_SIGNING_KEY), each matched to its public half in
-// the keys folder, or else the development key.
+// the keys folder, or else the development key. It also keeps the keys
+// folder through a rotation (Folder: next, promote, retire, drop), whose
+// rules it enforces and records in rotation.toml.
 package keyring
 
 import (
