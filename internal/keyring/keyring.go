@@ -158,31 +158,15 @@ func Open(o Options) (*Ring, error) {
 	if err != nil {
 		return nil, fmt.Errorf("keys folder: %v", err)
 	}
-	rot, err := LoadRotation(keysDir)
+	rot, err := loadRotationOf(keysDir, keys)
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range rot.Keys {
-		if keys.Find(e.KID) == nil && e.State != StateDropped {
-			return nil, fmt.Errorf("%s names kid %s, which has no public JWK in %s", RotationFile, e.KID, keysDir)
-		}
-	}
 	r := &Ring{Keys: keys, Warnings: rot.Overdue(time.Now())}
 	if len(privs) == 0 {
-		if !o.AllowDev {
-			return nil, ErrDevKeyRefused
-		}
-		key, path, created, err := sign.DevKey(o.DevDir)
-		if err != nil {
-			return nil, fmt.Errorf("development key: %v", err)
-		}
-		s, err := sign.NewDevSigner(key, o.JKU)
-		if err != nil {
+		if err := r.useDevKey(o); err != nil {
 			return nil, err
 		}
-		keys.Add(s.Public)
-		r.Signers, r.DevKey, r.DevCreated = []*sign.Signer{s}, path, created
-		r.Private = []crypto.Signer{key}
 		return r, nil
 	}
 	for _, p := range privs {
@@ -244,6 +228,41 @@ func Open(o Options) (*Ring, error) {
 		return nil, fmt.Errorf("none of the signing keys given is active (%s): give the active key's PEM (agentcards keys list shows which key is active); a next key signs only after `agentcards keys promote KID`", rot.Describe())
 	}
 	return r, nil
+}
+
+// loadRotationOf reads the rotation.toml of keysDir, whose public keys
+// are keys: it may name no other key, but for dropped ones.
+func loadRotationOf(keysDir string, keys *sign.KeySet) (*Rotation, error) {
+	rot, err := LoadRotation(keysDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range rot.Keys {
+		if keys.Find(e.KID) == nil && e.State != StateDropped {
+			return nil, fmt.Errorf("%s names kid %s, which has no public JWK in %s", RotationFile, e.KID, keysDir)
+		}
+	}
+	return rot, nil
+}
+
+// useDevKey makes r sign with the development key kept in o.DevDir (made
+// when there is none yet), and publish its public half, when o allows it.
+func (r *Ring) useDevKey(o Options) error {
+	if !o.AllowDev {
+		return ErrDevKeyRefused
+	}
+	key, path, created, err := sign.DevKey(o.DevDir)
+	if err != nil {
+		return fmt.Errorf("development key: %v", err)
+	}
+	s, err := sign.NewDevSigner(key, o.JKU)
+	if err != nil {
+		return err
+	}
+	r.Keys.Add(s.Public)
+	r.Signers, r.DevKey, r.DevCreated = []*sign.Signer{s}, path, created
+	r.Private = []crypto.Signer{key}
+	return nil
 }
 
 // refuseDevKeys refuses a development key given as a signing key: one
