@@ -1,6 +1,7 @@
 package keyring_test
 
 import (
+	"crypto"
 	"errors"
 	"io/fs"
 	"os"
@@ -16,17 +17,19 @@ import (
 // today is the day every test's rotation step happens on.
 var today = day("2026-03-10")
 
-// testFolder is a keys folder made for a test: the kid of each key by the
-// name the test gives it.
+// testFolder is a keys folder made for a test: the kid and the private
+// key of each key by the name the test gives it.
 type testFolder struct {
 	*keyring.Folder
-	kid map[string]string
+	kid  map[string]string
+	priv map[string]crypto.Signer
 }
 
 // makeFolder makes a keys folder in a temporary directory with one
-// Ed25519 public key for each name in states, whose value is the key's
-// rotation entry, "state YYYY-MM-DD", or "" for none (an active key);
-// it returns the folder as OpenFolder reads it.
+// Ed25519 key for each name in states, whose value is the key's rotation
+// entry, "state YYYY-MM-DD", or "" for none (an active key): the public
+// key is in the folder unless the key is dropped. It returns the folder as
+// OpenFolder reads it.
 func makeFolder(t *testing.T, states map[string]string) testFolder {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "keys")
@@ -37,7 +40,7 @@ func makeFolder(t *testing.T, states map[string]string) testFolder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kids := map[string]string{}
+	kids, privs := map[string]string{}, map[string]crypto.Signer{}
 	for name, entry := range states {
 		key, err := sign.GenerateKey(sign.EdDSA)
 		if err != nil {
@@ -47,12 +50,16 @@ func makeFolder(t *testing.T, states map[string]string) testFolder {
 		if err != nil {
 			t.Fatal(err)
 		}
+		kids[name], privs[name] = pub.KeyID, key
+		state, since, ok := strings.Cut(entry, " ")
+		if ok {
+			rot.Set(pub.KeyID, state, day(since))
+		}
+		if state == keyring.StateDropped {
+			continue // gone from the folder
+		}
 		if _, err := sign.WritePublicJWK(dir, pub); err != nil {
 			t.Fatal(err)
-		}
-		kids[name] = pub.KeyID
-		if state, since, ok := strings.Cut(entry, " "); ok {
-			rot.Set(pub.KeyID, state, day(since))
 		}
 	}
 	if err := rot.Save(); err != nil {
@@ -62,7 +69,7 @@ func makeFolder(t *testing.T, states map[string]string) testFolder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testFolder{f, kids}
+	return testFolder{f, kids, privs}
 }
 
 // arg is the kid of the key named name, "" for "", or else name itself
