@@ -43,7 +43,7 @@ var helps = map[string]commandHelp{
 	},
 	"verify": {
 		synopsis: []string{
-			"verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] [-catalog] [-max-entries N] TARGET...",
+			"verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] [-catalog] [-allow-private] [-max-entries N] TARGET...",
 			"verify -extended [-H 'Name: value']... [-header-env Name=VAR]... URL...",
 		},
 		about: "Checks that cards are signed by keys you trust. TARGET is a card file, a built site folder,\n" +
@@ -106,7 +106,7 @@ var helps = map[string]commandHelp{
 		},
 	},
 	"import": {
-		synopsis: []string{"import [-id ID] [-append agents.toml] [-catalog] [-max-entries N] SOURCE"},
+		synopsis: []string{"import [-id ID] [-append agents.toml] [-catalog] [-allow-private] [-max-entries N] SOURCE"},
 		about: "Turns existing agent cards (v1.0, v0.3, v0.2, registry shapes; a file or a URL) into\n" +
 			"[[agents]] tables, printed or appended to a manifest.",
 		examples: []string{

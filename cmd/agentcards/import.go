@@ -28,6 +28,7 @@ func runImport(args []string, stdout, stderr io.Writer, getenv env) error {
 	appendTo := fs.String("append", "", "append the block to this `manifest` (it must still load) instead of printing it")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https")
 	asCatalog := fs.Bool("catalog", false, "SOURCE is an AI Catalog (an origin means its /.well-known/ai-catalog.json): import every A2A card it lists (default for a URL or file named ai-catalog.json, or a file holding a catalog)")
+	allowPrivate := fs.Bool("allow-private", false, "with a catalog file: fetch the URLs it names as if each were named on the command line (loopback over http, private and link-local addresses too), for a catalog of local or intranet agents you vouch for; by default they may lead only to public addresses, as a public catalog's may")
 	maxEntries := fs.Int("max-entries", aicatalog.DefaultMaxEntries, "with a catalog: take at most `N` entries in all, nested catalogs' included, breadth-first in catalog order")
 	if err := fs.Parse(args); err != nil {
 		return usageOrHelp(err)
@@ -47,7 +48,7 @@ func runImport(args []string, stdout, stderr io.Writer, getenv env) error {
 	ctx := context.Background()
 	remote := strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://")
 	if remote && (*asCatalog || aicatalog.IsCatalogName(src)) {
-		return importCatalog(ctx, src, nil, client, *id, *appendTo, *maxEntries, stdout, stderr)
+		return importCatalog(ctx, src, nil, client, catalogFlags{*id, *appendTo, *maxEntries, *allowPrivate}, stdout, stderr)
 	}
 	var data []byte
 	if remote {
@@ -58,7 +59,7 @@ func runImport(args []string, stdout, stderr io.Writer, getenv env) error {
 		return fmt.Errorf("%v: %w", err, errUsage)
 	}
 	if *asCatalog || aicatalog.IsCatalogName(src) || isCatalog(data) {
-		return importCatalog(ctx, src, data, client, *id, *appendTo, *maxEntries, stdout, stderr)
+		return importCatalog(ctx, src, data, client, catalogFlags{*id, *appendTo, *maxEntries, *allowPrivate}, stdout, stderr)
 	}
 	res, err := importer.Card(data, *id)
 	if err != nil {
@@ -82,11 +83,20 @@ func isCatalog(data []byte) bool {
 	return json.Unmarshal(data, &probe) == nil && probe.Entries != nil && probe.Name == nil
 }
 
+// catalogFlags are the flags of import that steer a catalog's.
+type catalogFlags struct {
+	id, appendTo string
+	maxEntries   int
+	allowPrivate bool // -allow-private
+}
+
 // importCatalog imports every A2A card a catalog lists: data is the
 // catalog file, or nil for a URL, which is fetched (again, when it was
 // read as a card first) for the network it reaches, which bounds where
-// its entries may lead.
-func importCatalog(ctx context.Context, src string, data []byte, client *fetch.Client, id, appendTo string, maxEntries int, stdout, stderr io.Writer) error {
+// its entries may lead. A file's entries may lead only to public
+// addresses, unless -allow-private.
+func importCatalog(ctx context.Context, src string, data []byte, client *fetch.Client, f catalogFlags, stdout, stderr io.Writer) error {
+	id, appendTo, maxEntries := f.id, f.appendTo, f.maxEntries
 	if id != "" {
 		return fmt.Errorf("-id names one agent; a catalog's agents take their ids from their entries: %w", errUsage)
 	}
@@ -94,7 +104,7 @@ func importCatalog(ctx context.Context, src string, data []byte, client *fetch.C
 	catClient.MaxBytes = catalogMaxBytes
 	var root aicatalog.Doc
 	if data != nil && !strings.HasPrefix(src, "https://") && !strings.HasPrefix(src, "http://") {
-		root = aicatalog.Doc{Source: src, Body: data}
+		root = aicatalog.Doc{Source: src, Body: data, AllowPrivate: f.allowPrivate}
 	} else {
 		var err error
 		if root, err = aicatalog.Fetch(ctx, src, &catClient); err != nil {

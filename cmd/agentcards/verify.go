@@ -36,6 +36,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest document fetched, in bytes")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
 	asCatalog := fs.Bool("catalog", false, "each TARGET is an AI Catalog (an origin means its /.well-known/ai-catalog.json): check it against the spec and verify every A2A card it lists (default for a URL or file named ai-catalog.json)")
+	allowPrivate := fs.Bool("allow-private", false, "with a catalog file: fetch the URLs it names as if each were named on the command line (loopback over http, private and link-local addresses too), for a catalog of local or intranet agents you vouch for; by default they may lead only to public addresses, as a public catalog's may (a catalog fetched by URL is held to the network that served it either way)")
 	maxEntries := fs.Int("max-entries", verify.DefaultMaxEntries, "with a catalog: check at most `N` entries in all, nested catalogs' included, breadth-first in catalog order")
 	maxTime := fs.Duration("max-time", 10*time.Minute, "stop fetching after this long in all (what is not fetched by then fails)")
 	extended := fs.Bool("extended", false, "each TARGET is an agent's public card URL: verify it, then ask the agent's interface for its extended card (GetExtendedAgentCard) with the -H and -header-env headers, and verify that with the same keys")
@@ -83,7 +84,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 			}
 		case *asCatalog || aicatalog.IsCatalogName(t):
 			verifyOne = func(ctx context.Context, t string, opts verify.Options, rep *verify.Report) error {
-				return verify.Catalog(ctx, t, opts, verify.CatalogOptions{MaxEntries: *maxEntries}, rep)
+				return verify.Catalog(ctx, t, opts, verify.CatalogOptions{MaxEntries: *maxEntries, AllowPrivate: *allowPrivate}, rep)
 			}
 		}
 		if err := verifyOne(ctx, t, opts, rep); err != nil {

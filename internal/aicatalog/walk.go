@@ -19,9 +19,18 @@ type Doc struct {
 	Source string // its URL or file name, for reports
 	Body   []byte
 	// URL and Network are the catalog's URL and the network its fetch
-	// reached; nil for a file.
+	// reached; nil for a file. A file may come from anyone (a pull
+	// request to a registry, say): Walk holds the URLs it names to the
+	// public rule (fetch.PublicNetwork), as those of a catalog served from
+	// a public address, unless AllowPrivate.
 	URL     *url.URL
 	Network *fetch.Network
+	// AllowPrivate, for a file (Network nil), fetches the URLs it names
+	// as if the user had named each one: loopback (over http too),
+	// private and link-local addresses included (the -allow-private flag
+	// of verify and import, for a catalog of local or intranet agents
+	// the user vouches for).
+	AllowPrivate bool
 }
 
 // Visit is what a walk made of one entry.
@@ -43,7 +52,9 @@ type Visit struct {
 	Body  []byte
 	Final *url.URL
 	// From is the network of the catalog that lists the entry, which
-	// bounds every fetch the entry leads to (nil for a catalog file).
+	// bounds every fetch the entry leads to: for a catalog file, the
+	// public rule (fetch.PublicNetwork), or nil with Doc.AllowPrivate
+	// (the caller's own choice).
 	From *fetch.Network
 	// Value is the caller's, set by its card function.
 	Value any
@@ -123,6 +134,12 @@ func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) Wa
 		opts.Parallel = DefaultParallel
 	}
 	w := &walk{opts: opts, card: card, sem: make(chan struct{}, opts.Parallel), seen: map[string]bool{}, root: root.URL}
+	if root.Network == nil && !root.AllowPrivate {
+		// A file: nothing vouches for the URLs it names, which are held
+		// to the public rule.
+		root.Network = fetch.PublicNetwork()
+		w.file = root.Network
+	}
 	if root.URL != nil {
 		w.seen[root.URL.String()] = true // a catalog that lists itself is read once
 	}
@@ -155,6 +172,10 @@ func Walk(ctx context.Context, root Doc, opts WalkOptions, card func(*Visit)) Wa
 type walk struct {
 	opts WalkOptions
 	root *url.URL // the root catalog's URL; nil for a file
+	// file is the public rule a root catalog file is held to (nil for a
+	// fetched catalog, or a file with AllowPrivate), for the hint of a
+	// refusal (refused).
+	file *fetch.Network
 	card func(*Visit)
 	sem  chan struct{} // a slot per card fetch under way
 	wg   sync.WaitGroup
@@ -204,7 +225,7 @@ func (n *nested) fetch(ctx context.Context, client *fetch.Client) {
 func (w *walk) take(ctx context.Context, n *nested) {
 	<-n.done
 	if n.fetchErr != nil {
-		n.v.Outcome, n.v.Problem = Failed, n.fetchErr.Error()
+		n.v.Outcome, n.v.Problem = Failed, w.refused(n.v, n.fetchErr)
 		return
 	}
 	if w.bytes += int64(n.body); w.bytes > maxWalkBytes {
@@ -337,11 +358,22 @@ func (w *walk) spawn(f func()) {
 func (w *walk) fetchCard(ctx context.Context, v *Visit, check func(*Visit)) {
 	body, final, _, err := w.opts.Cards.GetWithin(ctx, v.URL.String(), v.From)
 	if err != nil {
-		v.Outcome, v.Problem = Failed, err.Error()
+		v.Outcome, v.Problem = Failed, w.refused(v, err)
 		return
 	}
 	v.Body, v.Final = body, final
 	check(v)
+}
+
+// refused is the problem of the failed fetch of v's url: err, and when
+// the network rule refused an entry of a root catalog file, how to fetch
+// it anyway. It never says what answered (fetch refuses before a request
+// is sent, and its refusals do not say).
+func (w *walk) refused(v *Visit, err error) string {
+	if w.file == nil || v.From != w.file || !fetch.IsRefused(err) {
+		return err.Error()
+	}
+	return err.Error() + " (the URLs a catalog file names are held to the public rule: -allow-private fetches them as if named on the command line)"
 }
 
 // Origin is a URL's scheme and host, in lower case.

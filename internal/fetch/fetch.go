@@ -131,6 +131,19 @@ func (n *Network) String() string {
 	return n.class.String()
 }
 
+// PublicNetwork is the rule of a document that no fetch of this run
+// served, which anyone may have written (a catalog file, say): handed to
+// GetWithin as the network of that document, it holds every URL the
+// document names to the rule of a public origin's documents, from the
+// first connection: public addresses only.
+func PublicNetwork() *Network { return &Network{class: classPublic} }
+
+// IsRefused reports whether err is a fetch the network policy refused
+// (an address or a redirect the rule does not allow, an origin that
+// answered from another network than before), before any request was
+// sent there.
+func IsRefused(err error) bool { return errors.Is(err, errRefused) }
+
 // GetWithin fetches rawURL as Get does, from a document fetched from the
 // network from (nil: the caller's own choice): every connection, the first
 // one too, is held to the rule a redirect from that document would be (a

@@ -59,6 +59,13 @@ type CatalogOptions struct {
 	// included), taken breadth-first in catalog order (aicatalog.Walk);
 	// the rest are reported as skipped (Report.EntriesSkipped).
 	MaxEntries int
+	// AllowPrivate fetches the URLs a catalog file names as if the
+	// caller had named each one (aicatalog.Doc.AllowPrivate): loopback,
+	// private and link-local addresses included. Without it they are
+	// held to the public rule, as those of a catalog served from a public
+	// address: a file may come from anyone. A catalog fetched from a URL
+	// is held to the network it was served from either way.
+	AllowPrivate bool
 }
 
 // DefaultMaxEntries is CatalogOptions.MaxEntries by default.
@@ -69,13 +76,15 @@ const DefaultMaxEntries = aicatalog.DefaultMaxEntries
 // then every A2A Agent Card entry it points to, with keys from each card's
 // own origin (or opts.JWKS), following nested catalogs (aicatalog.Walk).
 // Entries on other origins are verified against their own origin's JWKS
-// and marked so.
+// and marked so. The URLs a catalog file names may lead only to public
+// addresses unless copts.AllowPrivate.
 func Catalog(ctx context.Context, target string, opts Options, copts CatalogOptions, rep *Report) error {
 	opts.Fetch = opts.Fetch.ForRun()
 	root, err := ReadCatalog(ctx, target, opts)
 	if err != nil {
 		return err
 	}
+	root.AllowPrivate = copts.AllowPrivate
 	catOpts := fetchedCatalogOptions(opts)
 	var mu sync.Mutex // guards the fatal problems of JWKS
 	// A Server Card carries no signature: it is read strictly and
