@@ -175,10 +175,10 @@ func vouch(e *Entry, c *Card, strict bool) {
 	}
 	var msg string
 	if u, err := url.Parse(e.VouchedBy); err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
-		if publisherHost(pub, u.Hostname()) {
+		if publisherVouched(pub, u) {
 			return
 		}
-		msg = fmt.Sprintf("its identifier claims publisher %s, but its card was signed by the keys of %s, not by %s's", pub, e.VouchedBy, pub)
+		msg = fmt.Sprintf("its identifier claims publisher %s, but its card was signed by the keys of %s, not by %s's%s", pub, e.VouchedBy, pub, otherPort(pub, u))
 	} else {
 		msg = fmt.Sprintf("its identifier claims publisher %s, but its card was signed by the keys in %s (-jwks), which no origin vouches for as %s's", pub, e.VouchedBy, pub)
 	}
@@ -213,24 +213,99 @@ func publisherOf(identifier string) string {
 	return strings.TrimSuffix(strings.ToLower(pub), ".")
 }
 
-// publisherHost reports whether the keys of an origin on host vouch for
-// publisher pub: host is that domain (letter case and a final dot aside;
-// a subdomain is not, nor is the parent domain: a publisher that serves
-// its cards from a CDN host is not vouched for), or pub is a .localhost
-// name (RFC 6761; agentcards' publisher for a site on loopback) and host
-// a loopback one.
-func publisherHost(pub, host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == pub {
-		return true
+// publisherVouched reports whether the keys of the origin of u vouch for
+// publisher pub (an identifier's publishing domain, in lower case): the
+// origin is that domain's own, on its scheme's default port (letter case
+// and a final dot aside). A urn:air identifier names a domain and no
+// port, so https://a.example:8443, another origin than https://a.example
+// (another server, perhaps another party), vouches for no publisher; nor
+// does a subdomain or the parent domain (a publisher that serves its
+// cards from a CDN host is not vouched for). The one exception is a
+// .localhost publisher (RFC 6761; agentcards' placeholder for a site on
+// loopback, which names no one), vouched for by the keys of any loopback
+// origin, whatever its port.
+func publisherVouched(pub string, u *url.URL) bool {
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if pub == "localhost" || strings.HasSuffix(pub, ".localhost") {
+		return host == pub || fetch.IsLoopback(host)
 	}
-	return (pub == "localhost" || strings.HasSuffix(pub, ".localhost")) && fetch.IsLoopback(host)
+	return host == pub && defaultPort(u)
+}
+
+// defaultPort reports whether u names no port, or its scheme's default.
+func defaultPort(u *url.URL) bool {
+	switch u.Port() {
+	case "":
+		return true
+	case "443":
+		return u.Scheme == "https"
+	case "80":
+		return u.Scheme == "http"
+	}
+	return false
+}
+
+// otherPort says, when the origin of u is publisher pub's domain on
+// another port than the default, why that is not pub's origin; else "".
+func otherPort(pub string, u *url.URL) string {
+	if strings.TrimSuffix(strings.ToLower(u.Hostname()), ".") != pub || defaultPort(u) {
+		return ""
+	}
+	return fmt.Sprintf(" (port %s: an identifier's publisher is its domain's origin on the default port)", u.Port())
+}
+
+// hostPublisher is the publisher a catalog's host identifier claims: the
+// <publisher> of an urn:air identifier, or else the identifier itself
+// (agentcards writes the publisher's domain there), in lower case.
+func hostPublisher(identifier string) string {
+	if pub := publisherOf(identifier); pub != "" {
+		return pub
+	}
+	return strings.TrimSuffix(strings.ToLower(identifier), ".")
+}
+
+// sitePublisher returns the check of each publisher a site's catalog
+// claims (what names the claim; pub is "" for none): the site's own
+// origin, that of its base URL, must vouch for pub (publisherVouched), as
+// the keys of a card's origin must for verify -catalog. The unsigned
+// catalog's base (host.documentationUrl) counts only when a verified
+// signature's jku names its JWKS (jkus: each jku the cards name, true
+// when a verified signature names it): then the cards' signer says where
+// the site is. A claim of another publisher is a warning, and with strict
+// a problem.
+func sitePublisher(dir, base string, jkus map[string]bool, strict bool, rep *Report) func(what, pub string) {
+	origin, err := url.Parse(base)
+	tied := base != "" && err == nil && jkus[base+"/.well-known/jwks.json"]
+	saidUntied := false
+	return func(what, pub string) {
+		if pub == "" {
+			return
+		}
+		var msg string
+		switch {
+		case !tied:
+			if saidUntied {
+				return
+			}
+			saidUntied = true
+			msg = fmt.Sprintf("%s: %s claims publisher %s, but no verified signature names the site's JWKS as its jku, so no origin vouches for the publisher the catalog claims", dir, what, pub)
+		case publisherVouched(pub, origin):
+			return
+		default:
+			msg = fmt.Sprintf("%s: %s claims publisher %s, but the site is %s (the origin its cards' jku names), not %s's%s", dir, what, pub, aicatalog.Origin(origin), pub, otherPort(pub, origin))
+		}
+		if strict {
+			rep.Problems = append(rep.Problems, msg+": refused (-strict)")
+			return
+		}
+		rep.Warnings = append(rep.Warnings, msg+" (-strict refuses it)")
+	}
 }
 
 // unsignedCatalogNote says what verify of a site vouches for in its
 // catalog.
 func unsignedCatalogNote(dir string) string {
-	return dir + ": the catalog (.well-known/ai-catalog.json) is unsigned: what it says of each agent card (displayName, description, url) is checked against the signed card; nothing vouches for the rest (identifiers, tags, host)"
+	return dir + ": the catalog (.well-known/ai-catalog.json) is unsigned: what it says of each agent card (displayName, description, url) is checked against the signed card, and the publisher its identifiers claim against the site's origin; nothing vouches for the rest (the names in identifiers, tags, the host's displayName)"
 }
 
 // checkSiteCardEntry checks entry i of a site's catalog what, an A2A

@@ -518,7 +518,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	}
 	rep.Problems = append(rep.Problems, ks.Leaked...)
 	used := map[string]bool{}
-	jkus := map[string]bool{}
+	jkus := map[string]bool{} // each jku named: whether a verified signature names it
 	rep.Cards = slices.Grow(rep.Cards, len(checked))
 	files := make([]string, len(checked))
 	read := make(map[string]*Card, len(checked))
@@ -536,7 +536,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 				used[s.KID] = true
 			}
 			if s.JKU != "" {
-				jkus[s.JKU] = true
+				jkus[s.JKU] = jkus[s.JKU] || s.Verified
 			}
 		}
 		rep.Cards = append(rep.Cards, c.card)
@@ -825,9 +825,12 @@ func preloadCatalogs(dir string, copts Options) *siteCatalogs {
 	return c
 }
 
-// checkCatalog: every catalog entry's url names a file in the site, and
-// an A2A entry says what its card says; read holds the card files known
-// to exist (they were read), and cats the catalogs read ahead.
+// checkCatalog: every catalog entry's url names a file in the site, an
+// A2A entry says what its card says, and every identifier claims the
+// site's own publisher (sitePublisher); jkus holds the jku values the
+// cards name, each true when a verified signature names it, read the
+// card files known to exist (they were read), and cats the catalogs read
+// ahead.
 func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats *siteCatalogs, opts Options, rep *Report) {
 	copts := catalogOptions(opts)
 	if cats.root.readErr != nil {
@@ -856,6 +859,8 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats 
 			}
 		}
 	}
+	claims := sitePublisher(dir, base, jkus, opts.Strict, rep)
+	claims("catalog host", hostPublisher(cat.HostIdentifier))
 	type entry = aicatalog.Entry
 	realDir := sync.OnceValues(func() (string, error) { return filepath.EvalSymlinks(dir) })
 	// local is the file of the site a URL of the site names.
@@ -893,6 +898,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats 
 	var checkEntries func(what string, entries []entry, nested bool)
 	checkEntries = func(what string, entries []entry, nested bool) {
 		for i, e := range entries {
+			claims(fmt.Sprintf("%s entry %d (%s)", what, i, e.Identifier), publisherOf(e.Identifier))
 			if e.Inline {
 				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): carries its document inline (data), which agentcards does not publish: nothing vouches for it", dir, what, i, e.Identifier))
 				continue
@@ -934,6 +940,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats 
 				}
 				rel := strings.TrimPrefix(e.URL, base+"/")
 				specProblems(dir, rel, sub.problems, rep)
+				claims(rel+" host", hostPublisher(sub.cat.HostIdentifier))
 				checkEntries(rel, sub.cat.Entries, true)
 			case aicatalog.ServerCardType:
 				p, ok := local(what, i, e)
