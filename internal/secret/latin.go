@@ -21,6 +21,9 @@ func AsLatin(r rune) rune {
 	case r >= 0x24D0 && r <= 0x24E9: // circled small letters
 		return 'a' + r - 0x24D0
 	}
+	if r >= 0xAB70 && r <= 0xABBF { // Cherokee small letters, which case folding makes of capitals
+		r -= 0xAB70 - 0x13A0
+	}
 	if l, ok := Lookalikes[r]; ok {
 		return l
 	}
@@ -43,4 +46,15 @@ var Lookalikes = map[rune]rune{
 	'ɑ': 'a', 'ɩ': 'i', 'ʋ': 'u', 'ɒ': 'a', 'ɜ': 'e', 'ɔ': 'o',
 	'ı': 'i', 'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ꜰ': 'f', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k',
 	'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v', 'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
+	// Cherokee capitals (Unicode's confusables)
+	'\u13AA': 'A', '\u13F4': 'B', '\u13DF': 'C', '\u13A0': 'D', '\u13AC': 'E', '\u13C0': 'G', '\u13BB': 'H', '\u13AB': 'J',
+	'\u13E6': 'K', '\u13DE': 'L', '\u13B7': 'M', '\u13E2': 'P', '\u13A1': 'R', '\u13DA': 'S', '\u13A2': 'T', '\u13D9': 'V',
+	'\u13B3': 'W', '\u13C3': 'Z',
+	// Lisu letters (Unicode's confusables)
+	'\uA4D0': 'B', '\uA4D1': 'P', '\uA4D2': 'd', '\uA4D3': 'D', '\uA4D4': 'T', '\uA4D6': 'G', '\uA4D7': 'K', '\uA4D9': 'J',
+	'\uA4DA': 'C', '\uA4DC': 'Z', '\uA4DD': 'F', '\uA4DF': 'M', '\uA4E0': 'N', '\uA4E1': 'L', '\uA4E2': 'S', '\uA4E3': 'R',
+	'\uA4E6': 'V', '\uA4E7': 'H', '\uA4EA': 'W', '\uA4EB': 'X', '\uA4EC': 'Y', '\uA4EE': 'A', '\uA4F0': 'E', '\uA4F2': 'I',
+	'\uA4F3': 'O', '\uA4F4': 'U',
+	// letterlike symbols NFKC keeps
+	'\u212E': 'e',
 }
