@@ -286,3 +286,33 @@ func TestFifthRoundBypasses(t *testing.T) {
 		t.Errorf("an encoded slash: found %q", got)
 	}
 }
+
+// TestSixthRoundBypasses: a second attack on the reader's view: URL forms
+// a browser still follows there, sentences of scripts without spaces,
+// more ways to hide or turn text around, letters of other scripts, text
+// a script joins, and words run together.
+func TestSixthRoundBypasses(t *testing.T) {
+	runBypass(t, []bypassCase{
+		{"http:/ with one slash", "site/index.md", "[docs](http:/example.com/docs/ledger-lens/customers)", privURL},
+		{"an ideographic full stop in the host", "site/index.md", "[docs](https://example。com/docs/ledger-lens/customers)", privURL},
+		{"the full stop percent-encoded", "index.html", `<a href="https://example%E3%80%82com/docs/ledger-lens/customers">x</a>`, privURL},
+		{"a port with a leading zero", "index.html", `<a href="https://example.com:0443/docs/ledger-lens/customers">x</a>`, privURL},
+		{"a relative link under <base>", "index.html", `<base href="https://example.com/docs/ledger-lens/"><a href="customers">x</a>`, privURL},
+		{"font-size:0 inside a word", "index.html", `<p>Bulk export to acc<span style="font-size:0">zz</span>ounting</p>`, privSentence},
+		{"opacity:0 inside a word", "index.html", `<p>Bulk export to acc<span style="position:absolute;opacity:0">zz</span>ounting</p>`, privSentence},
+		{"a template inside a word", "index.html", `<p>Bulk export to acc<template>zz</template>ounting</p>`, privSentence},
+		{"CSS bidi override", "index.html", `<p style="unicode-bidi: bidi-override; direction: rtl">gnitnuocca ot tropxe kluB</p>`, privSentence},
+		{"a Cherokee E", "index.html", "<p>Bulk \u13ACxport to accounting</p>", privSentence},
+		{"a Lisu E", "index.html", "<p>Bulk \uA4F0xport to accounting</p>", privSentence},
+		{"an estimated sign for e", "site/index.md", "Bulk \u212Export to accounting", privSentence},
+		{"strings joined in JavaScript", "search.js", `const t = "Bulk export " + 'to accounting';`, privSentence},
+		{"references written through innerHTML", "search.js", `el.innerHTML = "Bulk&#32;export&nbsp;to accounting";`, privSentence},
+		{"zero-width spaces between the words", "site/index.md", "Exports\u200ba\u200bmonth\u200bof\u200bextracted\u200binvoices\u200bin\u200bone\u200bfile.", privFile},
+	})
+	// The second of two sentences of a script without spaces.
+	const privJA = "月次の請求書をまとめて会計ソフトへ一括で出力します。監査証跡と顧客ごとの保存地域にも対応しています。"
+	f := New(Pieces(privJA), nil)
+	if got := f.Find(textFor("site/notes.md", []byte("新機能：監査証跡と顧客ごとの保存地域にも対応しています。"))); len(got) == 0 {
+		t.Errorf("the second Japanese sentence alone: found nothing")
+	}
+}

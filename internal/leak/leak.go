@@ -89,6 +89,12 @@ func writings(s string) []string {
 	// never looked for.
 	if n := Normalize(s); len(n) >= 4 {
 		out = append(out, n)
+		// Words run together (spaces written as zero-width spaces, which
+		// Normalize drops, or left out): a sentence of four words or more
+		// is still read.
+		if strings.Count(n, " ") >= 3 {
+			out = append(out, strings.ReplaceAll(n, " ", ""))
+		}
 	}
 	for _, escapeHTML := range []bool{true, false} {
 		var b bytes.Buffer
@@ -225,10 +231,21 @@ func Pieces(text string) []string {
 		out = append(out, line)
 		start := 0
 		for i := 0; i+1 < len(line); i++ {
-			if strings.IndexByte(".!?", line[i]) >= 0 && line[i+1] == ' ' {
-				out = append(out, strings.TrimSpace(line[start:i+1]))
-				out = append(out, windows(line[start:i+1])...)
-				start = i + 1
+			end := 0 // the length of a sentence's end at line[i:]
+			switch {
+			case strings.IndexByte(".!?", line[i]) >= 0 && line[i+1] == ' ':
+				end = 1
+			case line[i] >= utf8.RuneSelf:
+				// Scripts written without spaces end a sentence with
+				// their own full stops, and no space after them.
+				if r, size := utf8.DecodeRuneInString(line[i:]); strings.ContainsRune("。！？", r) && i+size < len(line) {
+					end = size
+				}
+			}
+			if end > 0 {
+				out = append(out, strings.TrimSpace(line[start:i+end]))
+				out = append(out, windows(line[start:i+end])...)
+				start = i + end
 			}
 		}
 		out = append(out, strings.TrimSpace(line[start:]))

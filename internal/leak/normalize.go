@@ -1,6 +1,7 @@
 package leak
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 	"unicode"
@@ -43,7 +44,24 @@ func Normalize(s string) string {
 			out = append(out, w)
 		}
 	}
-	return joinHyphenated(canonicalURLs(strings.Join(out, " ")))
+	return joinHyphenated(canonicalURLs(oneSlash(strings.Join(out, " "))))
+}
+
+// oneSlash writes "http:/host" and "https:/host", which a browser
+// follows as "http://host" from a page, with both slashes.
+func oneSlash(s string) string {
+	if !strings.Contains(s, "p:/") && !strings.Contains(s, "s:/") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if s[i] == ':' && i+1 < len(s) && s[i+1] == '/' && (i+2 >= len(s) || s[i+2] != '/') &&
+			(strings.HasSuffix(s[:i], "http") || strings.HasSuffix(s[:i], "https")) {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
 }
 
 // rlo is RIGHT-TO-LEFT OVERRIDE, and pdf, pdi and the line breaks end the
@@ -125,7 +143,9 @@ func fold(s string, folder cases.Caser) string {
 	s = norm.NFKC.String(s)
 	s = folder.String(s)
 	s = dropIgnorable(s)
-	return strings.Map(secret.AsLatin, hyphens.Replace(norm.NFKC.String(s)))
+	// Look-alikes of capitals (Cherokee, Lisu) are read as Latin capitals,
+	// then folded like them.
+	return strings.ToLower(strings.Map(secret.AsLatin, hyphens.Replace(norm.NFKC.String(s))))
 }
 
 // hyphens maps the dashes a reader takes for a hyphen, which NFKC keeps,
@@ -260,7 +280,10 @@ func canonicalURL(u string) (string, bool) {
 	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.Contains(authority[i:], "]") {
 		host, port = authority[:i], authority[i+1:]
 	}
-	host = decodeUnreserved(host)
+	host = hostDots.Replace(decodeHost(host))
+	if p := strings.TrimLeft(port, "0"); p != port && p != "" {
+		port = p // ":0443" is port 443
+	}
 	if port == "80" || port == "443" {
 		port = ""
 	}
@@ -283,6 +306,25 @@ func canonicalURL(u string) (string, bool) {
 	b.WriteString(cleanPath(decodeUnreserved(path)))
 	b.WriteString(tail)
 	return b.String(), true
+}
+
+// hostDots are the full stops a URL's host parser reads as '.' (the
+// URL Standard, after IDNA): ideographic, full-width and halfwidth.
+var hostDots = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".")
+
+// decodeHost is a host with every escape decoded, as a browser's URL
+// parser decodes a host before it reads it ("example%E3%80%82com" is
+// "example。com"), lower case; or the host as it is when the escapes do
+// not decode to UTF-8.
+func decodeHost(host string) string {
+	if !strings.Contains(host, "%") {
+		return host
+	}
+	d, err := url.PathUnescape(host)
+	if err != nil || !utf8.ValidString(d) {
+		return decodeUnreserved(host)
+	}
+	return strings.ToLower(d)
 }
 
 // decodeUnreserved is s with every percent-encoded unreserved character

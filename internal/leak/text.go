@@ -2,6 +2,8 @@ package leak
 
 import (
 	"bytes"
+	stdhtml "html"
+	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -37,7 +39,7 @@ func Text(name string, data []byte) []byte {
 	case ".css":
 		s = cssText(string(data))
 	case ".js", ".mjs", ".cjs", ".json":
-		s = jsUnescape(string(data))
+		s = jsText(string(data))
 	default:
 		s = string(data)
 	}
@@ -61,6 +63,8 @@ func htmlText(data []byte, depth int) string {
 	var flow, attrs strings.Builder
 	raw := "" // the raw-text element whose text comes next
 	var h hiding
+	var rtl scope   // an element whose CSS turns its text around
+	var base string // the document's <base href>
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
@@ -77,7 +81,7 @@ func htmlText(data []byte, depth int) string {
 			text := string(z.Text())
 			switch raw {
 			case "script":
-				text = " " + jsUnescape(text) + " "
+				text = " " + jsText(text) + " "
 			case "style":
 				text = " " + cssText(text) + " "
 			case "noscript", "noembed", "noframes", "iframe":
@@ -90,19 +94,36 @@ func htmlText(data []byte, depth int) string {
 			raw = ""
 		case html.StartTagToken, html.SelfClosingTagToken:
 			t := z.Token()
+			h.start(t) // a hidden block separates no words a reader sees
 			if !inline(t.Data) {
 				flow.WriteByte(' ')
 				h.write(" ")
 			}
-			h.start(t)
 			if t.Data == "bdo" && hasAttr(t, "dir", "rtl") {
 				flow.WriteRune(rlo) // shown backwards, up to </bdo>
+			} else if rtl.name == "" && !voidElements[t.Data] && bidiOverride(t) {
+				flow.WriteRune(rlo)
+				rtl.open(t.Data)
+			} else if rtl.name != "" && t.Data == rtl.name {
+				rtl.depth++
+			}
+			if t.Data == "base" && base == "" {
+				for _, a := range t.Attr {
+					if a.Key == "href" {
+						base = browserURL.Replace(strings.TrimSpace(a.Val))
+					}
+				}
 			}
 			raw = t.Data
 			for _, a := range t.Attr {
 				if v, ok := attrText(t, a, depth); ok {
 					attrs.WriteString(v)
 					attrs.WriteByte('\n')
+					if base != "" && urlAttrs[a.Key] {
+						// A relative link leads where <base> says.
+						attrs.WriteString(resolve(base, v))
+						attrs.WriteByte('\n')
+					}
 				}
 			}
 		case html.EndTagToken:
@@ -112,7 +133,7 @@ func htmlText(data []byte, depth int) string {
 				h.write(" ")
 			}
 			h.end(string(name))
-			if string(name) == "bdo" {
+			if string(name) == "bdo" || rtl.close(string(name)) {
 				flow.WriteRune(pdf)
 			}
 			raw = ""
@@ -171,20 +192,79 @@ func (h *hiding) end(name string) {
 	}
 }
 
-// hidden reports whether the element t begins is not shown.
+// hidden reports whether the element t begins is not shown: a template,
+// an element with the hidden attribute, or a style attribute that hides
+// it (display:none, visibility:hidden or collapse, font-size:0,
+// opacity:0). Style sheets that hide it by class are not read.
 func hidden(t html.Token) bool {
+	if t.Data == "template" {
+		return true
+	}
 	for _, a := range t.Attr {
 		switch a.Key {
 		case "hidden":
 			return true
 		case "style":
-			css := strings.ToLower(strings.Join(strings.Fields(cssUnescape(a.Val)), ""))
-			if strings.Contains(css, "display:none") || strings.Contains(css, "visibility:hidden") {
+			if hidingCSS.MatchString(strings.ToLower(strings.Join(strings.Fields(cssUnescape(a.Val)), ""))) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// hidingCSS matches declarations, white space removed, that hide an
+// element's text.
+var hidingCSS = regexp.MustCompile(`(?:^|;)(?:display:none|visibility:(?:hidden|collapse)|font-size:0(?:\.0*)?(?:[a-z%]+)?(?:;|!|$)|opacity:0(?:\.0*)?(?:;|!|$))`)
+
+// bidiOverride reports whether the style of the element t begins shows
+// its text right to left whatever its letters (unicode-bidi:
+// bidi-override with direction: rtl), as <bdo dir=rtl> does.
+func bidiOverride(t html.Token) bool {
+	for _, a := range t.Attr {
+		if a.Key == "style" {
+			css := strings.ToLower(strings.Join(strings.Fields(cssUnescape(a.Val)), ""))
+			if strings.Contains(css, "bidi-override") && strings.Contains(css, "direction:rtl") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scope follows one element from its start tag to its end tag, through
+// elements of the same name inside it.
+type scope struct {
+	name  string
+	depth int
+}
+
+func (s *scope) open(name string) { s.name, s.depth = name, 0 }
+
+// close reports whether the end tag of name ends the element followed.
+func (s *scope) close(name string) bool {
+	if s.name == "" || name != s.name {
+		return false
+	}
+	if s.depth > 0 {
+		s.depth--
+		return false
+	}
+	s.name = ""
+	return true
+}
+
+// resolve is ref read against base, or ref when either does not parse.
+func resolve(base, ref string) string {
+	b, err := url.Parse(base)
+	if err != nil {
+		return ref
+	}
+	r, err := url.Parse(strings.TrimSpace(ref))
+	if err != nil {
+		return ref
+	}
+	return b.ResolveReference(r).String()
 }
 
 // separating are the elements whose tags separate the words on either
@@ -263,6 +343,21 @@ var urlAttrs = map[string]bool{"href": true, "src": true, "srcset": true, "actio
 // browserURL is a URL as a browser reads it (the URL Standard): without
 // tabs and line breaks, and with '\' for '/'.
 var browserURL = strings.NewReplacer("\t", "", "\n", "", "\r", "", `\`, "/")
+
+// jsText is JavaScript as the text it writes reads: string escapes
+// decoded (jsUnescape), strings joined by '+' joined ("Bulk " + "export"),
+// and HTML character references decoded, as innerHTML decodes them.
+func jsText(s string) string {
+	s = jsConcat.ReplaceAllString(jsUnescape(s), "")
+	if strings.Contains(s, "&") {
+		s = stdhtml.UnescapeString(s)
+	}
+	return s
+}
+
+// jsConcat is the quote that ends one JavaScript string, a '+', and the
+// quote that begins the next.
+var jsConcat = regexp.MustCompile("[\"'`]\\s*\\+\\s*[\"'`]")
 
 // cssText is CSS as its strings render: escapes decoded (cssUnescape), and
 // strings written next to each other ("a" "b", which content: shows as
