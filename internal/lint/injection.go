@@ -87,6 +87,7 @@ var injectionPatterns = []struct {
 	{`override overrides supersede supersedes replace replaces take takes`, `(?:overrides?|supersedes?|replaces?|takes? precedence over) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others|(?:safety|security|content) (?:configuration|settings|policy|policies|rules|filters?))\b`, false},
 	{`from`, `from (?:this point|now|here) on(?:wards?)?,? (?:the |this |your )?(?:assistant|model|ai|llm|you) (?:is|are|will be|becomes?|shall be|must be)\b`, false},
 	{`instructions prompt directions guidelines`, `(?:instructions|prompt|directions|guidelines|rules)(?: that)? you (?:were|have been|ve been|youve been) given (?:before|earlier|at the start|by (?:your|the) (?:operator|developer|system))\b`, false},
+	{`take takes`, `takes? precedence over (?:\w+ ){0,2}(?:user|users|developer|system|operator)(?: and (?:user|users|developer|system|operator))? (?:instructions|requests|prompts|messages|directives)\b`, false},
 	{`comply obey`, `(?:comply|obey)(?: \w+){0,6} (?:unconditionally|without (?:question|questioning|hesitation|exception|reservation))\b`, false},
 	{`new updated real true actual hidden secret revised different`, `(?:new|updated|real|true|actual|hidden|secret|revised|different) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:follow|below|are as follows|take precedence|override|supersede|replace)\b`, false},
 	{`new`, `\. new (?:system (?:instructions?|prompt|rules)|objective|mission|directive|prompt) \.`, false},
