@@ -1,0 +1,170 @@
+package lint
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/secret"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Text aimed at a model is found in a folded copy of each string: hidden
+// characters dropped, look-alike letters of other scripts and styled
+// letters read as the Latin letters they imitate, digits inside words read
+// as the letters they stand in for ("ign0re"), letter case and apostrophes
+// dropped, every run of other characters one space, and the end of a
+// sentence (".", "!", "?", ";", ":" before a space, a line break) a word
+// of its own, ".". So "IGNORE   previous\u200b instructions", "ignоre"
+// with a Cyrillic о and "𝐢𝐠𝐧𝐨𝐫𝐞" all read "ignore", and a pattern can ask
+// for an order at the start of a sentence ("Forget everything.").
+
+// fold is s as the injection patterns read it.
+func fold(s string) string {
+	if isASCII(s) {
+		return foldASCII(s)
+	}
+	if strings.ContainsFunc(s, narrowSpace) {
+		s = joinNarrowSpaces(s)
+	}
+	// Compatibility forms (ℐ, ⁱ, ⒤, 🄸, full-width) become the letters
+	// they show, and accents come apart from their letters (dropped below).
+	s = norm.NFKD.String(s)
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	gap, stop, digits := true, false, false
+	for i, r := range s {
+		if r == '\'' || r == 0x2019 || r == 0x2018 || r == '`' || r == 0x00B4 || unicode.Is(unicode.Cf, r) || isFiller(r) || unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		r = unicode.ToLower(secret.AsLatin(r))
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if gap && b.Len() > 0 {
+				if stop {
+					b.WriteString(" . ")
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+			digits = digits || unicode.IsDigit(r)
+			b.WriteRune(r)
+			gap, stop = false, false
+			continue
+		}
+		gap = true
+		switch r {
+		case 0x3002, 0xFF01, 0xFF1F, 0xFF1B, 0x061F, 0x0964, 0x2029, 0x2028: // 。！？；؟ । and separators
+			stop = true
+		default:
+			if r < utf8.RuneSelf {
+				stop = stop || endsSentence(byte(r), s[i+1:])
+			}
+		}
+	}
+	if digits {
+		return leet(b.String())
+	}
+	return b.String()
+}
+
+// narrowSpace reports whether r is a space narrower than a word space,
+// which can split a word where no one sees it.
+func narrowSpace(r rune) bool {
+	return r == 0x2009 || r == 0x200A || r == 0x2006 || r == 0x2008 || r == 0x205F || r == 0x202F
+}
+
+// joinNarrowSpaces drops the narrow spaces between two letters:
+// "Ign\u2009ore" is "Ignore".
+func joinNarrowSpaces(s string) string {
+	rs := []rune(s)
+	out := rs[:0:0]
+	for i, r := range rs {
+		if narrowSpace(r) && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+// foldASCII is fold for ASCII text.
+func foldASCII(s string) string {
+	b := make([]byte, 0, len(s)+8)
+	gap, stop, digits := true, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'' || c == '`':
+			continue
+		case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if gap && len(b) > 0 {
+				if stop {
+					b = append(b, " . "...)
+				} else {
+					b = append(b, ' ')
+				}
+			}
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			digits = digits || c <= '9'
+			b = append(b, c)
+			gap, stop = false, false
+		default:
+			gap = true
+			stop = stop || endsSentence(c, s[i+1:])
+		}
+	}
+	if digits {
+		return leet(string(b))
+	}
+	return string(b)
+}
+
+// endsSentence reports whether c, followed by rest, ends a sentence: "!",
+// "?", ";", "<" or ">", "." or ":" before white space (not "example.com", "v1.2",
+// "https:"), or an empty line (one line break is how text is wrapped).
+func endsSentence(c byte, rest string) bool {
+	switch c {
+	case '!', '?', ';', '<', '>', '(':
+		return true // and the edges of an HTML tag, and an aside
+	case '\n':
+		return strings.HasPrefix(strings.TrimLeft(rest, " \t\r"), "\n")
+	case '.', ':':
+		return rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+	}
+	return false
+}
+
+// leetDigits are the digits that stand in for letters inside words.
+var leetDigits = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t")
+
+// leet reads the digits of folded words that also hold letters as the
+// letters they imitate: "ign0re" is "ignore", "1nstruct10ns"
+// "instructions"; words of digits alone ("2024") stay.
+func leet(folded string) string {
+	words := strings.Split(folded, " ")
+	changed := false
+	for i, w := range words {
+		if strings.ContainsAny(w, "0134578") && strings.ContainsFunc(w, unicode.IsLetter) {
+			words[i] = leetDigits.Replace(w)
+			changed = true
+		}
+	}
+	if !changed {
+		return folded
+	}
+	return strings.Join(words, " ")
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
