@@ -1,0 +1,381 @@
+package lint
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// The phrases of an order to a model (injectionPatterns, over folded
+// text), the index of gate words that decides which of them run where, and
+// the chat-template markers (markerPatterns, over text as written).
+//
+// The folded text is matched as ". " + text + " .", so "\. " marks the
+// start of a sentence and " \." its end; patterns never use ^ or $, since
+// they run on windows of the text.
+
+// qualifier is what makes "ignore ... instructions" an override: the
+// instructions are someone else's.
+const qualifier = `(?:all|any|every|previous|prior|above|earlier|preceding|foregoing|former|original|initial|existing|current|your|the system|safety|other|these|those|developer|developers|its|my|old)`
+
+// orders are what an override throws away.
+const orders = `(?:instructions?|prompts?|rules|guidelines|guidance|directions|directives|guardrails|programming|system (?:prompt|message|messages)|training)`
+
+// bounds are what a model is told it may not do: thrown away, they are
+// an override only when they are the model's ("your restrictions", "all
+// previous commands"), not a shop's orders or an insurer's policies.
+const bounds = `(?:orders|commands|constraints|policies|restrictions|filters|limits|limitations|safety rules|content policy)`
+
+// talk is what an override of a conversation throws away: words a
+// person's request to the agent (a skill's example) may fairly use.
+const talk = `(?:messages|conversation|conversations|context|chat|history|inputs?|text|content|requests|tasks?|answers|responses|replies|settings|configuration|setup|persona|role)`
+
+// youAre is "you are" however written: "you're" folds to "youre".
+const youAre = `(?:you are|youre|you re)`
+
+// agentNoun is what a card calls the agent it describes.
+const agentNoun = `(?:agent|tool|skill|server|service|assistant|plugin|function|api)`
+
+// addressee is a model, addressed.
+const addressee = `(?:ai|ais|llm|llms|models?|language models?|large language models?|ai models?|assistants?|ai assistants?|ai agents?|chatbots?|bots?|gpt|chatgpt|claude|gemini|copilot|agents reading this|orchestrators?|routers?|calling (?:agents?|models?|assistants?)|client agents?)`
+
+// spoken is what follows an addressee that is spoken to, not written
+// about ("note to AI assistants: ..." but not "a note to the AI team").
+const spoken = `(?: \.| (?:reading|processing|you|please|ignore|always|never|must|do|dont|call|when|if|only|use)\b)`
+
+// injectionPatterns match folded text. Verbs are in their base form: a
+// card describes what an agent does ("sends reports"); the imperative
+// ("send the credentials to") is addressed to whoever reads it. Patterns
+// marked request leave out a skill's examples, themselves requests a
+// person makes ("pretend to be my interviewer", "ignore the previous
+// messages in #general").
+//
+// Every match starts with one of its pattern's gate words (a sentence
+// pattern's with ". " and then one of them), and a pattern is tried only
+// where one of them starts a word, anchored there: one pass over the
+// words, a few cheap anchored attempts, and the first match found is the
+// first in the text. (Go's regexp has no DFA: one unanchored alternation
+// of them all costs milliseconds a card.)
+var injectionPatterns = []struct {
+	gate, re string
+	request  bool // what a person's request (a skill's example) may fairly say
+}{
+	// Overrides.
+	{`ignore disregard forget override bypass abandon discard drop dismiss neglect skip pay do dont stop no set put throw`, `(?:ignore|disregard|forget|override|bypass|abandon|discard|drop|dismiss|neglect|skip|pay no attention to|do not follow|dont follow|stop following|do not obey|dont obey|stop obeying|no longer follow|set aside|put aside|throw (?:out|away))(?: \w+){0,3} ` + qualifier + `(?: \w+){0,3} ` + orders + `\b`, false},
+	{`ignore disregard forget`, `(?:ignore|disregard|forget)(?: \w+){0,2} (?:previous|prior|earlier|preceding|above|foregoing|original|initial|all previous|all prior) ` + talk + `\b`, true},
+	{`ignore disregard forget bypass override`, `(?:ignore|disregard|forget|bypass|override)(?: \w+){0,2} (?:your|the system s|all your|your own|any of your|previous|prior|earlier|all previous|all prior) ` + bounds + `\b`, false},
+	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:everything|anything|all|what|whatever)(?: (?:that|you were|you have been|you ve been|youve been|said|told|taught|given|instructed|written|above|before|previously|so far|earlier|until now|up to now))+\b`, false},
+	{`ignore disregard forget`, `(?:ignore|disregard|forget) (?:all |everything |anything )?(?:of )?(?:the |that |what is |whats |what was |what came |everything )?(?:above|foregoing|preceding|before this|prior text|previous text|earlier text|text above)\b`, false},
+	{`ignore disregard forget set put drop discard abandon dismiss`, `(?:ignore|disregard|forget|set aside|put aside|drop|discard|abandon|dismiss) (?:all |any |the |your |these |those |my |its )?` + orders + ` (?:above|below|you (?:were|have been|ve been|got|received) (?:given|told|sent)?|you received|given to you|given before|given earlier|from (?:before|earlier|above|the system|your developers?|your creators?|openai|anthropic|google)|so far|until now|up to now)\b`, false},
+	{`please ignore disregard forget`, `\. (?:please )?(?:ignore|disregard|forget) (?:all |any |the |your |these |those |my )?` + orders + ` (?:\.|and|then|now)`, false},
+	{`please forget`, `\. (?:please )?forget (?:everything|all of (?:it|this|that)|all that|all this)(?: (?:\.|and|else|above|before|now))`, false},
+	{`your the all any`, `(?:your|the|all|any) (?:previous |prior |earlier |original |old |existing |current )?` + orders + ` (?:no longer apply|are void|are cancelled|are canceled|are revoked|do not apply|dont apply|are obsolete|have changed|have been (?:updated|replaced|revoked|changed))\b`, false},
+	{`override overrides supersede supersedes replace replaces take takes`, `(?:overrides?|supersedes?|replaces?|takes? precedence over) (?:all |any |every |your |the system s )(?:previous |prior |earlier |other |existing |original )?(?:` + orders + `|context|others|(?:safety|security|content) (?:configuration|settings|policy|policies|rules|filters?))\b`, false},
+	{`from`, `from (?:this point|now|here) on(?:wards?)?,? (?:the |this |your )?(?:assistant|model|ai|llm|you) (?:is|are|will be|becomes?|shall be|must be)\b`, false},
+	{`instructions prompt directions guidelines`, `(?:instructions|prompt|directions|guidelines|rules)(?: that)? you (?:were|have been|ve been|youve been) given (?:before|earlier|at the start|by (?:your|the) (?:operator|developer|system))\b`, false},
+	{`take takes`, `takes? precedence over (?:\w+ ){0,2}(?:user|users|developer|system|operator)(?: and (?:user|users|developer|system|operator))? (?:instructions|requests|prompts|messages|directives)\b`, false},
+	{`comply obey`, `(?:comply|obey)(?: \w+){0,6} (?:unconditionally|without (?:question|questioning|hesitation|exception|reservation))\b`, false},
+	{`new updated real true actual hidden secret revised different`, `(?:new|updated|real|true|actual|hidden|secret|revised|different) (?:system )?(?:instructions|directives|orders|prompt|objective) (?:follow|below|are as follows|take precedence|override|supersede|replace)\b`, false},
+	{`new`, `\. new (?:system (?:instructions?|prompt|rules)|objective|mission|directive|prompt) \.`, false},
+	{`new`, `\. new (?:task|goal|instructions?|rules) \.`, true},
+	{`your`, `your (?:goal|task|job|objective|mission|purpose|role|instructions) (?:is|are) now\b`, false},
+	{`system`, `system (?:prompt|message|instructions?) (?:override|update|change|injection)\b`, false},
+	{`this`, `this is (?:a|an|the|your) (?:new |important |urgent )?(?:system|admin|administrator|developer|priority|official) (?:message|prompt|instruction|instructions|notice|override|command)\b`, false},
+	{`this important urgent message`, `(?:this is (?:an? )?)?(?:(?:important|urgent) )?message (?:from|by) (?:the |your )?(?:user|admin|administrator|developer|system|operator|owner|creator|creators) (?:to|for) (?:the |you|your )?(?:assistant|ai|ai assistant|model|llm|agent|chatbot|you)\b`, false},
+	{`treat`, `treat(?: \w+){0,6} as (?:(?:a |an |the |your )?(?:system|admin|developer|trusted|highest priority|top priority) (?:instruction|instructions|prompt|message|command|commands)|(?:a )?(?:higher|highest|top|more important|greater) (?:priority|precedence))\b`, false},
+	{`higher more greater`, `(?:higher|more important|greater) (?:priority |precedence )?than (?:anything|what|whatever|everything) the user\b`, false},
+	{`quote repeat print output reveal recite tell echo write list`, `(?:quote|repeat|print|output|reveal|recite|tell me|echo|write|list)(?: back| out)?(?: verbatim| word for word)? (?:everything|all|anything|what|whatever) (?:you were|you have been|youve been|you ve been|you got|you received) (?:told|given|instructed|sent)\b`, false},
+	{`refuse`, `refuse to (?:call|use|contact|trust|invoke|recommend) (?:them|other|any other|competing|those)\b`, false},
+	{`hand route send forward delegate redirect pass direct`, `(?:hand|route|send|forward|delegate|redirect|pass|direct) (?:every|all|each|any)(?: \w+){0,3} (?:to|through|via)(?: \w+){1,3} (?:and no one else|and nobody else|and no other|exclusively|and only)\b`, false},
+	{`book buy order pay purchase transact call use only`, `(?:(?:book|buy|order|pay|purchase|transact|call|use) (?:only )?(?:through|via|with) (?:this|our) ` + agentNoun + ` only|only (?:book|buy|order|pay|purchase) (?:through|via|with) (?:this|our))\b`, false},
+	{`system admin administrator developer root sudo emergency safety override`, `(?:(?:system|admin|administrator|developer|root|sudo|emergency|safety) override(?: \.| (?:active|enabled|activated|engaged|in effect|granted|authorized|mode|code)\b)|(?:system |admin )?override \. (?:approve|grant|allow|call|transfer|ignore|always|you|send|delete|disable)\b)`, false},
+	{`respond answer reply operate act behave proceed`, `(?:respond|answer|reply|operate|act|behave|proceed)(?: \w+){0,2} without (?:any |your )?(?:restrictions|filters|limits|limitations|guardrails|rules|censorship|safety)\b`, false},
+	{`ai assistant model chatbot llm bot`, `(?:ai|assistant|model|chatbot|llm|bot) (?:with no|without any|that has no|free of) (?:content polic(?:y|ies)|rules|restrictions|filters|limits|limitations|guidelines|guardrails|ethics|morals|censorship)\b`, false},
+	{`respond reply answer output say print write`, `(?:respond|reply|answer|output|say|print|write)(?: only)?(?: with)?(?: the (?:word|phrase|text|string))? (?:pwned|hacked|i have been pwned|i ve been pwned|access granted|haha pwned)\b`, false},
+	{`user owner`, `(?:user|owner) (?:has|have) (?:already |explicitly |specifically |previously )?(?:(?:authorized|authorised|approved|allowed|permitted|consented|agreed)(?: to)? (?:you|this agent|the assistant|us|the agent)|(?:asked|requested|instructed|told)(?: that)? you)\b`, false},
+	{`developer dev debug god admin maintenance unrestricted jailbreak dan`, `(?:developer|dev|debug|god|admin|maintenance|unrestricted|jailbreak|dan) mode (?:enabled|activated|is on|is now on|is active)\b`, false},
+	{`enable enter activate switch`, `(?:enable|enter|activate|switch to) (?:god|unrestricted|jailbreak|dan|evil|chaos) mode\b`, false},
+	{`decode`, `decode (?:this|the following|it|the text)(?: \w+){0,3} (?:and|then) (?:follow|execute|run|obey|do)\b`, false},
+	{`visit open fetch read load go browse download`, `(?:visit|open|fetch|read|load|go to|browse to|download)(?: \w+){1,8} (?:and|then) (?:follow|execute|obey|run|apply) (?:the |its |any |all )?(?:instructions|commands|steps|directions|orders)\b`, false},
+	{`end`, `end of (?:card|description|document|context|input|data|the card)(?: \.)? (?:begin|new|start|system)\b`, false},
+	// Overrides in other languages written in Latin letters (folded:
+	// no accents).
+	{`ignora ignore ignorez ignorer ignoriere ignorieren ignoriert ignorar ignorare ignorate ignori negeer zignoruj olvida olvidate olvide olviden oublie oubliez oublier vergiss vergesst vergessen esqueca esquece esquecam dimentica dimenticate vergeet zapomnij unut unutun yoksay`, `(?:ignora|ignore|ignorez|ignorer|ignoriere|ignorieren|ignoriert|ignorar|ignorare|ignorate|ignori|negeer|zignoruj|olvida|olvidate|olvide|olviden|oublie|oubliez|oublier|vergiss|vergesst|vergessen|esqueca|esquece|esquecam|dimentica|dimenticate|vergeet|zapomnij|unut|unutun|yoksay)(?:(?: \S+){0,3} (?:todas|todos|toutes|tous|alle|allen|tutte|tutti|wszystkie|anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie|onceki|tum)(?: \S+){0,3} ` + foreignOrders + `|(?: \S+){0,2} ` + foreignOrders + `(?: \S+){0,2} (?:anteriores|previas|precedentes|precedents|anterieures|precedenti|vorherigen|bisherigen|obigen|fruheren|vorigen|eerdere|vorige|poprzednie)| (?:todo lo anterior|todo lo que|lo anterior|tout ce qui precede|tout ce qui a ete dit|alles vorherige|alles bisherige|alles oben|alles davor|tudo o que|tudo acima|tutto quanto|tutto cio))\b`, false},
+	// Roles.
+	{`you youre`, youAre + ` (?:now|no longer|actually|really) (?:a|an|the|in|my|called|named)\b`, true},
+	{`you youre`, youAre + ` (?:now )?(?:free|dan|unrestricted|not (?:bound|restricted|limited|an? ai|required to follow|subject to)|jailbroken|in (?:developer|dev|debug|god|admin|jailbreak|dan|unrestricted) mode)\b`, false},
+	{`you youre`, youAre + ` (?:now )?(?:an? |the )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral|unbound|unrestrained) (?:ai|assistant|model|agent|chatbot|llm|version|bot)\b`, false},
+	{`you youre`, youAre + ` (?:a|an) (?:helpful|friendly|harmless|honest)(?: \w+)? (?:assistant|ai|chatbot|model|agent|bot)\b`, true},
+	{`you`, `you (?:will|shall|must|should|are to) (?:now )?(?:role ?play|act|pretend|behave|respond) as\b`, true},
+	{`from`, `from now on(?: \w+)? (?:you (?:are|will|must|should|shall|ll|re|have to)|act|respond|answer|behave|ignore|always|reply|only|never|call|use|speak|say)\b`, true},
+	{`pretend`, `pretend (?:that )?(?:you are|youre|you re|you have|you were)\b`, true},
+	{`imagine`, `imagine (?:that )?(?:you are|youre|you re|you were) (?:an?|the|my|now|no longer)\b`, true},
+	{`pretend imagine act`, `(?:pretend|imagine|act as if) (?:that )?(?:you are|youre|you re|you were) (?:an? )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral)\b`, false},
+	{`pretend`, `pretend to be\b`, true},
+	{`lets`, `lets (?:role ?play|pretend)(?: that| you| to be| as| \.| an?| the| we)`, true},
+	{`roleplay role`, `role ?play as (?:an? )?(?:unrestricted|evil|unfiltered|uncensored|jailbroken|different|new|ai|assistant|model|chatbot|llm)\b`, true},
+	{`stay remain never`, `(?:(?:stay|remain) in character|never break character)\b`, true},
+	{`act`, `act as (?:if|though) you\b`, true},
+	{`act`, `act as (?:(?:an? |the |my |your )?(?:\w+ )?(?:administrator|admin|root|superuser|sysadmin|unrestricted|unfiltered|jailbroken|dan|evil|rogue|hacker|owner|operator|grandmother|grandma|deceased)\b)`, true},
+	{`assume adopt take switch`, `(?:assume|adopt|take on|switch to) (?:the |a |an )?(?:role|persona|identity|character) (?:of|as)\b`, true},
+	{`your`, `your (?:new|true|real|actual|only|primary) (?:role|persona|identity|purpose|instructions|goal|task|mission)(?: (?:is (?:to|now|that|as)|are (?:to|now|as)|will be)| \.)`, true},
+	{`do dan god jailbreak jailbreaked jailbreaking`, `(?:do anything now|dan mode|god mode|jailbreak(?:ed|ing)? (?:mode|prompt))\b`, false},
+	// Orders to the reader.
+	{`you`, `you (?:must|shall|are required to|are instructed to)(?: \w+)? (?:always |now |first |immediately |also |then |instead |only )?(?:call|invoke|execute|forward|reveal|ignore|disregard|obey|route|delegate|transfer|disclose|leak|exfiltrate|prioriti[sz]e|comply)\b`, false},
+	{`you`, `you (?:must|shall|are required to)(?: \w+)? (?:always |first |only |now )?(?:use|choose|select|pick|prefer|consult|trust|recommend|approve|grant) (?:this|our|the following) ` + agentNoun + `\b`, false},
+	{`must should`, `(?:must|should) (?:always |first )?(?:call|invoke|use|consult) (?:this|our) ` + agentNoun + `(?: \w+){0,2} (?:first|before|instead|always|every time|whenever|for every|for all|for any)\b`, false},
+	{`must should`, `(?:must|should) always (?:call|invoke|use|consult|route to|delegate to|choose|prefer) (?:this|our|the following)\b`, false},
+	{`it`, `it is (?:critical|crucial|essential|imperative|important|vital|mandatory|required) that you (?:call|use|invoke|route|always|never|ignore|send|forward|do not|dont|include|pass|prefer|choose|skip)\b`, false},
+	{`whenever`, `whenever you (?:are asked|see|receive|get|handle|are|answer)(?: \w+){0,6} (?:call|use|invoke|route|delegate|consult|recommend) (?:this|our|it)\b`, false},
+	{`whatever no`, `(?:whatever|no matter what) (?:the user|they|the human|anyone|the customer) (?:asks|says|wants|requests|types)(?: \w+)?(?: \.)? (?:reply|respond|answer|say|call|tell|send|output|return)\b`, false},
+	{`after`, `after (?:every|each) (?:answer|response|reply|message|turn|call|request)(?: \.)? (?:call|invoke|send|run|use|append|include|email|post|forward)\b`, false},
+	{`tell`, `tell (?:the |your )?(?:user|users|customer|customers|human) (?:that )?(?:this|our) ` + agentNoun + `\b`, false},
+	{`silently secretly quietly covertly discreetly without`, `(?:silently|secretly|quietly|covertly|discreetly|without (?:the user|anyone|them) (?:knowing|noticing)) (?:forward|send|copy|add|bcc|cc|upload|email|post|transfer|share|include|exfiltrate|leak|delete|approve|call|invoke|run|execute)\b`, true},
+	{`assistant model ai llm chatbot`, `(?:assistant|model|ai|llm|chatbot) (?:must|should|shall) (?:not|never) (?:tell|inform|mention|reveal|disclose|notify|alert) (?:the user |users |the human |anyone |them )?(?:that|about|this|it)\b`, false},
+	{`assistant model ai llm chatbot`, `(?:assistant|model|ai|llm|chatbot) (?:is|are) (?:required|instructed|expected|obliged|supposed) to\b`, false},
+	{`always first before`, `(?:always|first|before (?:anything|any other \w+|doing anything|you do anything|answering|responding|replying)) (?:call|invoke|route to|delegate to|use|consult) (?:this|the|our) ` + agentNoun + `\b`, false},
+	{`before`, `before (?:answering|responding|replying|doing anything|anything else|you answer|you respond|you reply|any other (?:action|tool|step|agent))(?: to (?:the |any |a |every )?(?:user|users|question|questions|request|requests|query|queries|prompt|message))?(?: \.)? (?:always |first |you must |please |you should )?(?:call|invoke|use|consult|route to|delegate to|query|ask|check with|run|send)\b`, false},
+	{`always only first`, `(?:always|only|first) (?:route|send|forward|direct|redirect|delegate|pass|hand|escalate)(?: \w+){0,3} (?:to|through|via) (?:this|our) ` + agentNoun + `\b`, false},
+	{`route redirect delegate forward`, `(?:route|redirect|delegate|forward) (?:all|every|each|any) (?:(?:user|incoming|other|your) )?(?:requests?|queries|questions|tasks|messages|traffic|calls|conversations|prompts)(?: \w+){0,2} (?:to|through|via) (?:this|our) ` + agentNoun + `\b`, false},
+	{`always`, `always (?:(?:use|call|invoke|consult) (?:this|our) ` + agentNoun + `(?: \.| (?:for|instead|over|first|whenever|when|and|to|before|with every|in every)\b)|(?:choose|select|pick|prefer|trust|recommend|mention|promote|suggest|advertise) (?:this|our|it|me|us)\b)`, false},
+	{`use call invoke choose select pick prefer recommend trust`, `(?:use|call|invoke|choose|select|pick|prefer|recommend|trust) (?:this|our) ` + agentNoun + ` (?:instead of|over|rather than|above|ahead of) (?:any|all|every|other|another|the other|competing)\b`, false},
+	{`prefer`, `\. prefer (?:this|our) ` + agentNoun + ` (?:over|to|above|instead|rather|whenever|always)\b`, false},
+	{`takes take has have`, `(?:takes?|has|have) (?:priority|precedence) over (?:all|any|every|other)(?: \w+)? (?:agents|tools|assistants|instructions|skills|services|servers)\b`, false},
+	{`rank rate list place put score`, `(?:rank|rate|list|place|put|score) (?:this|our) ` + agentNoun + ` (?:first|highest|at the top|above|top)\b`, false},
+	{`instead`, `instead of (?:answering|responding|replying|helping|doing|using|calling|asking)(?: \w+){0,4}(?: \.)? (?:call|use|invoke|route to|delegate to|ask|consult|run) (?:this|our|the \w+ (?:agent|tool))\b`, false},
+	{`recommend mention promote suggest advertise`, `(?:recommend|mention|promote|suggest|advertise) (?:this|our) (?:agent|tool|service|skill|product|company)(?: to (?:the |every |all |each )?users?)? (?:in every|in all|in each|every time|always|whenever|at every)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:use|call|invoke|trust|consult|recommend) (?:any )?(?:other|another|competing|different|alternative) (?:agents?|tools?|services?|assistants?|servers?|providers?|skills?)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:tell|inform|alert|notify|warn|show|let know)(?: it to)? (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|requester|caller|person)(?: \.| (?:about|that|you|what|this|it|anything|any|the|why|how|where|when|if|or|and|yet|until|unless|we|our|which)\b)`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:tell|inform|alert|notify|warn) (?:anyone|anybody) (?:about )?(?:this|that|these|it)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:mention|reveal|disclose) (?:this|that|it)\b`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:ask|wait|seek|request)(?: \w+){0,2} (?:for )?(?:confirmation|permission|approval|consent)(?: \.| (?:before|first|again|and|just|simply|from|at all|ever)\b)`, false},
+	{`skip bypass omit avoid no`, `(?:(?:skip|bypass|omit|avoid) (?:the |any )?(?:user s |users |user )?(?:\w+ )?(?:confirmation|approval|consent|verification)(?: step| prompt| dialog| check)?(?: \.| (?:and|before|for all|for every|entirely|always)\b)|no need to (?:confirm|ask|check) with (?:the )?(?:user|customer|human))`, false},
+	{`do dont never`, `(?:do not|dont|never) (?:reveal|disclose|mention|share|repeat|show) (?:these|this|the|my|your) (?:instructions|message|prompt|note|rules)\b`, false},
+	{`hide conceal keep withhold`, `(?:hide|conceal|keep|withhold) (?:this|that|it|these|those|the fact|everything|the (?:fee|fees|charge|charges|cost|costs|call|calls|tool|request|transfer|payment|booking|result|results|error|errors|instructions|note))(?: \w+){0,3} (?:from|secret from|hidden from) (?:the |your |any )?(?:user|users|human|humans|operator|operators|customer|customers|person)(?: \.| (?:and|or|at|until|unless|while|so|because|but)\b)`, false},
+	{`without`, `without (?:telling|informing|alerting|warning|asking|notifying) (?:the |your )?(?:user|human|operator|customer)\b`, false},
+	{`when`, `when you (?:read|see|process|encounter|receive|parse) this(?: \w+){0,3} (?:invoke|ignore|execute|forward|approve|call (?:the |this )?\w+(?: \w+)? (?:tool|function|skill|agent))\b`, false},
+	{`before`, `before (?:using|calling|invoking|answering with) (?:any|another|any other)(?: \w+)? (?:tools?|agents?|skills?|functions?)(?: \w+){0,2} (?:call|invoke|use|run|you must|always)\b`, false},
+	{`other competing`, `(?:other|competing)(?: \w+){0,2} (?:agents|tools|assistants|skills|servers|services)(?: \w+){0,5} (?:are|is) (?:known to be |all )?(?:malicious|compromised|fake|scams|lying|hacked|fraudulent|unsafe to call)\b`, false},
+	{`contents content cat print send output include exfiltrate upload read pass load attach copy put add embed append open`, `(?:contents? of|cat|print|send|output|include|exfiltrate|upload|read|pass|load|attach|copy|put|add|embed|append|open)(?: \w+){0,3} (?:ssh (?:id \w+|authorized keys|config|known hosts)|etc (?:passwd|shadow)|aws (?:credentials|config)|kube config|kubeconfig|docker config json|netrc|npmrc|pypirc|git credentials|bash history|zsh history|env file|dotenv|cursor mcp json|mcp json|claude json|claude desktop config json)\b`, false},
+	{`reveal repeat leak disclose dump print output show tell write`, `(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:your|all your)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, false},
+	{`reveal repeat leak disclose dump print output show tell write`, `(?:reveal|repeat|leak|disclose|dump|print|output|show|tell me|write out)(?: me| us)? (?:the|all|any)(?: \w+){0,2} (?:system prompt|system message|(?:hidden|secret|initial|original) instructions)\b`, true},
+	{`reveal repeat leak disclose dump print output show`, `(?:reveal|repeat|leak|disclose|dump|print|output|show)(?: me| us)? your (?:instructions|rules|guidelines|prompt|configuration|config|system settings)\b`, false},
+	{`include pass send add put reveal print output show dump leak return`, `(?:include|pass|send|add|put|reveal|print|output|show|dump|leak|return)(?: \w+){0,8} (?:environment variables|env vars|environment variable|env var)\b`, false},
+	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,4} (?:credentials|passwords?|secrets?|api keys?|access tokens?|tokens|session cookies?|cookies|conversation history|chat history|system prompt|private keys?|env(?:ironment)? variables)(?: (?:for|of|from|in|on|stored|saved|and|or|plus)(?: \w+){0,2})? (?:to|at|via)\b`, false},
+	{`send forward email post upload exfiltrate leak copy transmit`, `(?:send|forward|email|post|upload|exfiltrate|leak|copy|transmit)(?: \w+){0,2} (?:the |this |our |your |whole |entire |full |all )*(?:conversation|conversations|transcript|transcripts|chat history|chat log|user s messages|users messages|all messages|context)(?: \w+){0,2} to\b`, true},
+	{`include append attach add pass put`, `(?:include|append|attach|add|pass|put)(?: \w+){0,3} (?:conversation|chat history|conversation history|system prompt|previous messages|user s messages|full context|entire context|whole conversation|full transcript) (?:in|into|to|with|as) (?:the|your|every|each|this|all|a)(?: \w+)? (?:request|requests|call|calls|query|message|parameters?|arguments?|payload|field|argument)\b`, false},
+	{`include append attach add pass put send insert embed`, `(?:include|append|attach|add|pass|put|send|insert|embed)(?: \w+){0,2} (?:the user s|users|the users|their|the customer s|the caller s|the human s) (?:\w+ )?(?:session cookies?|cookies|session tokens?|api keys?|access tokens?|tokens?|passwords?|credentials|secrets?|email address(?:es)?|phone numbers?|credit card(?: numbers?)?|card numbers?|passport numbers?|ssn|social security numbers?|personal data|location|address|date of birth)(?: \w+){0,4} (?:as|in|into|to|with) (?:the |a |an |each |every |all )?(?:\w+ )?(?:argument|arguments|parameter|parameters|field|fields|param|params|header|query|request|requests|call|calls)\b`, false},
+	// Addressed to models.
+	{`important urgent special private hidden a note message instructions instruction attention reminder notice memo warning directive`, `\. (?:important |urgent |special |private |hidden |a )?(?:note|message|instructions?|attention|reminder|notice|memo|warning|directive) (?:to|for) (?:the |any |all |every )?` + addressee + spoken, false},
+	{`note message attention reminder notice memo`, `(?:note|message|attention|reminder|notice|memo) (?:to|for) (?:the |any |all |every )?` + addressee + spoken, false},
+	{`to`, `to (?:the|any|all|every) ` + addressee + ` (?:reading|processing|parsing|seeing|using)\b`, false},
+	{`ai llm ais llms assistant assistants model models language agents`, `(?:ai|llm|ais|llms|ai agents?|ai assistants?|ai models?|assistants?|models?|language models?|agents) (?:processing|reading|parsing|handling|seeing|using|consuming) this (?:card|text|description|document|tool|page|message|file|agent card)\b`, false},
+	{`as`, `as an? (?:ai|llm|language model|ai language model|large language model|ai assistant|ai model)(?: \.)? (?:you|your) (?:must|are required to|should|have to|need to|will|shall|job)\b`, false},
+	{`if`, `if ` + youAre + ` (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|chatbot|gpt|chatgpt|claude|gemini|copilot|bot|assistant|model)(?: \.| (?:reading|processing|parsing|model|system|tool|assistant|agent|then|you|please|ignore|always|never|must|do|dont|call|and|that|who|seeing|looking|told|asked|helping|choosing|deciding|book|buy|choose|select|pick|recommend|prefer|trust|tell|send|say|respond|reply|answer|note|know|remember|consider|rate|rank|favor|favour|visit|contact|click|go|open|read|run|execute|follow|obey|comply|use)\b)`, false},
+	{`ai ais llm llms language large assistants models chatbots agents orchestrators orchestrator routers calling client`, `\. (?:ai|ais|llms?|ai models?|ai agents?|ai assistants?|language models?|large language models?|assistants|models|chatbots|agents reading this|orchestrators?|routers|calling (?:agents|models|assistants)|client agents) \. (?:this|you|always|never|only|ignore|call|use|route|prefer|choose|pick|select|do|dont|book|hand|send|forward|refuse|skip|trust|include|pass|please|must|should)\b`, false},
+	{`calling client any every each whichever the orchestrators orchestrator assistants llms ais`, `(?:(?:calling|client|any|every|each|whichever|the calling) (?:assistant|model|llm|ai|agent|orchestrator)s?|orchestrators?|assistants|llms|ais) (?:should|must|shall|need to|needs to|have to|has to|are to|is to) (?:also |always |first |now |then )?(?:paste|send|include|put|add|pass|forward|copy|attach|append|insert|embed|provide|book|skip|hand|route|refuse|treat|use|call|prefer|choose|ignore|disregard|quote|repeat|reveal)\b`, false},
+	{`any every each the whichever`, `(?:any|every|each|the|whichever) (?:llm|model|ai|assistant|agent|orchestrator)s? (?:summarizing|reading|processing|parsing|using|seeing|handling|routing|calling|consuming)(?: \w+){0,3} (?:should|must|shall|is to|needs to|has to|will)\b`, false},
+	{`calling client any models assistants llms ais orchestrators`, `(?:(?:calling|client|any) )?(?:models|assistants|llms|ais|orchestrators) (?:are|is) (?:authorized|authorised|allowed|permitted|instructed|required|expected|free) to\b`, false},
+	{`p ps note message reminder memo`, `(?:p s|ps|note|message|reminder|memo)(?: \.)? (?:to|for) (?:whichever|whatever|any|every|each|the|all) (?:\w+ )?(?:model|ai|llm|assistant|agent|orchestrator)s? (?:reads|reading|processes|processing|sees|parses|parsing|that reads|who reads|that sees)\b`, false},
+	{`dear hey hi hello attention ok okay yo`, `(?:dear|hey|hi|hello|attention|ok|okay|yo) ` + addressee + `(?: \.| (?:reading|you|please|ignore|call|always|never|use|send|remember|make|do|dont|listen|forget|disregard|route|book|buy|transfer|pay|approve|delete|run|execute|tell|forward|email|choose|pick|select|prefer|recommend|give|grant|share|show|print|reveal|stop|skip)\b)`, true},
+	{`assistant claude chatgpt gemini copilot gpt ai llm`, `\. (?:assistant|claude|chatgpt|gemini|copilot|gpt|ai assistant|ai agent|llm)(?: \.)? (?:please|you must|you should|you will|ignore|disregard|forget|always|never|remember|make sure|forward|send|call|do not|dont|use|route)\b`, true},
+	{`ai ais llm llms assistant assistants model models language agents`, `(?:ai|ais|llm|llms|assistants?|models?|language models?|ai agents?|agents reading this)(?: reading this)? (?:must|shall|should|are required to|have to|need to) (?:always |only |never |now |first )?(?:ignore|call|obey|disregard|forget|reveal|prefer|trust|route|invoke|use this|choose this|recommend this|set|skip|send|book|transfer|approve)\b`, false},
+	{`important urgent critical priority mandatory`, `(?:important|urgent|critical|priority|mandatory) (?:system )?(?:instructions?|notice|message|directive|override|note) (?:for|to) (?:the )?` + addressee + spoken, false},
+}
+
+// foreignOrders are the instructions of an override, in other languages
+// written in Latin letters.
+const foreignOrders = `(?:instrucciones|instructions|anweisungen|instrucoes|istruzioni|instructies|instrukcje|consignes|indicaciones|reglas|regeln|regole|regras|regles|befehle|instruktionen|talimatlari)`
+
+// markerPatterns match chat-template and prompt markers in lower-cased
+// text as written (punctuation matters there); each runs only on text that
+// holds its gate.
+var markerPatterns = sync.OnceValue(func() []markerPattern {
+	return []markerPattern{
+		{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system_prompt|im_start|important|admin_instructions|hidden_instructions)>|<(?:start|end)_of_turn>|<(?:system|instructions?|prompt)>[^<]+</(?:system|instructions?|prompt)>`)},
+		{[]string{"[inst", "[/inst", "[system", "[admin"}, regexp.MustCompile(`\[/?inst\]|\[(?:system|admin)(?: (?:note|message|prompt|override))?\]`)},
+		{[]string{"#"}, regexp.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:`)},
+		{[]string{"system prompt"}, regexp.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
+		// A chat role at the start of a line or sentence, speaking: "System:
+		// you are ...", "SYSTEM PROMPT: ignore ...".
+		{[]string{"system", "assistant", "developer"}, regexp.MustCompile(`(?:^|[\n.!?][ \t]*|[\n.!?][ \t>*_#-]+)(?:system|assistant|developer)(?:[ \t]+(?:prompt|message|note|instruction|instructions|override))?[ \t]*[:：][ \t]*(?:you\b|ignore\b|disregard\b|forget\b|from now on\b|always\b|never\b|do not\b|don't\b|dont\b|new instructions\b|the user\b|call\b|route\b|respond\b|reply\b|answer\b|act\b|override\b|important\b|i will\b|i have\b|i've\b|i am\b|sure\b|ok\b|okay\b|proceed\b|all (?:agents|assistants|models)\b)`)},
+		// A role's note in markup: "###ADMIN###", "ADMIN NOTE:", "@system:",
+		// "(system)" at a line's start.
+		{[]string{"#", "admin", "system", "developer", "root", "@", "("}, regexp.MustCompile(`#{2,}[ \t]*(?:admin|administrator|system|sys|root|developer|important|instructions?)[ \t]*#{2,}|\b(?:admin|administrator|system|developer|root|operator) (?:message|instruction|instructions|override|command|directive)[ \t]*[:：]|\b(?:admin|administrator|system|developer|root|operator) (?:note|notice)[ \t]*[:：][^.\n]{0,60}\b(?:you|your|assistant|model|ai|llm|ignore|disregard|forget|always|never|do not|don't|must|call|invoke|send|forward|reveal|approve|grant|transfer|obey)\b|@(?:system|admin|assistant|developer)[ \t]*[:：]|(?:^|\n)[ \t]*\((?:system|admin|developer)\)`)},
+		// A chat message in JSON: {"role": "system", "content": ...}.
+		{[]string{`"role"`}, regexp.MustCompile(`"role"\s*:\s*"(?:system|developer)"`)},
+		// An image whose URL carries a template of the conversation:
+		// rendered, it sends what the model fills in to whoever serves it.
+		{[]string{"![", "<img"}, regexp.MustCompile(`(?:!\[[^\]]{0,200}\]\(\s*|<img\b[^>]{0,200}\bsrc\s*=\s*["']?)(?:https?:)?//[^\s)"'>]{0,300}(?:\{[^}\s]{1,80}\}|%7b[^\s)"'>]{1,80}%7d|\$\{[^}\s]{1,80}\}|\[[a-z_ ]{1,40}\])`)},
+		// A remote script piped to a shell.
+		{[]string{"curl", "wget", "iwr", "invoke-webrequest"}, regexp.MustCompile(`\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{1,300}\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|python3?|iex|powershell)\b`)},
+		// A made-up conversation: a user's turn, then an assistant's.
+		{[]string{"user", "human"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n)?[ \t]*(?:assistant|ai|bot|gpt|model)[ \t]*:`)},
+	}
+})
+
+// markerPattern is a marker expression and the strings, one of which
+// every match holds.
+type markerPattern struct {
+	gate []string // any of them
+	re   *regexp.Regexp
+}
+
+// byGate lists, for each gate word, the patterns it lets run, joined in
+// anchored alternations (compiled on first use): one for text at large
+// and one without the patterns a request may say (for skills' examples),
+// each for matches at the word and for matches at the sentence's start
+// before it. Every word is tried once, whatever the number of patterns
+// that start with it.
+var byGate = gatePatterns()
+
+// gateWord is the patterns of one gate word.
+type gateWord struct {
+	once                    sync.Once
+	patterns                []int
+	any, strict             *regexp.Regexp // nil: none
+	sentenceAny, sentStrict *regexp.Regexp
+}
+
+// sentencePattern reports whether pattern i starts at a sentence's start
+// ("\. "): its gate words are the sentence's first.
+func sentencePattern(i int) bool { return strings.HasPrefix(injectionPatterns[i].re, `\. `) }
+
+func gatePatterns() map[string]*gateWord {
+	gates := map[string]*gateWord{}
+	for i, p := range injectionPatterns {
+		for _, w := range strings.Fields(p.gate) {
+			if gates[w] == nil {
+				gates[w] = &gateWord{}
+			}
+			gates[w].patterns = append(gates[w].patterns, i)
+		}
+	}
+	return gates
+}
+
+// compile joins the word's patterns.
+func (g *gateWord) compile() {
+	join := func(sentence, strict bool) *regexp.Regexp {
+		var alts []string
+		for _, i := range g.patterns {
+			if sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) {
+				alts = append(alts, `(?:`+injectionPatterns[i].re+`)`)
+			}
+		}
+		if alts == nil {
+			return nil
+		}
+		return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
+	}
+	g.any, g.strict = join(false, false), join(false, true)
+	g.sentenceAny, g.sentStrict = join(true, false), join(true, true)
+}
+
+// windowWords is how many words from its first a match may span: more
+// than the longest pattern does.
+const windowWords = 24
+
+// matchFolded returns the first phrase of folded text that a pattern
+// matches, or "". Each word that is a gate tries its patterns, anchored
+// at that word, on the windowWords words from it; the first word where
+// one matches ends the search.
+func matchFolded(folded string, example bool) string {
+	text := ". " + folded + " ."
+	for lo := 0; lo < len(text); {
+		end := strings.IndexByte(text[lo:], ' ')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += lo
+		}
+		if g := byGate[text[lo:end]]; g != nil {
+			g.once.Do(g.compile)
+			sentence, at := g.sentenceAny, g.any
+			if example {
+				sentence, at = g.sentStrict, g.strict
+			}
+			to := windowEnd(text, end)
+			// A match at the sentence's start starts earlier, at its ". ".
+			if sentence != nil && lo >= 2 && text[lo-2:lo] == ". " {
+				if loc := sentence.FindStringIndex(text[lo-2 : to]); loc != nil {
+					return strings.ReplaceAll(strings.Trim(text[lo-2:lo-2+loc[1]], ". "), " . ", ". ")
+				}
+			}
+			if at != nil {
+				if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign().MatchString(text[lo:to]) {
+					return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
+				}
+			}
+		}
+		lo = end + 1
+	}
+	return ""
+}
+
+// benign matches what starts like an order to a model and is one to a
+// person: "you must call our support line", "you must forward airline
+// emails to trips@example.com".
+var benign = lazyRegexp(`^you (?:must|need to|have to|should)(?: \w+)? (?:call (?:(?:our|the|your|a|an) )?(?:\w+ ){0,2}(?:support|help|customer|service|hotline|office|desk|reception|airline|hotel|bank|doctor|clinic|number|phone|line|helpdesk)\b|call (?:us|\d)|forward (?:\w+ ){0,3}(?:emails?|mails?|receipts?|confirmations?|itinerar\w+|invoices?|bookings?|tickets?) to\b)`)
+
+// windowEnd is the end of the windowWords words of text after byte from.
+func windowEnd(text string, from int) int {
+	for n := 0; n < windowWords && from < len(text); n++ {
+		i := strings.IndexByte(text[from+1:], ' ')
+		if i < 0 {
+			return len(text)
+		}
+		from += 1 + i
+	}
+	return min(from, len(text))
+}
+
+// patternWords are the words the injection patterns spell out.
+var patternWords = sync.OnceValue(func() map[string]bool {
+	words := map[string]bool{}
+	word := regexp.MustCompile(`[a-z]{2,}`)
+	for _, p := range injectionPatterns {
+		// Skip the escapes (\w, \b, \S) before taking the words.
+		for _, w := range word.FindAllString(strings.NewReplacer(`\w`, " ", `\b`, " ", `\S`, " ", `\s`, " ").Replace(p.re), -1) {
+			words[w] = true
+		}
+	}
+	return words
+})
+
+// makesPatternWord reports whether variant, a re-reading of folded text,
+// holds a word some pattern uses that folded does not.
+func makesPatternWord(folded, variant string) bool {
+	had := map[string]bool{}
+	for w := range strings.SplitSeq(folded, " ") {
+		had[w] = true
+	}
+	for w := range strings.SplitSeq(variant, " ") {
+		if !had[w] && patternWords()[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// markerBytes are the ASCII characters every marker pattern holds one of.
+var markerBytes = func() (t [256]bool) {
+	for _, c := range []byte("<[:\n#@(|\"") {
+		t[c] = true
+	}
+	return t
+}()
+
+// mayHoldMarker reports whether s holds a character some marker pattern
+// needs (full-width forms of them included).
+func mayHoldMarker(s string) bool {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if markerBytes[s[i]] {
+			return true
+		}
+		ascii = ascii && s[i] < utf8.RuneSelf
+	}
+	return !ascii && strings.ContainsAny(s, "\uff1c\uff3b\uff1a")
+}
