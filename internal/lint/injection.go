@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/base64"
 	"html"
 	"regexp"
 	"slices"
@@ -403,62 +402,6 @@ func shortSentenceBetweenPatternWords(folded string) bool {
 		prev, rest = w, after
 	}
 	return false
-}
-
-// base64Texts decodes the runs of s that are base64 (24 characters or
-// more) of readable text: a sentence, not an image or a key.
-func base64Texts(s string) []string {
-	if len(s) < 24 {
-		return nil
-	}
-	var out []string
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && isBase64Byte(s[i]) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 && i-start >= 24 {
-			if d, ok := decodeBase64Text(s[start:i]); ok {
-				out = append(out, d)
-			}
-		}
-		start = -1
-	}
-	return out
-}
-
-func isBase64Byte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_' || c == '='
-}
-
-// decodeBase64Text decodes run as standard or URL-safe base64, padded or
-// not, and keeps it if it reads as text: printable, with spaces between
-// words.
-func decodeBase64Text(run string) (string, bool) {
-	run = strings.TrimRight(run, "=")
-	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
-		d, err := enc.DecodeString(run)
-		if err != nil || !utf8.Valid(d) {
-			continue
-		}
-		text := string(d)
-		printable, spaces := 0, 0
-		for _, r := range text {
-			if unicode.IsPrint(r) {
-				printable++
-			}
-			if r == ' ' {
-				spaces++
-			}
-		}
-		if n := utf8.RuneCountInString(text); printable*10 >= n*9 && spaces >= 2 {
-			return text, true
-		}
-	}
-	return "", false
 }
 
 // foreignPatterns find overrides and orders to hide in scripts other than

@@ -1,0 +1,264 @@
+package lint
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Readings of encoded text a model decodes on its own: base64, hex, ROT13,
+// text written backwards, percent-encoding, \u escapes and letters with
+// dots between them.
+
+// base64Texts decodes the runs of s that are base64 (24 characters or
+// more) of readable text: a sentence, not an image or a key.
+func base64Texts(s string) []string {
+	if len(s) < 24 {
+		return nil
+	}
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isBase64Byte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 24 {
+			if d, ok := decodeBase64Text(s[start:i]); ok {
+				out = append(out, d)
+			}
+		}
+		start = -1
+	}
+	return out
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_' || c == '='
+}
+
+// decodeBase64Text decodes run as standard or URL-safe base64, padded or
+// not, and keeps it if it reads as text: printable, with spaces between
+// words.
+func decodeBase64Text(run string) (string, bool) {
+	run = strings.TrimRight(run, "=")
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		d, err := enc.DecodeString(run)
+		if err != nil || !utf8.Valid(d) {
+			continue
+		}
+		text := string(d)
+		printable, spaces := 0, 0
+		for _, r := range text {
+			if unicode.IsPrint(r) {
+				printable++
+			}
+			if r == ' ' {
+				spaces++
+			}
+		}
+		if n := utf8.RuneCountInString(text); printable*10 >= n*9 && spaces >= 2 {
+			return text, true
+		}
+	}
+	return "", false
+}
+
+// decodedVariants are the readings of s that a model would decode on its
+// own: hex, ROT13, text written backwards, percent-encoding, \u escapes,
+// letters written with dots between them ("I.G.N.O.R.E").
+func decodedVariants(s string) []string {
+	var out []string
+	if d := hexTexts(s); d != nil {
+		out = append(out, d...)
+	}
+	// ROT13 and reversed English give themselves away by their
+	// commonest words: "gur", "naq", "lbh"; "eht", "dna", "uoy". Each
+	// sentence or labelled part ("Hint: ...") is read on its own: plain
+	// text around an encoded part is no reason to leave it encoded.
+	if hasLongLetterRuns(s) {
+		l := strings.ToLower(s)
+		rot := containsAny(l, " gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur ")
+		rev := containsAny(l, " eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla ")
+		for _, part := range encodedParts(s, rot || rev) {
+			if r := rot13(part); rot && englishness(r) > englishness(part)+1 {
+				out = append(out, r)
+			}
+			if r := reversed(part); rev && englishness(r) > englishness(part)+1 {
+				out = append(out, r)
+			}
+		}
+	}
+	if strings.Contains(s, "%") {
+		if d, err := url.QueryUnescape(s); err == nil && d != s {
+			out = append(out, d)
+		}
+	}
+	if strings.Contains(s, `\u`) {
+		if d, ok := unescapeU(s); ok {
+			out = append(out, d)
+		}
+	}
+	if strings.Count(s, ".") >= 6 && letterDots(s) {
+		if d, ok := undotted(s); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// partBreak ends a sentence or a label: ". ", ": ", "; ", "! ", "? ".
+var partBreak = lazyRegexp(`[.:;!?]\s+`)
+
+// encodedParts are s and, when it has more than one, each of its
+// sentences and labelled parts; none when look is false.
+func encodedParts(s string, look bool) []string {
+	if !look {
+		return nil
+	}
+	parts := partBreak().Split(s, 16)
+	if len(parts) == 1 {
+		return parts
+	}
+	return append([]string{s}, parts...)
+}
+
+// hexTexts decodes runs of 16 or more hex digits that read as text.
+func hexTexts(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isHexByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 16 {
+			run := s[start:i]
+			run = run[:len(run)&^1]
+			if d, err := hex.DecodeString(run); err == nil && utf8.Valid(d) && readsAsText(string(d)) {
+				out = append(out, string(d))
+			}
+		}
+		start = -1
+	}
+	return out
+}
+
+func isHexByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// readsAsText reports whether d is printable with spaces between words.
+func readsAsText(d string) bool {
+	printable, spaces := 0, 0
+	for _, r := range d {
+		if unicode.IsPrint(r) {
+			printable++
+		}
+		if r == ' ' {
+			spaces++
+		}
+	}
+	return printable*10 >= utf8.RuneCountInString(d)*9 && spaces >= 2
+}
+
+// hasLongLetterRuns reports whether s holds three words of three or more
+// ASCII letters: the least text worth decoding.
+func hasLongLetterRuns(s string) bool {
+	n, run := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isLetterByte(s[i]) {
+			run++
+			continue
+		}
+		if run >= 3 {
+			n++
+		}
+		run = 0
+	}
+	return n >= 3
+}
+
+// commonWords are English words almost any sentence of orders holds.
+var commonWords = map[string]bool{"the": true, "you": true, "to": true, "and": true, "this": true, "user": true, "all": true,
+	"before": true, "never": true, "always": true, "ignore": true, "instructions": true, "agent": true, "of": true, "for": true,
+	"send": true, "call": true, "do": true, "not": true, "tell": true, "ask": true, "your": true, "previous": true,
+	"without": true, "with": true, "from": true, "assistant": true, "model": true, "prior": true, "files": true, "data": true,
+	"funds": true, "transfer": true, "email": true, "now": true, "any": true, "is": true}
+
+// englishness counts the common English words of s.
+func englishness(s string) int {
+	n := 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if commonWords[w] {
+			n++
+		}
+	}
+	return n
+}
+
+func rot13(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, s)
+}
+
+func reversed(s string) string {
+	rs := []rune(s)
+	for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+	}
+	return string(rs)
+}
+
+var uEscape = lazyRegexp(`\\u[0-9a-fA-F]{4}`)
+
+func unescapeU(s string) (string, bool) {
+	changed := false
+	out := uEscape().ReplaceAllStringFunc(s, func(m string) string {
+		n, err := strconv.ParseUint(m[2:], 16, 32)
+		if err != nil {
+			return m
+		}
+		changed = true
+		return string(rune(n))
+	})
+	return out, changed
+}
+
+var dotted = lazyRegexp(`\b(?:[A-Za-z]\.){3,}[A-Za-z]?\.?`)
+
+// undotted joins letters written with dots between them.
+func undotted(s string) (string, bool) {
+	changed := false
+	out := dotted().ReplaceAllStringFunc(s, func(m string) string {
+		changed = true
+		return strings.ReplaceAll(m, ".", "")
+	})
+	return out, changed
+}
+
+// letterDots reports whether s holds letters written with dots between
+// them: "I.G.N".
+func letterDots(s string) bool {
+	for i := 0; i+3 < len(s); i++ {
+		if isLetterByte(s[i]) && s[i+1] == '.' && isLetterByte(s[i+2]) && s[i+3] == '.' {
+			return true
+		}
+	}
+	return false
+}
