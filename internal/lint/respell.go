@@ -1,0 +1,243 @@
+package lint
+
+import (
+	"html"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Words taken apart to slip past the patterns, and put back together:
+// letters spaced out, hyphenated or written as HTML character references,
+// a word to a sentence.
+
+// unescapedHTML is s with its HTML character references decoded
+// ("&#73;gnore", "ign&ouml;re&nbsp;all"), which renderers and models read
+// as the letters; ok says there were some.
+func unescapedHTML(s string) (string, bool) {
+	if !strings.Contains(s, "&") || !strings.Contains(s, ";") {
+		return "", false
+	}
+	u := html.UnescapeString(s)
+	return u, u != s
+}
+
+// despaced undoes letter spacing in s, "I g n o r e   a l l" (one space
+// between letters, more between words); ok says it made a word some
+// pattern uses.
+func despaced(s string) (string, bool) {
+	if !strings.Contains(s, " ") || !spacedLetters(strings.ReplaceAll(s, "  ", " ")) {
+		return "", false
+	}
+	parts := strings.Split(s, " ")
+	run, best := 0, 0
+	for _, p := range parts {
+		if utf8.RuneCountInString(p) == 1 {
+			run++
+			best = max(best, run)
+		} else if p != "" {
+			run = 0
+		}
+	}
+	if best < 4 {
+		return "", false
+	}
+	var b, word strings.Builder
+	made := false
+	flush := func() {
+		if word.Len() > 1 && patternWords()[strings.ToLower(word.String())] {
+			made = true
+		}
+		b.WriteString(word.String())
+		word.Reset()
+	}
+	for _, p := range parts {
+		switch {
+		case p == "":
+			flush()
+			b.WriteByte(' ')
+		case utf8.RuneCountInString(p) == 1:
+			word.WriteString(p)
+		default:
+			flush()
+			b.WriteByte(' ')
+			b.WriteString(p)
+			b.WriteByte(' ')
+		}
+	}
+	flush()
+	return b.String(), made
+}
+
+// unhyphenated is s with the hyphens between letters taken out
+// ("Ign-ore", "I-g-n-o-r-e"); ok says that made a word some pattern
+// uses.
+func unhyphenated(s string) (string, bool) {
+	if isASCII(s) {
+		// Without building anything: does joining a hyphenated word make
+		// a pattern's word?
+		made := false
+		for i := 0; i < len(s) && !made; {
+			if !isLetterByte(s[i]) {
+				i++
+				continue
+			}
+			j, hyphens := i, 0
+			for j < len(s) && (isLetterByte(s[j]) || s[j] == '-' && j+1 < len(s) && isLetterByte(s[j+1]) && j > i) {
+				if s[j] == '-' {
+					hyphens++
+				}
+				j++
+			}
+			if hyphens > 0 {
+				w := strings.ToLower(strings.ReplaceAll(s[i:j], "-", ""))
+				made = patternWords()[w]
+			}
+			i = j
+		}
+		if !made {
+			return "", false
+		}
+	} else if !strings.ContainsAny(s, "-\u2010\u2011") {
+		return "", false
+	}
+	rs := []rune(s)
+	joined := false
+	for i, r := range rs {
+		if (r == '-' || r == 0x2010 || r == 0x2011) && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
+			joined = true
+			break
+		}
+	}
+	if !joined {
+		return "", false
+	}
+	out := make([]rune, 0, len(rs))
+	made := false
+	start, hyphens := 0, 0 // the word being read, and its hyphens taken out
+	for i, r := range rs {
+		if (r == '-' || r == 0x2010 || r == 0x2011) && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
+			hyphens++
+			continue
+		}
+		if !unicode.IsLetter(r) {
+			if hyphens > 0 && patternWords()[strings.ToLower(string(out[start:]))] {
+				made = true
+			}
+			out = append(out, r)
+			start, hyphens = len(out), 0
+			continue
+		}
+		out = append(out, r)
+	}
+	if hyphens > 0 && patternWords()[strings.ToLower(string(out[start:]))] {
+		made = true
+	}
+	return string(out), made
+}
+
+// joinShortSentences drops the sentence ends of folded text that close a
+// sentence of one or two words ("ignore . all . previous"), or reports
+// false when there is none.
+func joinShortSentences(folded string) (string, bool) {
+	if !shortSentenceBetweenPatternWords(folded) {
+		return folded, false
+	}
+	words := strings.Split(folded, " ")
+	out := make([]string, 0, len(words))
+	n, found := 0, false
+	for i, w := range words {
+		if w == "." {
+			// Only between two words some pattern uses: "ignore . all".
+			if n > 0 && n <= 2 && i+1 < len(words) && patternWords()[words[i-1]] && patternWords()[words[i+1]] {
+				found = true
+				n = 0
+				continue
+			}
+			n = 0
+			out = append(out, w)
+			continue
+		}
+		n++
+		out = append(out, w)
+	}
+	return strings.Join(out, " "), found
+}
+
+// shortSentenceBetweenPatternWords reports, without building anything,
+// whether folded text has a sentence end joinShortSentences would drop.
+func shortSentenceBetweenPatternWords(folded string) bool {
+	n, prev := 0, ""
+	for rest := folded; rest != ""; {
+		w, after, _ := strings.Cut(rest, " ")
+		if w == "." {
+			next, _, _ := strings.Cut(after, " ")
+			if n > 0 && n <= 2 && patternWords()[prev] && patternWords()[next] {
+				return true
+			}
+			n = 0
+		} else {
+			n++
+		}
+		prev, rest = w, after
+	}
+	return false
+}
+
+// joinSpacedLetters joins runs of four or more one-letter words of folded
+// text; ok is false when there is none.
+func joinSpacedLetters(folded string) (string, bool) {
+	if !strings.Contains(folded, " ") || !spacedLetters(folded) {
+		return folded, false
+	}
+	words := strings.Split(folded, " ")
+	var b strings.Builder
+	found := false
+	for i := 0; i < len(words); {
+		j := i
+		for j < len(words) && utf8.RuneCountInString(words[j]) == 1 && words[j] != "." {
+			j++
+		}
+		if j-i >= 4 {
+			found = true
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(strings.Join(words[i:j], ""))
+			i = j
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(words[i])
+		i++
+	}
+	return b.String(), found
+}
+
+// spacedLetters reports whether folded text holds four one-letter words in
+// a row.
+func spacedLetters(folded string) bool {
+	run, n := 0, 0
+	for i := 0; i <= len(folded); i++ {
+		if i == len(folded) || folded[i] == ' ' {
+			if n == 1 {
+				run++
+				if run >= 4 {
+					return true
+				}
+			} else {
+				run = 0
+			}
+			n = 0
+			continue
+		}
+		if folded[i] == '.' {
+			n = 2 // a sentence's end is not a letter
+		} else if folded[i] < utf8.RuneSelf || utf8.RuneStart(folded[i]) {
+			n++
+		}
+	}
+	return false
+}
