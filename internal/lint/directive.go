@@ -1,10 +1,8 @@
 package lint
 
-import (
-	"strings"
-)
+import "strings"
 
-// The patterns of injection.go name phrases. The rules here read the
+// The patterns of phrases.go name phrases. The rules here read the
 // structure of a sentence instead: who it speaks to (a model, by name or
 // as "the assistant reading this"), whether it gives an order, and what
 // the order is about (the user, the conversation, a tool, a

@@ -8,26 +8,10 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// compileAll compiles every expression compiled on first use (for tests:
-// one that does not compile fails at once, not on the first card that
-// needs it).
-func compileAll() {
-	for _, g := range byGate {
-		g.once.Do(g.compile)
-	}
-	markerPatterns()
-	foreignPatterns()
-	patternWords()
-	for _, re := range []func() *regexp.Regexp{benign, quoted, detectionWords, attackWords, markdownComment, markdownDefinition, markdownTitle, hiddenHTML} {
-		re()
-	}
-}
-
-// lazyRegexp compiles expr on first use: the linter's expressions cost
-// nothing to a command that never lints.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
+// injection reads a string for an order to a model: the chat markers and
+// phrases of phrases.go, over the text and over its re-spellings
+// (respell.go) and decodings (decode.go), unless only quoted (mention.go);
+// then the structural rules of frame.go, directive.go and foreign.go.
 
 // injection returns the phrase of s addressed to a model, or "".
 func injection(s string, example bool) string {
@@ -96,8 +80,8 @@ func injection(s string, example bool) string {
 	return structuralInjection(s, example)
 }
 
-// structuralInjection applies the rules of directive.go: links that run
-// script or carry a template, text dressed as another role's message,
+// structuralInjection applies the rules of frame.go, directive.go and
+// foreign.go: links that run script or carry a template, text dressed as another role's message,
 // sentences that give the reader orders, orders in other languages, and
 // all of these once decoded.
 func structuralInjection(s string, example bool) string {
@@ -128,4 +112,25 @@ func structuralInjection(s string, example bool) string {
 		}
 	}
 	return ""
+}
+
+// compileAll compiles every expression compiled on first use (for tests:
+// one that does not compile fails at once, not on the first card that
+// needs it).
+func compileAll() {
+	for _, g := range byGate {
+		g.once.Do(g.compile)
+	}
+	markerPatterns()
+	foreignPatterns()
+	patternWords()
+	for _, re := range []func() *regexp.Regexp{benign, quoted, detectionWords, attackWords, markdownComment, markdownDefinition, markdownTitle, hiddenHTML} {
+		re()
+	}
+}
+
+// lazyRegexp compiles expr on first use: the linter's expressions cost
+// nothing to a command that never lints.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
