@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -125,4 +126,24 @@ func walkStrings(path string, v any, f func(path, s string)) {
 			walkStrings(fmt.Sprintf("%s[%d]", path, i), e, f)
 		}
 	}
+}
+
+// checkServerCard reads a Server Card file and checks it (serverCard).
+func checkServerCard(path string, opts Options) (string, []string) {
+	data, err := readLocal(path, opts)
+	if err != nil {
+		return "", []string{err.Error()}
+	}
+	return serverCard(data)
+}
+
+// serverCard reads a Server Card strictly and checks it; it returns the
+// card's name and its problems.
+func serverCard(data []byte) (name string, problems []string) {
+	c, err := card.Decode(data, card.Strict)
+	if err != nil {
+		return "", []string{"not a Server Card: " + err.Error()}
+	}
+	name, _ = c["name"].(string)
+	return name, CheckServerCard(c)
 }

@@ -295,26 +295,6 @@ func readTrustedKeys(ctx context.Context, opts Options, src string, from *fetch.
 // catalogMaxBytes is the size limit of a local site's ai-catalog.json.
 const catalogMaxBytes = 64 << 20
 
-// checkServerCard reads a Server Card file and checks it (serverCard).
-func checkServerCard(path string, opts Options) (string, []string) {
-	data, err := readLocal(path, opts)
-	if err != nil {
-		return "", []string{err.Error()}
-	}
-	return serverCard(data)
-}
-
-// serverCard reads a Server Card strictly and checks it; it returns the
-// card's name and its problems.
-func serverCard(data []byte) (name string, problems []string) {
-	c, err := card.Decode(data, card.Strict)
-	if err != nil {
-		return "", []string{"not a Server Card: " + err.Error()}
-	}
-	name, _ = c["name"].(string)
-	return name, CheckServerCard(c)
-}
-
 func verifyFile(ctx context.Context, path string, opts Options, rep *Report) error {
 	body, err := readLocal(path, opts)
 	if err != nil {
