@@ -1,0 +1,272 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/trust"
+)
+
+// A built site folder: its cards found and checked on every core, the keys
+// they use, its root card and legacy agent.json.
+
+// verifySite checks every card under dir, its JWKS and its catalog.
+func verifySite(ctx context.Context, dir string, opts Options, rep *Report) error {
+	jwksPath := filepath.Join(dir, ".well-known", "jwks.json")
+	if _, err := os.Stat(jwksPath); err != nil && opts.JWKS == "" {
+		return usagef("%s is not a built site: no .well-known/jwks.json", dir)
+	}
+	ks, err := trustedKeys(ctx, opts, "", jwksPath, nil)
+	if err != nil {
+		return err
+	}
+	// The catalogs are read while the cards are checked.
+	cats := make(chan *siteCatalogs, 1)
+	go func() { cats <- preloadCatalogs(dir, catalogOptions(opts)) }()
+	rootPath := filepath.Join(dir, ".well-known", "agent-card.json")
+	rootCard, rootErr := readLocal(rootPath, opts)
+	checked, err := checkCards(dir, ks, opts, rootCard, rootErr == nil)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if len(checked) == 0 {
+		// A site of MCP servers only has no agent card; its catalog and
+		// Server Cards are still checked.
+		checkCatalog(dir, map[string]bool{}, map[string]*Card{}, <-cats, opts, rep)
+		if len(rep.ServerCards) == 0 {
+			rep.Problems = append(rep.Problems, dir+": no agent cards found")
+		} else {
+			rep.Warnings = append(rep.Warnings, dir+": no agent cards: only MCP Server Cards, which carry no signature, so nothing signed was verified")
+		}
+		return nil
+	}
+	rep.Problems = append(rep.Problems, ks.Leaked...)
+	used := map[string]bool{}
+	jkus := map[string]bool{} // each jku named: whether a verified signature names it
+	rep.Cards = slices.Grow(rep.Cards, len(checked))
+	files := make([]string, len(checked))
+	read := make(map[string]*Card, len(checked))
+	defaultCard := ""
+	for i, c := range checked {
+		files[i] = c.path
+		if c.read {
+			read[c.path] = &checked[i].card
+		}
+		if c.isRoot && defaultCard == "" {
+			defaultCard = c.path
+		}
+		for _, s := range c.card.Signatures {
+			if s.KID != "" {
+				used[s.KID] = true
+			}
+			if s.JKU != "" {
+				jkus[s.JKU] = jkus[s.JKU] || s.Verified
+			}
+		}
+		rep.Cards = append(rep.Cards, c.card)
+	}
+	// Every kid used is in the JWKS; unused keys are only a warning (a
+	// key published ahead of a rotation, or kept after one).
+	for kid := range used {
+		if ks.Set.Find(kid) == nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: kid %s signs cards but is not in the JWKS", dir, kid))
+		}
+	}
+	for _, k := range ks.Set.Keys {
+		if !used[k.KeyID] {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: JWKS key %s (%s) signs no card (fine ahead of or after a rotation)", dir, k.KeyID, k.Algorithm))
+		}
+	}
+	if len(jkus) > 1 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: cards name %d different jku values", dir, len(jkus)))
+	}
+	switch {
+	case rootErr != nil:
+		rep.Problems = append(rep.Problems, dir+": no /.well-known/agent-card.json")
+	case defaultCard != "":
+		checkRootLegacy(dir, filepath.Dir(defaultCard), opts, rep)
+	case len(files) > 2 || !slices.Contains(files, rootPath):
+		// A site of agents whose root card is none of theirs (a single-card
+		// site has only the root's cards).
+		if agents, _ := filepath.Glob(filepath.Join(dir, "agents", "*", ".well-known", "agent-card.json")); len(agents) > 0 {
+			rep.Problems = append(rep.Problems, dir+": /.well-known/agent-card.json is not the card of any agent under agents/")
+		}
+	}
+	checkCatalog(dir, jkus, read, <-cats, opts, rep)
+	return nil
+}
+
+// checked is the outcome for one card file of a site.
+type checked struct {
+	path string
+	card Card
+	// read reports that the file was read, as a regular file the walk of
+	// the site reached (which never follows a link), so it exists inside
+	// the site; isRoot that it is an agent's agent-card.json equal to the
+	// site's root card.
+	read, isRoot bool
+}
+
+// checkCards finds every agent-card.json and agent.json under dir and
+// checks each against ks, on every core, as it goes: the folders under
+// agents/ (one per agent) are walked and their cards verified by one
+// worker each, so no more than a card per worker is held in memory at
+// once. The outcomes come sorted by path. rootCard is the site's root card
+// (when hasRoot): agent-card.json files elsewhere equal to it are marked.
+func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRoot bool) ([]checked, error) {
+	agentsDir := filepath.Join(dir, "agents")
+	rootDir := filepath.Join(dir, ".well-known")
+	type task struct {
+		path    string
+		d       fs.DirEntry // a card file, or an agent's folder to walk
+		subtree bool
+	}
+	var tasks []task
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && filepath.Dir(p) == agentsDir {
+			tasks = append(tasks, task{p, d, true})
+			return filepath.SkipDir
+		}
+		if isCardFile(d) {
+			tasks = append(tasks, task{p, d, false})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	found := make([][]checked, len(tasks))
+	errs := make([]error, len(tasks))
+	linter := &lint.Linter{}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(tasks), 1)) {
+		wg.Go(func() {
+			var buf []byte // the card being checked: one per worker
+			check := func(p string, d fs.DirEntry) checked {
+				var body []byte
+				var err error
+				body, buf, err = readCard(p, d, opts, buf)
+				if err != nil {
+					return checked{path: p, card: Card{Source: p, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
+				}
+				isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
+				o := opts
+				// The root card is a copy: linted once. Both shapes of a
+				// card are linted (a hostile site may change either);
+				// what the agent.json repeats is dropped below.
+				o.skipLint = isRoot
+				o.linter = linter
+				c := checked{path: p, card: checkCard(p, body, ks, o), read: d.Type().IsRegular()}
+				c.isRoot = isRoot
+				return c
+			}
+			for i := int(next.Add(1)) - 1; i < len(tasks); i = int(next.Add(1)) - 1 {
+				t := tasks[i]
+				if !t.subtree {
+					found[i] = []checked{check(t.path, t.d)}
+					continue
+				}
+				errs[i] = walkFiles(t.path, func(p string, d fs.DirEntry) {
+					if isCardFile(d) {
+						found[i] = append(found[i], check(p, d))
+					}
+				})
+			}
+		})
+	}
+	wg.Wait()
+	n := 0
+	for i := range tasks {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		n += len(found[i])
+	}
+	out := make([]checked, 0, n)
+	for i := range tasks {
+		out = append(out, found[i]...)
+	}
+	// The walk's order is by name, folder by folder, which is usually
+	// the order of the paths too.
+	byPath := func(a, b checked) int { return strings.Compare(a.path, b.path) }
+	if !slices.IsSortedFunc(out, byPath) {
+		slices.SortFunc(out, byPath)
+	}
+	twinLint(out, filepath.Join(rootDir, "agent-card.json"))
+	return out, nil
+}
+
+// twinLint drops from each agent.json's lint findings what the
+// agent-card.json beside it says already (or, for an agent whose
+// agent-card.json is the root card's copy, what the root card says):
+// both are made from one entry, and a finding is reported once. out is
+// sorted by path, so agent-card.json comes just before agent.json.
+func twinLint(out []checked, rootCardPath string) {
+	var root []lint.Finding
+	for _, c := range out {
+		if c.path == rootCardPath {
+			root = c.card.Lint
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		c, prev := &out[i], out[i-1]
+		if filepath.Base(c.path) != "agent.json" || prev.path != filepath.Join(filepath.Dir(c.path), "agent-card.json") {
+			continue
+		}
+		first := prev.card.Lint
+		if prev.isRoot {
+			first = root
+		}
+		c.card.Lint = lint.Twin(first, c.card.Lint)
+	}
+}
+
+// walkFiles calls visit on every entry under dir (a folder) that is not a
+// folder, in lexical order, as filepath.WalkDir would, but without
+// statting dir first: its caller read it as a folder's entry.
+func walkFiles(dir string, visit func(p string, d fs.DirEntry)) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			if err := walkFiles(p, visit); err != nil {
+				return err
+			}
+			continue
+		}
+		visit(p, e)
+	}
+	return nil
+}
+
+// isCardFile reports an agent-card.json or agent.json (not a folder).
+func isCardFile(d fs.DirEntry) bool {
+	return !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json")
+}
+
+// checkRootLegacy: the root agent.json must be the default agent's, whose
+// agent-card.json the root's equals (in cardDir).
+func checkRootLegacy(dir, cardDir string, opts Options, rep *Report) {
+	legacyRoot, _ := readLocal(filepath.Join(dir, ".well-known", "agent.json"), opts)
+	legacy, _ := readLocal(filepath.Join(cardDir, "agent.json"), opts)
+	if string(legacyRoot) != string(legacy) {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: root agent.json is not the default agent's (%s)", dir, filepath.Dir(cardDir)))
+	}
+}
