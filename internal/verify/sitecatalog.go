@@ -1,0 +1,250 @@
+package verify
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/agentcards/agentcards/internal/aicatalog"
+	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/manifest"
+)
+
+// A built site's catalogs: the root ai-catalog.json and the catalogs nested
+// in it, read ahead while the cards are checked, and every entry held to a
+// file of the site and to the site's publisher.
+
+// catalogMaxBytes is the size limit of a local site's ai-catalog.json.
+const catalogMaxBytes = 64 << 20
+
+// catalogOptions are opts for reading catalogs, which grow with the number
+// of agents: one may be larger than a card.
+func catalogOptions(opts Options) Options {
+	copts := opts
+	// The caller's client (-cacert, -timeout, redirects) with the
+	// catalog's size limit.
+	var c fetch.Client
+	if opts.Fetch != nil {
+		c = *opts.Fetch
+	}
+	c.MaxBytes = max(maxBytes(opts), catalogMaxBytes)
+	copts.Fetch = &c
+	return copts
+}
+
+// loadedCatalog is a catalog file read and parsed, or the error that
+// stopped either.
+type loadedCatalog struct {
+	cat               *aicatalog.Catalog
+	problems          []aicatalog.Problem // where it departs from the spec
+	readErr, parseErr error
+	size              int64 // bytes read
+}
+
+// loadCatalog reads and parses the catalog at p.
+func loadCatalog(p string, copts Options) loadedCatalog {
+	data, err := readLocal(p, copts)
+	if err != nil {
+		return loadedCatalog{readErr: err}
+	}
+	l := loadedCatalog{size: int64(len(data))}
+	l.cat, l.problems, l.parseErr = aicatalog.Parse(data)
+	return l
+}
+
+// siteCatalogs holds a site's catalogs read ahead (preloadCatalogs).
+type siteCatalogs struct {
+	root   loadedCatalog
+	nested map[string]loadedCatalog // by path
+}
+
+// preloadCatalogs reads and parses a site's catalogs, while its cards are
+// checked: the root catalog, and the nested catalogs its entries name
+// under the base URL of its host. checkCatalog reads any other it needs.
+func preloadCatalogs(dir string, copts Options) *siteCatalogs {
+	c := &siteCatalogs{root: loadCatalog(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts), nested: map[string]loadedCatalog{}}
+	if c.root.readErr != nil || c.root.parseErr != nil {
+		return c
+	}
+	base := strings.TrimSuffix(c.root.cat.HostDocumentationURL, "/")
+	if base == "" {
+		return c
+	}
+	var total int64
+	for _, e := range c.root.cat.Entries {
+		rel, ok := strings.CutPrefix(e.URL, base+"/")
+		if e.TypeLower != aicatalog.MediaType || !ok {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if _, seen := c.nested[p]; seen || !within(p, dir) || !withinReal(p, dir) {
+			continue
+		}
+		if len(c.nested) >= maxNestedCatalogs || total > maxNestedBytes {
+			break // checkCatalog reports the bounds
+		}
+		l := loadCatalog(p, copts)
+		total += l.size
+		c.nested[p] = l
+	}
+	return c
+}
+
+// checkCatalog: every catalog entry's url names a file in the site, an
+// A2A entry says what its card says, and every identifier claims the
+// site's own publisher (sitePublisher); jkus holds the jku values the
+// cards name, each true when a verified signature names it, read the
+// card files known to exist (they were read), and cats the catalogs read
+// ahead.
+func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats *siteCatalogs, opts Options, rep *Report) {
+	copts := catalogOptions(opts)
+	if cats.root.readErr != nil {
+		rep.Warnings = append(rep.Warnings, dir+": no /.well-known/ai-catalog.json")
+		return
+	}
+	if err := cats.root.parseErr; err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: ai-catalog.json: %v", dir, err))
+		return
+	}
+	cat := cats.root.cat
+	rep.Notes = append(rep.Notes, unsignedCatalogNote(dir))
+	specProblems(dir, "ai-catalog.json", cats.root.problems, rep)
+	// The site's base URL: from the catalog host, else from a jku.
+	base := strings.TrimSuffix(cat.HostDocumentationURL, "/")
+	if base == "" {
+		for j := range jkus {
+			base = strings.TrimSuffix(j, "/.well-known/jwks.json")
+		}
+	}
+	if base != "" {
+		want := base + "/.well-known/jwks.json"
+		for j := range jkus {
+			if j != want {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: cards name jku %s, but the site's JWKS is %s", dir, j, want))
+			}
+		}
+	}
+	claims := sitePublisher(dir, base, jkus, opts.Strict, rep)
+	claims("catalog host", hostPublisher(cat.HostIdentifier))
+	type entry = aicatalog.Entry
+	realDir := sync.OnceValues(func() (string, error) { return filepath.EvalSymlinks(dir) })
+	// local is the file of the site a URL of the site names.
+	local := func(what string, i int, e entry) (string, bool) {
+		rel, ok := strings.CutPrefix(e.URL, base+"/")
+		if base == "" || !ok {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not on this site (%s)", dir, what, i, e.Identifier, e.URL, base))
+			return "", false
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if !within(p, dir) {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
+			return "", false
+		}
+		if read[p] != nil {
+			return p, true // reached by the walk: inside the site
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			// A link inside the site must not lead the check outside it.
+			if realDir, err := realDir(); err == nil && !within(real, realDir) {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leads outside the site", dir, what, i, e.Identifier, e.URL))
+				return "", false
+			}
+		}
+		if _, err := os.Stat(p); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s does not exist in the site", dir, what, i, e.Identifier, rel))
+			return "", false
+		}
+		return p, true
+	}
+	// Each nested catalog is read once, and the nested catalogs of a site
+	// are bounded in number and in bytes read.
+	seen := map[string]bool{}
+	var nestedBytes int64
+	var checkEntries func(what string, entries []entry, nested bool)
+	checkEntries = func(what string, entries []entry, nested bool) {
+		for i, e := range entries {
+			claims(fmt.Sprintf("%s entry %d (%s)", what, i, e.Identifier), publisherOf(e.Identifier))
+			if e.Inline {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): carries its document inline (data), which agentcards does not publish: nothing vouches for it", dir, what, i, e.Identifier))
+				continue
+			}
+			switch e.TypeLower {
+			case aicatalog.AgentCardType:
+				if p, ok := local(what, i, e); ok {
+					checkSiteCardEntry(dir, what, i, e, base, p, read[p], rep)
+				}
+			case aicatalog.MediaType:
+				if nested {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): a catalog nested two levels deep; agentcards nests one", dir, what, i, e.Identifier))
+					continue
+				}
+				p, ok := local(what, i, e)
+				if !ok || seen[p] {
+					continue
+				}
+				seen[p] = true
+				if len(seen) > maxNestedCatalogs {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: more than %d nested catalogs: the rest are not checked", dir, maxNestedCatalogs))
+					return
+				}
+				sub, ok := cats.nested[p]
+				if !ok {
+					sub = loadCatalog(p, copts)
+				}
+				if nestedBytes += sub.size; nestedBytes > maxNestedBytes {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: nested catalogs over %d bytes in all: the rest are not checked", dir, maxNestedBytes))
+					return
+				}
+				if sub.readErr != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, sub.readErr))
+					continue
+				}
+				if sub.parseErr != nil {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, sub.parseErr))
+					continue
+				}
+				rel := strings.TrimPrefix(e.URL, base+"/")
+				specProblems(dir, rel, sub.problems, rep)
+				claims(rel+" host", hostPublisher(sub.cat.HostIdentifier))
+				checkEntries(rel, sub.cat.Entries, true)
+			case aicatalog.ServerCardType:
+				p, ok := local(what, i, e)
+				if !ok {
+					continue
+				}
+				rel := strings.TrimPrefix(e.URL, base+"/")
+				if !manifest.IsServerCardPath(rel) {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not a Server Card of this site (mcp/<id>/server-card.json)", dir, what, i, e.Identifier, e.URL))
+					continue
+				}
+				name, problems := checkServerCard(p, opts)
+				for _, pr := range problems {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s: %s", dir, what, i, e.Identifier, rel, pr))
+				}
+				if len(problems) == 0 {
+					rep.ServerCards = append(rep.ServerCards, ServerCard{Path: p, Identifier: e.Identifier, Name: name})
+				}
+			default:
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): type %q is not one agentcards publishes, so nothing here vouches for it", dir, what, i, e.Identifier, e.Type))
+			}
+		}
+	}
+	checkEntries("catalog", cat.Entries, false)
+}
+
+// specProblems reports where the catalog file rel of the site dir departs
+// from the AI Catalog spec.
+func specProblems(dir, rel string, problems []aicatalog.Problem, rep *Report) {
+	for _, p := range problems {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s does not follow the AI Catalog spec: %s", dir, rel, p))
+	}
+}
+
+// Bounds on the nested catalogs verify reads from one site: agentcards
+// writes one per 200 agents (site.GroupSize) past 1,000 (site.FlatMax).
+const (
+	maxNestedCatalogs = 10000
+	maxNestedBytes    = 1 << 30
+)
