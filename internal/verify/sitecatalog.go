@@ -111,7 +111,20 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats 
 	cat := cats.root.cat
 	rep.Notes = append(rep.Notes, unsignedCatalogNote(dir))
 	specProblems(dir, "ai-catalog.json", cats.root.problems, rep)
-	// The site's base URL: from the catalog host, else from a jku.
+	base := siteBase(dir, cat, jkus, rep)
+	c := &catalogCheck{
+		dir: dir, base: base, read: read, cats: cats, opts: opts, copts: copts, rep: rep,
+		claims:  sitePublisher(dir, base, jkus, opts.Strict, rep),
+		realDir: sync.OnceValues(func() (string, error) { return filepath.EvalSymlinks(dir) }),
+		seen:    map[string]bool{},
+	}
+	c.claims("catalog host", hostPublisher(cat.HostIdentifier))
+	c.entries("catalog", cat.Entries, false)
+}
+
+// siteBase is the site's base URL: from the catalog host, else from a jku.
+// It reports the cards' jku values that are not the site's JWKS.
+func siteBase(dir string, cat *aicatalog.Catalog, jkus map[string]bool, rep *Report) string {
 	base := strings.TrimSuffix(cat.HostDocumentationURL, "/")
 	if base == "" {
 		for j := range jkus {
@@ -126,112 +139,142 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats 
 			}
 		}
 	}
-	claims := sitePublisher(dir, base, jkus, opts.Strict, rep)
-	claims("catalog host", hostPublisher(cat.HostIdentifier))
-	type entry = aicatalog.Entry
-	realDir := sync.OnceValues(func() (string, error) { return filepath.EvalSymlinks(dir) })
-	// local is the file of the site a URL of the site names.
-	local := func(what string, i int, e entry) (string, bool) {
-		rel, ok := strings.CutPrefix(e.URL, base+"/")
-		if base == "" || !ok {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not on this site (%s)", dir, what, i, e.Identifier, e.URL, base))
-			return "", false
-		}
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if !within(p, dir) {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
-			return "", false
-		}
-		if read[p] != nil {
-			return p, true // reached by the walk: inside the site
-		}
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			// A link inside the site must not lead the check outside it.
-			if realDir, err := realDir(); err == nil && !within(real, realDir) {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leads outside the site", dir, what, i, e.Identifier, e.URL))
-				return "", false
-			}
-		}
-		if _, err := os.Stat(p); err != nil {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s does not exist in the site", dir, what, i, e.Identifier, rel))
-			return "", false
-		}
-		return p, true
-	}
+	return base
+}
+
+// catalogCheck is one check of a site's catalogs (checkCatalog).
+type catalogCheck struct {
+	dir, base   string
+	read        map[string]*Card
+	cats        *siteCatalogs
+	opts, copts Options
+	rep         *Report
+	claims      func(what, pub string)
+	realDir     func() (string, error)
 	// Each nested catalog is read once, and the nested catalogs of a site
 	// are bounded in number and in bytes read.
-	seen := map[string]bool{}
-	var nestedBytes int64
-	var checkEntries func(what string, entries []entry, nested bool)
-	checkEntries = func(what string, entries []entry, nested bool) {
-		for i, e := range entries {
-			claims(fmt.Sprintf("%s entry %d (%s)", what, i, e.Identifier), publisherOf(e.Identifier))
-			if e.Inline {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): carries its document inline (data), which agentcards does not publish: nothing vouches for it", dir, what, i, e.Identifier))
-				continue
-			}
-			switch e.TypeLower {
-			case aicatalog.AgentCardType:
-				if p, ok := local(what, i, e); ok {
-					checkSiteCardEntry(dir, what, i, e, base, p, read[p], rep)
-				}
-			case aicatalog.MediaType:
-				if nested {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): a catalog nested two levels deep; agentcards nests one", dir, what, i, e.Identifier))
-					continue
-				}
-				p, ok := local(what, i, e)
-				if !ok || seen[p] {
-					continue
-				}
-				seen[p] = true
-				if len(seen) > maxNestedCatalogs {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: more than %d nested catalogs: the rest are not checked", dir, maxNestedCatalogs))
-					return
-				}
-				sub, ok := cats.nested[p]
-				if !ok {
-					sub = loadCatalog(p, copts)
-				}
-				if nestedBytes += sub.size; nestedBytes > maxNestedBytes {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: nested catalogs over %d bytes in all: the rest are not checked", dir, maxNestedBytes))
-					return
-				}
-				if sub.readErr != nil {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, sub.readErr))
-					continue
-				}
-				if sub.parseErr != nil {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, sub.parseErr))
-					continue
-				}
-				rel := strings.TrimPrefix(e.URL, base+"/")
-				specProblems(dir, rel, sub.problems, rep)
-				claims(rel+" host", hostPublisher(sub.cat.HostIdentifier))
-				checkEntries(rel, sub.cat.Entries, true)
-			case aicatalog.ServerCardType:
-				p, ok := local(what, i, e)
-				if !ok {
-					continue
-				}
-				rel := strings.TrimPrefix(e.URL, base+"/")
-				if !manifest.IsServerCardPath(rel) {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not a Server Card of this site (mcp/<id>/server-card.json)", dir, what, i, e.Identifier, e.URL))
-					continue
-				}
-				name, problems := checkServerCard(p, opts)
-				for _, pr := range problems {
-					rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s: %s", dir, what, i, e.Identifier, rel, pr))
-				}
-				if len(problems) == 0 {
-					rep.ServerCards = append(rep.ServerCards, ServerCard{Path: p, Identifier: e.Identifier, Name: name})
-				}
-			default:
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): type %q is not one agentcards publishes, so nothing here vouches for it", dir, what, i, e.Identifier, e.Type))
-			}
+	seen        map[string]bool
+	nestedBytes int64
+}
+
+// local is the file of the site a URL of the site names.
+func (c *catalogCheck) local(what string, i int, e aicatalog.Entry) (string, bool) {
+	dir, rep := c.dir, c.rep
+	rel, ok := strings.CutPrefix(e.URL, c.base+"/")
+	if c.base == "" || !ok {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not on this site (%s)", dir, what, i, e.Identifier, e.URL, c.base))
+		return "", false
+	}
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if !within(p, dir) {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
+		return "", false
+	}
+	if c.read[p] != nil {
+		return p, true // reached by the walk: inside the site
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		// A link inside the site must not lead the check outside it.
+		if realDir, err := c.realDir(); err == nil && !within(real, realDir) {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leads outside the site", dir, what, i, e.Identifier, e.URL))
+			return "", false
 		}
 	}
-	checkEntries("catalog", cat.Entries, false)
+	if _, err := os.Stat(p); err != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s does not exist in the site", dir, what, i, e.Identifier, rel))
+		return "", false
+	}
+	return p, true
+}
+
+// entries checks the entries of the catalog what, and the catalogs they
+// nest unless nested; false means a bound on the nested catalogs ended
+// the check.
+func (c *catalogCheck) entries(what string, entries []aicatalog.Entry, nested bool) bool {
+	dir, rep := c.dir, c.rep
+	for i, e := range entries {
+		c.claims(fmt.Sprintf("%s entry %d (%s)", what, i, e.Identifier), publisherOf(e.Identifier))
+		if e.Inline {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): carries its document inline (data), which agentcards does not publish: nothing vouches for it", dir, what, i, e.Identifier))
+			continue
+		}
+		switch e.TypeLower {
+		case aicatalog.AgentCardType:
+			if p, ok := c.local(what, i, e); ok {
+				checkSiteCardEntry(dir, what, i, e, c.base, p, c.read[p], rep)
+			}
+		case aicatalog.MediaType:
+			if nested {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): a catalog nested two levels deep; agentcards nests one", dir, what, i, e.Identifier))
+				continue
+			}
+			if !c.nestedCatalog(what, i, e) {
+				return false
+			}
+		case aicatalog.ServerCardType:
+			c.serverCardEntry(what, i, e)
+		default:
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): type %q is not one agentcards publishes, so nothing here vouches for it", dir, what, i, e.Identifier, e.Type))
+		}
+	}
+	return true
+}
+
+// nestedCatalog checks the catalog entry i of what names, and its
+// entries; false means a bound on the nested catalogs ended the check.
+func (c *catalogCheck) nestedCatalog(what string, i int, e aicatalog.Entry) bool {
+	dir, rep := c.dir, c.rep
+	p, ok := c.local(what, i, e)
+	if !ok || c.seen[p] {
+		return true
+	}
+	c.seen[p] = true
+	if len(c.seen) > maxNestedCatalogs {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: more than %d nested catalogs: the rest are not checked", dir, maxNestedCatalogs))
+		return false
+	}
+	sub, ok := c.cats.nested[p]
+	if !ok {
+		sub = loadCatalog(p, c.copts)
+	}
+	if c.nestedBytes += sub.size; c.nestedBytes > maxNestedBytes {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: nested catalogs over %d bytes in all: the rest are not checked", dir, maxNestedBytes))
+		return false
+	}
+	if sub.readErr != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d: %v", dir, what, i, sub.readErr))
+		return true
+	}
+	if sub.parseErr != nil {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s: %v", dir, e.URL, sub.parseErr))
+		return true
+	}
+	rel := strings.TrimPrefix(e.URL, c.base+"/")
+	specProblems(dir, rel, sub.problems, rep)
+	c.claims(rel+" host", hostPublisher(sub.cat.HostIdentifier))
+	c.entries(rel, sub.cat.Entries, true)
+	return true
+}
+
+// serverCardEntry checks the Server Card entry i of what names.
+func (c *catalogCheck) serverCardEntry(what string, i int, e aicatalog.Entry) {
+	dir, rep := c.dir, c.rep
+	p, ok := c.local(what, i, e)
+	if !ok {
+		return
+	}
+	rel := strings.TrimPrefix(e.URL, c.base+"/")
+	if !manifest.IsServerCardPath(rel) {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not a Server Card of this site (mcp/<id>/server-card.json)", dir, what, i, e.Identifier, e.URL))
+		return
+	}
+	name, problems := checkServerCard(p, c.opts)
+	for _, pr := range problems {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): %s: %s", dir, what, i, e.Identifier, rel, pr))
+	}
+	if len(problems) == 0 {
+		rep.ServerCards = append(rep.ServerCards, ServerCard{Path: p, Identifier: e.Identifier, Name: name})
+	}
 }
 
 // specProblems reports where the catalog file rel of the site dir departs
