@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/build"
@@ -25,18 +24,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if getenv("GOMEMLIMIT") == "" {
-		// A build's live memory is small and flat (one group of agents at a
-		// time); keep the collector from letting the heap drift far above
-		// it on large sites.
-		debug.SetMemoryLimit(buildMemoryLimit)
-		if getenv("GOGC") == "" {
-			// Under that limit, collect less often than the default: the
-			// live heap is a few tens of MiB, and the limit still bounds
-			// the peak.
-			debug.SetGCPercent(buildGCPercent)
-		}
-	}
+	build.TuneMemory(getenv)
 
 	src, err := manifest.Open(*manifestPath)
 	if err != nil {
@@ -104,14 +92,6 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	res.PrintWarnings(stderr)
 	return nil
 }
-
-// buildMemoryLimit is the soft memory limit a build runs under unless
-// $GOMEMLIMIT sets one.
-const buildMemoryLimit = 192 << 20
-
-// buildGCPercent is the collector's target a build runs with unless $GOGC
-// sets one (the default is 100).
-const buildGCPercent = 400
 
 // manifestProblems prints the diagnostics err carries, one per line, and
 // returns the error that ends the command; nil when err carries none.

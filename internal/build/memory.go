@@ -1,0 +1,30 @@
+package build
+
+import "runtime/debug"
+
+// memoryLimit is the soft memory limit a build runs under unless
+// $GOMEMLIMIT sets one.
+const memoryLimit = 192 << 20
+
+// gcPercent is the collector's target a build runs with unless $GOGC sets
+// one (the default is 100).
+const gcPercent = 400
+
+// TuneMemory sets the collector up for a one-off build (`agentcards
+// build`): a soft memory limit unless $GOMEMLIMIT sets one, and under it,
+// unless $GOGC sets one, a target that collects less often. getenv reads
+// the environment.
+func TuneMemory(getenv func(string) string) {
+	if getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	// A build's live memory is small and flat (one group of agents at a
+	// time); keep the collector from letting the heap drift far above it
+	// on large sites.
+	debug.SetMemoryLimit(memoryLimit)
+	if getenv("GOGC") == "" {
+		// Under that limit, collect less often than the default: the live
+		// heap is a few tens of MiB, and the limit still bounds the peak.
+		debug.SetGCPercent(gcPercent)
+	}
+}
