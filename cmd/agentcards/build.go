@@ -67,6 +67,14 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 		return fmt.Errorf("%v\nthe previous output (if any) was left untouched", err)
 	}
+	printBuilt(stdout, stderr, m, res)
+	return nil
+}
+
+// printBuilt says what a build that succeeded made: its notes, the site
+// and who signed it, its lint findings, the extended cards and the
+// warnings.
+func printBuilt(stdout, stderr io.Writer, m *manifest.Manifest, res *build.Result) {
 	rep, signers := res.Report, res.Ring.Signers
 	res.PrintNotes(stderr)
 	var kids []string
@@ -90,7 +98,6 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		fmt.Fprintf(stdout, "removed %s: the private output an earlier build wrote (site.privateOutput changed)\n", terminal.Escape(rep.RemovedPrivate))
 	}
 	res.PrintWarnings(stderr)
-	return nil
 }
 
 // manifestProblems prints the diagnostics err carries, one per line, and
