@@ -450,3 +450,51 @@ func TestErrorsEscapeTerminalControls(t *testing.T) {
 		t.Errorf("FetchError with controls: %q", fe.Error())
 	}
 }
+
+// TestOptionsBound: WithAlgorithms refuses a card signed with another
+// algorithm and a name no card may be signed with; WithMaxBytes refuses
+// a card longer than allowed; WithTimeout gives up on a server that does
+// not answer in time.
+func TestOptionsBound(t *testing.T) {
+	k := newTestKey(t, "")
+	signed := signCard(t, unsignedCard, k)
+	if _, err := pinned(t, k.jwks, WithAlgorithms("ES256")).Verify(context.Background(), signed); !errors.Is(err, ErrAlgorithm) {
+		t.Errorf("an EdDSA card with only ES256 allowed: %v", err)
+	}
+	if _, err := pinned(t, k.jwks, WithAlgorithms("EdDSA", "ES256")).Verify(context.Background(), signed); err != nil {
+		t.Errorf("an EdDSA card with EdDSA allowed: %v", err)
+	}
+	for _, algs := range [][]string{{"HS256"}, {"none"}, nil} {
+		tr, _ := TrustJWKS(k.jwks)
+		if _, err := NewVerifier(tr, WithAlgorithms(algs...)); err == nil {
+			t.Errorf("WithAlgorithms(%q) accepted", algs)
+		}
+	}
+	s := newSite(t, map[string][]byte{
+		"/.well-known/agent-card.json": signed,
+		"/.well-known/jwks.json":       k.jwks,
+	})
+	v, err := NewVerifier(TrustOrigin(), WithMaxBytes(int64(len(signed)-1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Fetch(context.Background(), s.URL); err == nil {
+		t.Errorf("a card of %d bytes with WithMaxBytes(%d): verified", len(signed), len(signed)-1)
+	}
+	v, _ = NewVerifier(TrustOrigin(), WithMaxBytes(int64(len(signed))))
+	if _, err := v.Fetch(context.Background(), s.URL); err != nil {
+		t.Errorf("a card of exactly WithMaxBytes: %v", err)
+	}
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	defer slow.Close()
+	defer close(release)
+	v, _ = NewVerifier(TrustOrigin(), WithTimeout(200*time.Millisecond))
+	start := time.Now()
+	if _, err := v.Fetch(context.Background(), slow.URL); err == nil {
+		t.Error("a server that never answers: verified")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("WithTimeout(200ms) gave up after %v", d)
+	}
+}
