@@ -19,21 +19,28 @@ var credentialNames = map[string]bool{
 }
 
 // NormalizeName is a member or key name as it reads: lower case, without
-// '_', '-' and '.', without invisible characters (format characters such
-// as a zero-width space inside "pass\u200bword", combining marks, Hangul
-// fillers), and with look-alike, full-width and styled letters read as the
-// Latin ones they imitate ("pаssword" with a Cyrillic а is "password").
+// '_', '-', '.', spaces and dashes of any script ("api key", "api\u2010key"),
+// without invisible characters (format characters such as a zero-width
+// space inside "pass\u200bword", combining marks, Hangul fillers), and with
+// look-alike, full-width and styled letters read as the Latin ones they
+// imitate ("pаssword" with a Cyrillic а is "password").
 func NormalizeName(k string) string {
 	k = strings.Map(func(r rune) rune {
 		switch {
-		case r == '_' || r == '-' || r == '.':
+		case r == '_' || r == '-' || r == '.' || r == ' ' || r == '\t':
 			return -1
 		case r < 0x80:
 			return r
-		case unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me), r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0:
+		case unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Pd, unicode.Zs), r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0:
 			return -1
 		}
-		return AsLatin(r)
+		if l := AsLatin(r); l != r {
+			if l == '_' || l == '-' || l == '.' || l == ' ' {
+				return -1 // full-width separators
+			}
+			return l
+		}
+		return r
 	}, k)
 	return strings.ToLower(k)
 }

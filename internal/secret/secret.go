@@ -61,29 +61,41 @@ func PrivateMembers(jwk map[string]any) []string {
 }
 
 // IsPrivateJWK reports an object that is a JWK (it has kty) with one of
-// the PrivateJWKMembers.
+// the PrivateJWKMembers, member names in any letter case: Go's
+// encoding/json and go-jose read {"KTY": "OKP", "D": "..."} as a private
+// key.
 func IsPrivateJWK(m map[string]any) bool {
-	if _, ok := m["kty"]; !ok {
-		return false
-	}
-	for _, k := range PrivateJWKMembers {
-		if _, ok := m[k]; ok {
-			return true
+	kty := false
+	for name := range m {
+		if strings.EqualFold(name, "kty") {
+			kty = true
+			break
 		}
 	}
-	return false
+	return kty && len(PrivateMembers(m)) > 0
 }
 
 // InText reports the first credential or key material in free-form text:
 // everything a Scanner finds without specific keys, plus AWS secret access
 // keys (a 40-character key next to an access key id, or after a name such
-// as aws_secret_access_key).
+// as aws_secret_access_key), key material in base64 runs cut by blanks,
+// and all of these once more inside text that base64 or base64url runs
+// decode to (two layers deep). Credentials in URLs and connection strings
+// are InURLs': lint reports them, where a reason can silence a finding
+// that is none.
 func InText(s string) (Finding, bool) {
-	data := []byte(s)
+	return inText([]byte(s), 0)
+}
+
+// inText is InText at a depth of decoding.
+func inText(data []byte, depth int) (Finding, bool) {
 	if f, ok := generic(data); ok {
 		return f, true
 	}
-	return aws(data)
+	if f, ok := aws(data); ok {
+		return f, true
+	}
+	return layers(data, depth)
 }
 
 // generic runs the detectors that need no knowledge of particular keys.
@@ -135,10 +147,14 @@ func putty(data []byte) (Finding, bool) {
 // jwkText finds a private JWK written in any notation: a kty member and a
 // private member (PrivateJWKMembers), each quoted or bare and followed by
 // ':' or '=', as in JSON, a TOML inline table or a JavaScript object.
+//
+// Member names are read in any letter case ("KTY", "D"), as Go's
+// encoding/json and go-jose read them.
 func jwkText(data []byte) (Finding, bool) {
-	if !bytes.Contains(data, []byte("kty")) {
+	if !containsKty(data) {
 		return Finding{}, false
 	}
+	data = asciiLower(data)
 	// The private member belongs to the same key: within jwkReach of its
 	// kty (a 4096-bit RSA JWK holds its d within about 1,400 characters of
 	// kty, whatever the member order), not anywhere on a page that also
@@ -285,6 +301,50 @@ func aws(data []byte) (Finding, bool) {
 		}
 	}
 	return Finding{}, false
+}
+
+// ktyCases are "kty" in every letter case.
+var ktyCases = func() (out [][]byte) {
+	for m := range 8 {
+		w := []byte("kty")
+		for i := range w {
+			if m&(1<<i) != 0 {
+				w[i] -= 'a' - 'A'
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}()
+
+// containsKty reports whether data holds "kty" in any letter case, each
+// case looked for at memory speed.
+func containsKty(data []byte) bool {
+	if bytes.Contains(data, ktyCases[0]) {
+		return true
+	}
+	if len(data) < 1024 {
+		return containsFold(data, "kty") // one pass beats seven on short text
+	}
+	for _, w := range ktyCases[1:] {
+		if bytes.Contains(data, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLower is a copy of data with ASCII letters in lower case; every
+// other byte, and so every offset, is kept.
+func asciiLower(data []byte) []byte {
+	out := make([]byte, len(data))
+	for i, c := range data {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // containsFold reports whether data holds word (lower-case ASCII) in any
