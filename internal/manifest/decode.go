@@ -359,6 +359,7 @@ func (c *checker) jsonValue(path string, depth int, v any) any {
 		for i, it := range items {
 			out[i] = c.jsonValue(path+"["+strconv.Itoa(i)+"]", depth+1, it)
 		}
+		c.checkSecretParts(path, items)
 		return out
 	}
 }

@@ -134,7 +134,7 @@ func TestDiagnostics(t *testing.T) {
 			[]string{`params.f: +Inf cannot be written in JSON`}},
 		{"secret keys", validAgent + "[agents.securitySchemes.k]\ntype = \"apiKey\"\nlocation = \"header\"\nname = \"X\"\nclient_secret = \"s3cr3t\"\n",
 			[]string{`m.toml:23:1: agents[0].securitySchemes.k.client_secret: looks like a secret (client_secret); agent cards and everything else built from agents.toml are published`}},
-		{"credentials in params", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\n[agents.capabilities.extensions.params]\ncredentials = \"x\"\nshared_secret = \"y\"\n",
+		{"credentials in params", validAgent + "[[agents.capabilities.extensions]]\nuri = \"urn:x\"\n[agents.capabilities.extensions.params]\ncredentials = \"s3cr3t-Value\"\nshared_secret = \"y\"\n",
 			[]string{`params.credentials: looks like a secret`, `params.shared_secret: looks like a secret`}},
 		{"pem in description", strings.Replace(validAgent, `description = "D"`, "description = \"\"\"-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIHL8\n-----END PRIVATE KEY-----\"\"\"", 1),
 			[]string{`m.toml:8:1: agents[0].description: contains a PEM private key`}},

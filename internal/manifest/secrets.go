@@ -16,17 +16,16 @@ const publicWarning = "agent cards and everything else built from agents.toml ar
 func normalizeKey(k string) string { return secret.NormalizeName(k) }
 
 // SecretMember reports whether a member named k with the value v would
-// put a credential in a card: any value under a name that holds nothing
-// but a credential (secret.IsCredentialName: password, client_secret,
-// token...); under a name that ends like one (secret.CredentialName:
-// github_token, db_password), a string that secret.HeldCredential calls a
-// credential (not "required", a placeholder or a sentence about one), or
-// a table or array; a number under secret.NumberCredentialName. Whatever
-// lint reports as a credential member, the build refuses.
+// put a credential in a card, as lint judges it (package secret is the
+// one vocabulary): a string that secret.HeldCredential calls a credential
+// (under a credential's name, anything but a word about one such as
+// "required" or "JWT", a placeholder or a sentence; under a name with a
+// credential's word, a value in a secret's shape); a table under a
+// secret.CredentialName; an array with such an element; a number under
+// secret.NumberCredentialName. true and false are never credentials.
+// Whatever lint reports as a credential member, the build refuses, and
+// what lint passes the build does not refuse for its name alone.
 func SecretMember(k string, v any) bool {
-	if secret.IsCredentialName(k) {
-		return true
-	}
 	if s, ok := v.(string); ok {
 		return secret.HeldCredential(k, s)
 	}
@@ -40,7 +39,7 @@ func SecretMember(k string, v any) bool {
 				return true
 			}
 		}
-		return secret.CredentialName(k)
+		return false
 	case reflect.Bool:
 		return false
 	}
@@ -61,11 +60,27 @@ func secretKey(k string, v any) string {
 	if !SecretMember(k, v) {
 		return ""
 	}
-	msg := "looks like a secret (" + k + "); " + publicWarning
+	msg := "looks like a secret (" + k + "); " + publicWarning +
+		"; if it is not one, name it for what it is (" + k + "_id, " + k + "_url, " + k + "_symbol ...) or write a word about it (\"required\", \"<placeholder>\")"
 	if n == "password" {
 		msg += " (the OAuth password flow is deprecated in A2A v1.0 and not supported)"
 	}
 	return msg
+}
+
+// checkSecretParts reports key material or a credential that the string
+// elements of an array hold only together (secret.InParts): a PEM body
+// split across elements, a JWT split at its dots.
+func (c *checker) checkSecretParts(path string, items []any) {
+	var parts []string
+	for _, it := range items {
+		if s, ok := it.(string); ok {
+			parts = append(parts, s)
+		}
+	}
+	if f, found := secret.InParts(parts); found {
+		c.errorf(path, "contains %s; %s", f, publicWarning)
+	}
 }
 
 // checkSecretText reports strings that carry key material or credentials.
