@@ -3,8 +3,8 @@ package lint
 import (
 	"encoding/base64"
 	"fmt"
-	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/lintrule"
@@ -104,15 +104,17 @@ func emptyRequirement(reqs []any) int {
 }
 
 // minSecretLen is the length under which secret.InText finds nothing but
-// a JSON Web Key (its shortest hex run).
-const minSecretLen = 32
+// a JSON Web Key: its shortest credential in a URL
+// ("a:Hunter24@b.io") and its shortest base64 run.
+const minSecretLen = 15
 
 // credential reports a string that is a credential: the value of a member
-// named like one, or key material anywhere.
+// named like one, or key material or a credential anywhere (in base64, a
+// URL, a connection string, prose).
 func (l *linter) credential(path, key, s string) {
-	// Key material the detectors know is a JSON Web Key (with "kty") or
-	// a run of 32 characters or more.
-	if len(s) >= minSecretLen || strings.Contains(s, "kty") {
+	// Key material the detectors know is a JSON Web Key (with "kty" in
+	// some letter case) or a run of several characters.
+	if len(s) >= minSecretLen || containsFoldAny(s, []string{"kty"}) {
 		if f, found := secret.InText(s); found {
 			l.add(lintrule.CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
 			return
@@ -122,19 +124,9 @@ func (l *linter) credential(path, key, s string) {
 		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("holds what looks like an API token or JWT (%s..., not repeated further)", quote(m[:min(len(m), 6)], 10)))
 		return
 	}
-	if looksLikeURL(s) {
-		if u, err := url.Parse(s); err == nil {
-			if _, ok := u.User.Password(); ok {
-				l.add(lintrule.CredentialInCard, path, "the URL carries a password in its user information (not repeated here)")
-				return
-			}
-			for k, v := range u.Query() {
-				if secret.CredentialParam(k) && len(v) > 0 && v[0] != "" {
-					l.add(lintrule.CredentialInCard, path, fmt.Sprintf("the URL's query parameter %s holds a value (not repeated here)", quote(k, 40)))
-					return
-				}
-			}
-		}
+	if f, found := secret.InURLs(s); found {
+		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
+		return
 	}
 	if m := proseCredential(s); m != "" {
 		l.add(lintrule.CredentialInCard, path, m)
@@ -151,25 +143,36 @@ func (l *linter) credential(path, key, s string) {
 // proseCredential says what credential text written into s holds, or "":
 // a token after an authentication scheme ("Authorization: Bearer
 // 3f9a...", "Basic YWxhZGRpbjpvcGVu"), one assigned to a credential's name
-// ("api_key=a8f5f1...", "X-API-Key: 7d2f...", "password is hunter2024!"),
-// or a URL with a password ("postgres://admin:hunter2@db..."). Values
-// that hold no digit, placeholders and words about credentials pass.
+// ("api_key=a8f5f1...", "API_KEY := \"7d2f...\"", "api_key => '...'",
+// "X-API-Key: 7d2f...", "password is hunter2024!", "Passwort: ...", "The
+// key is 8f14...", "Cookie: sessionid=..."), given to a command-line
+// option ("--api-key 8f14...", "curl -u admin:Hunter2024"), or a URL with
+// a password ("postgres://admin:hunter2@db..."). Text is read as it
+// shows: look-alike and full-width letters as Latin ones, every space as
+// a space, JSON's escaped quotes as quotes, and a value may start on the
+// next line. Values that hold no digit, placeholders and words about
+// credentials pass.
 func proseCredential(s string) string {
+	s = proseView(s)
 	for i := 0; i < len(s); i++ {
 		switch c := s[i] | 0x20; {
 		case c == 'b' || c == 't':
 			if scheme, ok := wordAt(s, i); ok {
 				switch strings.ToLower(scheme) {
 				case "bearer", "token":
-					if v := valueAfter(s, i+len(scheme), " \t"); len(v) >= 12 && hasLetterAndDigit(v) && !secret.Placeholder(v) {
+					if v := valueAfter(s, i+len(scheme), " \t\r\n"); len(v) >= 12 && hasLetterAndDigit(v) && !secret.Placeholder(v) {
 						return "holds what looks like a bearer token (not repeated here)"
 					}
 				case "basic":
-					v := valueAfter(s, i+len(scheme), " \t")
+					v := valueAfter(s, i+len(scheme), " \t\r\n")
 					if dec, err := base64.StdEncoding.DecodeString(v); len(v) >= 8 && err == nil && strings.Contains(string(dec), ":") && utf8.Valid(dec) {
 						return "holds HTTP Basic credentials, a user name and password (not repeated here)"
 					}
 				}
+			}
+		case s[i] == '-' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t' || s[i-1] == '\n'):
+			if m := optionCredential(s, i); m != "" {
+				return m
 			}
 		case s[i] == ':' || s[i] == '=' || s[i] == 'i' && strings.HasPrefix(s[i:], "is ") && i > 0 && s[i-1] == ' ':
 			sep := 1
@@ -182,16 +185,82 @@ func proseCredential(s string) string {
 				}
 				continue
 			}
-			if !credentialName(nameBefore(s, i)) {
+			name := nameBefore(s, i)
+			if name == "" {
 				continue
 			}
-			v := strings.TrimRight(valueAfter(s, i+sep, " \t\"'`"), ".!?")
-			if len(v) >= 6 && hasLetterAndDigit(v) && !secret.Placeholder(v) && !secret.DescribesCredential(v) && !looksLikeURL(v) {
+			v := strings.TrimRight(valueAfter(s, i+sep, " \t\r\n\"'`=>:"), ".!?")
+			if credentialName(name) {
+				if writtenCredential(v) {
+					return "holds what looks like a credential written out (not repeated here)"
+				}
+			} else if (!isASCII(name) || containsFoldAny(name, credentialStems)) && !looksLikeURL(v) && secret.HeldCredential(name, v) {
 				return "holds what looks like a credential written out (not repeated here)"
 			}
 		}
 	}
 	return ""
+}
+
+// writtenCredential reports whether v, written after a credential's name,
+// is one: six characters or more with a letter and a digit, not a
+// placeholder, a word about a credential or a URL.
+func writtenCredential(v string) bool {
+	return len(v) >= 6 && hasLetterAndDigit(v) && !secret.Placeholder(v) && !secret.DescribesCredential(v) && !looksLikeURL(v)
+}
+
+// optionCredential reports a credential given to a command-line option
+// that starts at s[i]: "--api-key 8f14...", "--password=...", or a user
+// and password ("curl -u admin:Hunter2024", "--user admin:pw2024").
+func optionCredential(s string, i int) string {
+	j := i + 1
+	if j < len(s) && s[j] == '-' {
+		j++
+	}
+	k := j
+	for k < len(s) && (isWordByte(s[k]) || s[k] == '-') {
+		k++
+	}
+	name := s[j:k]
+	if name == "" || k >= len(s) || s[k] != ' ' && s[k] != '=' {
+		return ""
+	}
+	v := strings.TrimRight(valueAfter(s, k+1, " \t\"'"), ".!?")
+	switch strings.ToLower(name) {
+	case "u", "user", "basic-auth", "proxy-user":
+		user, pass, ok := strings.Cut(v, ":")
+		if ok && user != "" && len(pass) >= 6 && (hasLetterAndDigit(pass) || len(pass) >= 10) && !secret.Placeholder(pass) &&
+			!secret.DescribesCredential(pass) && !strings.EqualFold(pass, "password") {
+			return "holds a user name and password given to a command (not repeated here)"
+		}
+		return ""
+	}
+	if credentialName(name) && writtenCredential(v) {
+		return "holds what looks like a credential given to a command (not repeated here)"
+	}
+	return ""
+}
+
+// proseView is s as a reader sees it, for proseCredential: look-alike,
+// full-width and styled letters as the Latin ones they imitate, every
+// space character a space, format characters dropped, and JSON's escaped
+// quotes and line breaks (\" \n) as written.
+func proseView(s string) string {
+	if !isASCII(s) {
+		s = strings.Map(func(r rune) rune {
+			switch {
+			case unicode.Is(unicode.Zs, r):
+				return ' '
+			case unicode.Is(unicode.Cf, r):
+				return -1
+			}
+			return secret.AsLatin(r)
+		}, s)
+	}
+	if strings.Contains(s, `\`) {
+		s = strings.NewReplacer(`\"`, `"`, `\'`, `'`, `\n`, "\n", `\r`, "\r", `\t`, "\t").Replace(s)
+	}
+	return s
 }
 
 // wordAt returns the ASCII word that starts at s[i], if one starts there.
@@ -219,7 +288,7 @@ func nameBefore(s string, i int) string {
 		j--
 	}
 	k := j
-	for k > 0 && (isWordByte(s[k-1]) || s[k-1] == '-') {
+	for k > 0 && (isWordByte(s[k-1]) || s[k-1] == '-' || s[k-1] >= 0x80) {
 		k--
 	}
 	name := s[k:j]
@@ -229,7 +298,9 @@ func nameBefore(s string, i int) string {
 		for m > 0 && isWordByte(s[m-1]) {
 			m--
 		}
-		name = s[m:k-1] + name
+		if two := s[m:k-1] + name; credentialName(two) {
+			name = two // not "The key"
+		}
 	}
 	return name
 }
@@ -286,7 +357,20 @@ func credentialName(k string) bool {
 
 // credentialStems are held by every name credentialName or
 // secret.HeldCredential accepts, in some letter case.
-var credentialStems = []string{"token", "secret", "pass", "key", "pwd", "auth", "cred", "bearer", "cookie", "seed", "mnemonic", "session", "sid", "hmac", "pin", "otp"}
+var credentialStems = append([]string{"token", "secret", "pass", "key", "pwd", "auth", "cred", "bearer", "cookie", "seed", "mnemonic",
+	"session", "sess", "sid", "hmac", "pin", "otp", "recovery", "backup"}, asciiForeignPasswords()...)
+
+// asciiForeignPasswords are the secret.ForeignPasswordWords written in
+// ASCII, lower case.
+func asciiForeignPasswords() []string {
+	var out []string
+	for _, w := range secret.ForeignPasswordWords {
+		if isASCII(w) {
+			out = append(out, strings.ToLower(strings.ReplaceAll(w, "_", "")))
+		}
+	}
+	return out
+}
 
 // containsFoldAny reports whether ASCII s holds one of the lower-case
 // ASCII words, in any letter case.

@@ -140,8 +140,15 @@ func (l *linter) walk(v any, path, key string, depth int) {
 	case json.Number, bool:
 		l.nonString(path, key, v)
 	case []any:
+		var parts []string
 		for i, e := range v {
 			l.walk(e, index(path, i), key, depth+1)
+			if s, ok := e.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		if f, ok := secret.InParts(parts); ok && !isSignatureValue(path) {
+			l.add(lintrule.CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
 		}
 	case map[string]any:
 		if secret.IsPrivateJWK(v) {

@@ -62,8 +62,8 @@ tags = ["t"]
 	return false
 }
 
-// tomlValue writes v (a string, a float64 that is a whole number, or an
-// array of those) as TOML.
+// tomlValue writes v (a string, a float64 that is a whole number, a bool,
+// or an array of those) as TOML.
 func tomlValue(v any) string {
 	switch x := v.(type) {
 	case string:
@@ -71,6 +71,8 @@ func tomlValue(v any) string {
 		return string(b)
 	case float64:
 		return strconv.FormatInt(int64(x), 10)
+	case bool:
+		return strconv.FormatBool(x)
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
@@ -81,17 +83,24 @@ func tomlValue(v any) string {
 	panic(fmt.Sprintf("tomlValue: %T", v))
 }
 
+// vocabRow is a member of an extension's params, and whether lint reports
+// it and the manifest refuses it.
+type vocabRow struct {
+	name           string
+	value          any
+	lint, manifest bool
+}
+
 // TestOneCredentialVocabulary: lint and the manifest name credentials
 // with one vocabulary (package secret): whatever lint reports as a
 // credential member of a card, the manifest refuses before it is built;
 // words about a credential, placeholders, numbers and ordinary names pass
 // both. And lint reports a URL parameter the manifest refuses (?sig=).
+// Credentials in URLs and connection strings (secret.InURLs) are the one
+// kind lint reports and the manifest leaves to it: the finding fails the
+// build, and a reason in the manifest can silence one that is none.
 func TestOneCredentialVocabulary(t *testing.T) {
-	for _, tc := range []struct {
-		name           string
-		value          any
-		lint, manifest bool
-	}{
+	rows := []vocabRow{
 		{"github_token", "ghp_abcdefghijklmnop1234567890ABCD", true, true},
 		{"slackBotToken", "xoxb-not-a-real-one-0123456789", true, true},
 		{"db_password", "hunter2hunter2", true, true},
@@ -143,10 +152,23 @@ func TestOneCredentialVocabulary(t *testing.T) {
 		{"seed", 42.0, false, false},
 		{"credentialsJson", `{"type":"service_account","project_id":"demo-42"}`, false, false},
 		{"monkey", "k3J9xQ2mP8vL5nR7x", false, false},
-		// A name that holds nothing but a credential has no place in a
-		// manifest whatever it holds; lint passes a word about one.
-		{"auth_token", "required", false, true},
-	} {
+		// A word about a credential under a credential's own name passes
+		// both: the manifest judges values as lint does (issue 26: no
+		// refusal of benign input).
+		{"auth_token", "required", false, false},
+		{"apiKey", "required", false, false},
+		{"token", "JWT", false, false},
+		{"password", "none", false, false},
+		{"credentials", "same-origin", false, false},
+		{"secret", false, false, false},
+		{"credentials", "https://auth.example.com/.well-known/openid-configuration", false, false},
+		// A short word under "token" cannot be told from a short token:
+		// refused, and the message says to name it for what it is.
+		{"token", "USDC", true, true},
+		{"tokenSymbol", "USDC", false, false},
+	}
+	rows = append(rows, attackRows(t)...)
+	for _, tc := range rows {
 		doc := map[string]any{"name": "A", "description": "An agent.", "capabilities": map[string]any{
 			"extensions": []any{map[string]any{"uri": "https://e.example/ext", "params": map[string]any{tc.name: tc.value}}}}}
 		b, _ := json.Marshal(doc)
