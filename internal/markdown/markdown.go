@@ -25,9 +25,12 @@ var md = goldmark.New(
 	goldmark.WithExtensions(extension.GFM),
 	goldmark.WithParserOptions(
 		parser.WithAutoHeadingID(),
-		parser.WithASTTransformers(util.Prioritized(linkFilter{}, 100)),
+		parser.WithASTTransformers(util.Prioritized(linkRewriter{}, 90), util.Prioritized(linkFilter{}, 100)),
 	),
 )
+
+// rewriteKey holds, in a parser context, the function RenderLinks gives.
+var rewriteKey = parser.NewContextKey()
 
 // Render converts Markdown to HTML that is safe to put in a page.
 func Render(src string) (template.HTML, error) { return RenderWith(NewIDs(), src) }
@@ -42,6 +45,41 @@ func RenderWith(ids *IDs, src string) (template.HTML, error) {
 		return "", err
 	}
 	return template.HTML(b.String()), nil // #nosec: goldmark without WithUnsafe escapes text and drops raw HTML
+}
+
+// RenderLinks is RenderWith, with the destination of every link and image
+// first passed through rewrite (which sees it as written, and returns it
+// unchanged to leave it), so that a page can turn links between Markdown
+// files into links between the pages made of them.
+func RenderLinks(ids *IDs, src string, rewrite func(dest string) string) (template.HTML, error) {
+	var b bytes.Buffer
+	ctx := parser.NewContext(parser.WithIDs(ids))
+	ctx.Set(rewriteKey, rewrite)
+	if err := md.Convert([]byte(src), &b, parser.WithContext(ctx)); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil // #nosec: as RenderWith; linkFilter still runs after the rewrite
+}
+
+// linkRewriter applies RenderLinks' function; without one it does nothing.
+type linkRewriter struct{}
+
+func (linkRewriter) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	rewrite, _ := pc.Get(rewriteKey).(func(string) string)
+	if rewrite == nil {
+		return
+	}
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			switch l := n.(type) {
+			case *ast.Link:
+				l.Destination = []byte(rewrite(string(l.Destination)))
+			case *ast.Image:
+				l.Destination = []byte(rewrite(string(l.Destination)))
+			}
+		}
+		return ast.WalkContinue, nil
+	})
 }
 
 // SafeURL reports whether a link target may be rendered: http(s), mailto,

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
+	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,7 +43,60 @@ type extraPage struct {
 type siteInfo struct {
 	Title   string
 	BaseURL string
-	Pages   []extraPage
+	// Pages are site/*.md and site/<folder>/index.md, which the
+	// navigation lists; Nested are the other pages of site/<folder>/.
+	Pages  []extraPage
+	Nested []extraPage
+}
+
+// all is every extra page, the navigation's first.
+func (s siteInfo) all() []extraPage { return append(slices.Clip(s.Pages), s.Nested...) }
+
+// pageRoot is the relative path from the extra page slug to the site root.
+func pageRoot(slug string) string {
+	return strings.Repeat("../", strings.Count(slug, "/")+1)
+}
+
+// renderPage renders the Markdown of site/<rel> for its page (the front
+// page for index.md), where a relative link to another .md file of site/
+// leads to that file's page: guide.md#setup to ../guide/#setup,
+// ../index.md to the front page, agents/<id>.md to the agent's page.
+// Other links are left as written.
+func renderPage(src, rel string) (template.HTML, error) {
+	slug := strings.TrimSuffix(rel, ".md")
+	root := pageRoot(slug)
+	if slug == "index" {
+		root = ""
+	} else if folder, ok := strings.CutSuffix(slug, "/index"); ok {
+		root = pageRoot(folder)
+	}
+	return markdown.RenderLinks(markdown.NewIDs(templateIDs...), src, func(dest string) string {
+		u, err := url.Parse(dest)
+		if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" || strings.HasPrefix(u.Path, "/") || !strings.HasSuffix(u.Path, ".md") {
+			return dest
+		}
+		target := path.Join(path.Dir(rel), u.Path)
+		if target == ".." || strings.HasPrefix(target, "../") {
+			return dest
+		}
+		target = strings.TrimSuffix(target, ".md")
+		if target == "index" {
+			target = ""
+		} else if folder, ok := strings.CutSuffix(target, "/index"); ok {
+			target = folder
+		}
+		href := root + target
+		if target != "" && !strings.HasSuffix(target, "/") {
+			href += "/"
+		}
+		if href == "" {
+			href = "./"
+		}
+		if u.Fragment != "" {
+			href += "#" + u.EscapedFragment()
+		}
+		return href
+	})
 }
 
 // pageData is what a page template executes with.

@@ -230,3 +230,80 @@ func onlyAttrs(n *html.Node, names ...string) bool {
 	}
 	return true
 }
+
+// TestPageFolders: site/<folder>/*.md are pages under /<folder>/, the
+// folder's index.md in the navigation and the others not, and a link from
+// one Markdown file to another (as it works on a forge) leads to the page
+// made of it, with its fragment; other links are left as written.
+func TestPageFolders(t *testing.T) {
+	dir := t.TempDir()
+	toml, err := os.ReadFile(exampleToml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "agents.toml"), toml, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{
+		"site/index.md":          "Intro: [docs](docs/index.md), [guide](docs/guide.md#setup).",
+		"site/about.md":          "# About\n\n[Guide](docs/guide.md) [Away](https://example.com/x.md) [Repo](../README.md)",
+		"site/docs/index.md":     "# Documentation\n\n[Guide](guide.md) [About](../about.md#about) [Home](../index.md) [Agent](../agents/travel-planner.md)",
+		"site/docs/guide.md":     "# The guide\n\n## Setup\n\n[Index](index.md) [Self](#setup) [Other](other.md#x)",
+		"site/docs/other.md":     "# Other",
+		"site/docs/notes.txt":    "not a page",
+		"site/images/readme.txt": "no Markdown here",
+	}
+	for name, text := range pages {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "public")
+	buildWithTestKeys(t, loadWithTestKeys(t, filepath.Join(dir, "agents.toml")), out, "ed25519")
+	tree := readTree(t, out)
+	for _, want := range []struct{ file, has string }{
+		{"index.html", `href="docs/"`},
+		{"index.html", `href="docs/guide/#setup"`},
+		{"about/index.html", `href="../docs/guide/"`},
+		{"about/index.html", `href="https://example.com/x.md"`},
+		{"about/index.html", `href="../README.md"`},
+		{"docs/index.html", `href="../docs/guide/"`},
+		{"docs/index.html", `href="../about/#about"`},
+		{"docs/index.html", `href="../"`},
+		{"docs/index.html", `href="../agents/travel-planner/"`},
+		{"docs/guide/index.html", `href="../../docs/"`},
+		{"docs/guide/index.html", `href="#setup"`},
+		{"docs/guide/index.html", `href="../../docs/other/#x"`},
+		{"docs/guide/index.html", `href="../../style.css"`},
+		{"docs/other/index.html", "<h1"},
+	} {
+		if !strings.Contains(string(tree[want.file]), want.has) {
+			t.Errorf("%s lacks %s", want.file, want.has)
+		}
+	}
+	// The navigation lists the folder's index, not its other pages.
+	if nav := string(tree["about/index.html"]); !strings.Contains(nav, `<a href="../docs/">Documentation</a>`) || strings.Contains(nav, `>The guide</a>`) {
+		t.Errorf("navigation of about/index.html:\n%s", nav)
+	}
+	if !strings.Contains(string(tree["sitemap.xml"]), "/docs/guide/</loc>") || !strings.Contains(string(tree[HeadersFile]), "/docs/guide/") {
+		t.Error("the sitemap or _headers lacks /docs/guide/")
+	}
+	if _, ok := tree["docs/notes.txt"]; ok {
+		t.Error("published a file of site/docs that is not Markdown")
+	}
+
+	// A folder that is a name the build writes, and a folder's index beside
+	// a page of the same name, are refused.
+	for _, bad := range []string{"site/search/x.md", "site/about/index.md"} {
+		p := filepath.Join(dir, bad)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("# X"), 0o644)
+		m := loadWithTestKeys(t, filepath.Join(dir, "agents.toml"))
+		ks, _ := sign.LoadKeySet(m.KeysDir())
+		if _, err := Build(Options{Manifest: m, OutDir: out, Keys: ks, Signers: testSigners(t, m, ks, "ed25519")}); err == nil {
+			t.Errorf("%s: built", bad)
+		}
+		os.Remove(p)
+	}
+}

@@ -24,7 +24,6 @@ import (
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/compose"
 	"github.com/agentcards/agentcards/internal/manifest"
-	"github.com/agentcards/agentcards/internal/markdown"
 	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/templates"
 )
@@ -282,7 +281,12 @@ var programKeyOnce = sync.OnceValue(func() []byte {
 func programKey() []byte { return programKeyOnce() }
 
 // readPages reads site/: the intro, per-agent docs and extra pages, and
-// returns the key of everything in it that every page depends on.
+// returns the key of everything in it that every page depends on. A
+// folder of site/ other than agents/ holds more pages, one level deep:
+// site/<folder>/<name>.md is the page /<folder>/<name>/ and
+// site/<folder>/index.md the page /<folder>/, which the navigation lists
+// (the folder's other pages it does not). Links between the Markdown files (guide.md#setup) become
+// links between their pages, so the same files read well on a forge.
 func (b *builder) readPages() (key, error) {
 	b.docs = map[string]string{}
 	b.docKey = map[string]key{}
@@ -304,11 +308,11 @@ func (b *builder) readPages() (key, error) {
 		}
 		shared = append(shared, []byte(name), src)
 		b.sources[PagesDir+"/"+name] = src
-		html, err := markdown.RenderWith(markdown.NewIDs(templateIDs...), string(src))
+		slug := strings.TrimSuffix(name, ".md")
+		html, err := renderPage(string(src), name)
 		if err != nil {
 			return key{}, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
 		}
-		slug := strings.TrimSuffix(name, ".md")
 		if slug == "index" {
 			b.intro = html
 			continue
@@ -317,6 +321,54 @@ func (b *builder) readPages() (key, error) {
 			return key{}, fmt.Errorf("%s: page names must be lower-case slugs other than %s", filepath.Join(dir, name), strings.Join(reservedTop, ", "))
 		}
 		b.info.Pages = append(b.info.Pages, extraPage{Slug: slug, Title: pageTitle(string(src), slug), Body: html})
+	}
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "agents" {
+			continue
+		}
+		folder := e.Name()
+		files, err := regular.ReadDir(filepath.Join(dir, folder))
+		if err != nil {
+			return key{}, err
+		}
+		for _, f := range files {
+			name := f.Name()
+			if f.IsDir() || !strings.HasSuffix(name, ".md") {
+				continue
+			}
+			rel := folder + "/" + name
+			path := filepath.Join(dir, folder, name)
+			if !validSlug(folder) || slices.Contains(reservedTop, folder) || slices.Contains(TopLevel, folder) {
+				return key{}, fmt.Errorf("%s: page folders must be lower-case slugs other than %s", path, strings.Join(append(slices.Clone(reservedTop), TopLevel...), ", "))
+			}
+			slug := folder + "/" + strings.TrimSuffix(name, ".md")
+			if name == "index.md" {
+				slug = folder
+				if slices.ContainsFunc(b.info.Pages, func(p extraPage) bool { return p.Slug == folder }) {
+					return key{}, fmt.Errorf("%s: %s makes the same page", path, filepath.Join(dir, folder+".md"))
+				}
+			} else if !validSlug(strings.TrimSuffix(name, ".md")) {
+				return key{}, fmt.Errorf("%s: page names must be lower-case slugs", path)
+			}
+			src, err := regular.ReadFile(path)
+			if err != nil {
+				return key{}, err
+			}
+			shared = append(shared, []byte(rel), src)
+			b.sources[PagesDir+"/"+rel] = src
+			html, err := renderPage(string(src), rel)
+			if err != nil {
+				return key{}, fmt.Errorf("%s: %w", path, err)
+			}
+			page := extraPage{Slug: slug, Title: pageTitle(string(src), slug), Body: html}
+			if slug == folder {
+				// A folder's index is in the navigation; its other pages are
+				// reached from it.
+				b.info.Pages = append(b.info.Pages, page)
+				continue
+			}
+			b.info.Nested = append(b.info.Nested, page)
+		}
 	}
 	agentsDir := filepath.Join(dir, "agents")
 	agentEntries, err := regular.ReadDir(agentsDir)
@@ -934,8 +986,8 @@ func (b *builder) misc(ids []string) error {
 		}
 		files[WellKnown+"/"+CatalogFile] = idx
 	}
-	for _, p := range b.info.Pages {
-		data := b.base(p.Title, "", "../")
+	for _, p := range b.info.all() {
+		data := b.base(p.Title, "", pageRoot(p.Slug))
 		data.Body = p.Body
 		data.Canonical = m.Site.BaseURL + "/" + p.Slug + "/"
 		page, err := b.render("page.html", data)
@@ -961,7 +1013,7 @@ func (b *builder) misc(ids []string) error {
 		return err
 	}
 	var slugs []string
-	for _, p := range b.info.Pages {
+	for _, p := range b.info.all() {
 		slugs = append(slugs, p.Slug)
 	}
 	files[HeadersFile] = renderHeaders(slugs, len(m.MCPServers) > 0)
@@ -973,7 +1025,7 @@ func (b *builder) misc(ids []string) error {
 	if b.indexed {
 		// The pages that are not an agent's, for the sitemap index.
 		urls := []string{m.Site.BaseURL + "/"}
-		for _, p := range b.info.Pages {
+		for _, p := range b.info.all() {
 			urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 		}
 		for _, s := range m.MCPServers {
@@ -1055,7 +1107,7 @@ func (b *builder) sitemap(ids []string) []byte {
 	for _, id := range ids {
 		urls = append(urls, AgentURL(m, id))
 	}
-	for _, p := range b.info.Pages {
+	for _, p := range b.info.all() {
 		urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 	}
 	for _, s := range m.MCPServers {

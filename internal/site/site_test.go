@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -33,8 +34,47 @@ const (
 )
 
 // loadExample reads the repository's agents.toml with the published test
-// keys as its key folder.
-func loadExample(t testing.TB) *manifest.Manifest { return loadWithTestKeys(t, exampleToml) }
+// keys as its key folder, from a copy holding the example's own pages:
+// site/ without site/docs/, the project's documentation, which the
+// repository's build renders too but the golden example site leaves out
+// (so that editing the docs never rewrites the golden files). The
+// templates/ folder beside it is copied too: the repository's build reads
+// it as overrides.
+func loadExample(t testing.TB) *manifest.Manifest {
+	t.Helper()
+	dir := t.TempDir()
+	err := os.CopyFS(dir, fs.FS(exampleFiles{os.DirFS(repoRoot)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loadWithTestKeys(t, filepath.Join(dir, "agents.toml"))
+}
+
+// exampleFiles is the repository root as the example sees it: agents.toml,
+// site/ but for site/docs/, and the files of templates/.
+type exampleFiles struct{ fs.FS }
+
+func (e exampleFiles) ReadDir(name string) ([]fs.DirEntry, error) {
+	all, err := fs.ReadDir(e.FS, name)
+	if err != nil {
+		return nil, err
+	}
+	var keep []fs.DirEntry
+	for _, d := range all {
+		p := path.Join(name, d.Name())
+		switch {
+		case name == ".":
+			if p == "agents.toml" || p == PagesDir || p == TemplatesDir {
+				keep = append(keep, d)
+			}
+		case p == PagesDir+"/docs":
+		case strings.HasPrefix(p, TemplatesDir+"/") && (d.IsDir() || strings.HasSuffix(p, ".go")):
+		default:
+			keep = append(keep, d)
+		}
+	}
+	return keep, nil
+}
 
 // loadWithTestKeys reads a manifest with the published test keys as its
 // key folder.
