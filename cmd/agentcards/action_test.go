@@ -154,12 +154,16 @@ func TestActionMetadata(t *testing.T) {
 	}
 }
 
-// readmeWorkflows extracts from README.md the user's workflow and the CDN
-// variant, with that variant's upload step and deploy job put in place of
-// the Pages upload and deploy job.
+// publishingDoc is the docs page of the user's workflows ("Publishing from
+// your own repository"), which the README once held.
+var publishingDoc = filepath.Join("..", "..", "site", "docs", "publishing.md")
+
+// readmeWorkflows extracts from site/docs/publishing.md the user's workflow
+// and the CDN variant, with that variant's upload step and deploy job put
+// in place of the Pages upload and deploy job.
 func readmeWorkflows(t *testing.T) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	data, err := os.ReadFile(publishingDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +172,7 @@ func readmeWorkflows(t *testing.T) map[string]string {
 		blocks = append(blocks, m[1])
 	}
 	if len(blocks) != 2 || !strings.Contains(blocks[0], "uses: agentcards/agentcards@") || !strings.Contains(blocks[1], "cloudflare/wrangler-action@") {
-		t.Fatalf("README.md should hold two yaml blocks, the user's workflow and its CDN variant; found %d", len(blocks))
+		t.Fatalf("%s should hold two yaml blocks, the user's workflow and its CDN variant; found %d", publishingDoc, len(blocks))
 	}
 	pages := blocks[0]
 	cut := strings.Index(pages, "      - uses: actions/upload-pages-artifact@")
@@ -215,7 +219,8 @@ func lintWorkflow(t *testing.T, name, content string) []*actionlint.Error {
 	return errs
 }
 
-// TestREADMEWorkflows runs actionlint on the workflows README.md gives
+// TestREADMEWorkflows runs actionlint on the workflows the docs (once the
+// README; now site/docs/publishing.md) give
 // users, against action.yml, and checks their properties: per-job
 // permissions, the attestation's only on the job that attests, the key
 // only in the env of the agentcards step, hidden files uploaded.

@@ -23,19 +23,23 @@ const (
 	extendedAgent = "ledger"
 )
 
-// readmeSnippet is the code block of README.md marked
-// <!-- test: name -->, so that the server code the README shows is the
+// extendedDoc is the docs page on extended cards, which the README once
+// held.
+const extendedDoc = "../../site/docs/extended-cards.md"
+
+// readmeSnippet is the code block of site/docs/extended-cards.md marked
+// <!-- test: name -->, so that the server code the docs show is the
 // code the tests run.
 func readmeSnippet(t *testing.T, name string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile(extendedDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	re := regexp.MustCompile("(?s)<!-- test: " + regexp.QuoteMeta(name) + " -->\n```[a-z]*\n(.*?)\n```\n")
 	m := re.FindSubmatch(readme)
 	if m == nil {
-		t.Fatalf("README.md has no code block marked <!-- test: %s -->", name)
+		t.Fatalf("%s has no code block marked <!-- test: %s -->", extendedDoc, name)
 	}
 	return string(m[1])
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestREADMEGoClients builds the Go programs of README.md's "Verify from
-// your own code" exactly as written there (go-client with the public
+// TestREADMEGoClients builds the Go programs of site/docs/clients.md ("Verify from
+// your own code") exactly as written there (go-client with the public
 // package; a2a-go-client with the real a2a-go v2.4.0, in the separate
 // module testdata/clients), and runs each against the example site served
 // on 127.0.0.1: every card verifies and the agent's name is printed; a

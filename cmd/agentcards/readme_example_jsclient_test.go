@@ -20,7 +20,7 @@ import (
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
-// TestReadmeJSClient runs the README's js-client (<!-- example: js-client
+// TestReadmeJSClient runs the docs' js-client (site/docs/clients.md) (<!-- example: js-client
 // -->) against the repository's example site, built with the development
 // key and served on loopback: it prints the name of every card it gets
 // through @a2a-js/sdk's resolver and verifier, and refuses a card changed by

@@ -14,23 +14,27 @@ import (
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
-// readmeExample is the program README.md marks with the line
+// clientsDoc is the docs page of the client programs ("Verify from your
+// own code"), which the README once held.
+const clientsDoc = "../../site/docs/clients.md"
+
+// readmeExample is the program site/docs/clients.md marks with the line
 // `<!-- example: NAME -->`: the text of the fenced block that starts on the
-// very next line. CI runs that text, so the README cannot drift from what
+// very next line. CI runs that text, so the docs cannot drift from what
 // is tested.
 func readmeExample(t *testing.T, name string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile(clientsDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	marker := "<!-- example: " + name + " -->\n"
 	i := strings.Index(string(readme), marker)
 	if i < 0 {
-		t.Fatalf("README.md has no %q", strings.TrimSpace(marker))
+		t.Fatalf("%s has no %q", clientsDoc, strings.TrimSpace(marker))
 	}
 	if strings.Count(string(readme), marker) > 1 {
-		t.Fatalf("README.md marks two programs %q", name)
+		t.Fatalf("%s marks two programs %q", clientsDoc, name)
 	}
 	rest := string(readme[i+len(marker):])
 	if !strings.HasPrefix(rest, "```") {

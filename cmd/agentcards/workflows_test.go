@@ -298,7 +298,8 @@ func TestExtendedCardsNeverPublished(t *testing.T) {
 }
 
 // allWorkflows reads the repository's workflows (by file name) and the
-// README's ("README " and their name).
+// docs' (site/docs/publishing.md: "README " and their name, as when the
+// README held them).
 func allWorkflows(t *testing.T) map[string]*workflow {
 	t.Helper()
 	files := map[string]*workflow{}
