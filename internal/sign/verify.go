@@ -383,9 +383,16 @@ func checkHeader(sig card.Signature, trusted *KeySet, algs []string, r *Result) 
 	if payload != "" && !projection {
 		return nil, false, Errorf(ErrMalformed, "protected header %q is %q, which this verifier does not know", ProjectionHeader, payload)
 	}
-	for _, name := range []string{"alg", "crit", "b64"} {
+	for _, name := range []string{"alg", "crit", "b64", "kid", "jku", "jwk", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty"} {
 		if _, ok := sig.Header[name]; ok {
-			return nil, false, Errorf(ErrMalformed, "%s must be in the protected header only", name)
+			// What names or fetches the key, unsigned, is an attacker's to
+			// write: a client that read it would trust the attacker's keys.
+			return nil, false, Errorf(ErrMalformed, "%s must be in the protected header only: the unprotected header is not signed", name)
+		}
+	}
+	for name := range sig.Header {
+		if _, ok := h[name]; ok {
+			return nil, false, Errorf(ErrMalformed, "%q is in both the protected and the unprotected header, which must be disjoint (RFC 7515 section 7.2.1)", name)
 		}
 	}
 	if err := checkCrit(h); err != nil {

@@ -209,3 +209,54 @@ func FuzzVerify(f *testing.F) {
 		}
 	})
 }
+
+// TestUnprotectedHeaderRefused: what names or fetches the key (kid, jku,
+// jwk, x5u, x5c, typ...) in the unsigned header, or a name the protected
+// header has too (RFC 7515 section 7.2.1), refuses the signature; a
+// member of its own does not.
+func TestUnprotectedHeaderRefused(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(nil)
+	s, err := NewSigner(priv, EdDSA, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := &KeySet{}
+	ks.Add(s.Public)
+	protected := map[string]any{"alg": "EdDSA", "kid": s.KID, "typ": "JOSE", "x-note": "signed"}
+	signed := forge(t, sampleCard, protected, func(in []byte) []byte { return ed25519.Sign(priv, in) })
+	for name, tc := range map[string]struct {
+		header map[string]any
+		want   string // "" means verified
+	}{
+		"jku":        {map[string]any{"jku": "https://evil.test/jwks.json"}, "jku must be in the protected header only"},
+		"kid":        {map[string]any{"kid": "other-kid"}, "kid must be in the protected header only"},
+		"jwk":        {map[string]any{"jwk": map[string]any{"kty": "OKP"}}, "jwk must be in the protected header only"},
+		"x5u":        {map[string]any{"x5u": "https://evil.test/cert"}, "x5u must be in the protected header only"},
+		"x5c":        {map[string]any{"x5c": []any{"MIIB"}}, "x5c must be in the protected header only"},
+		"typ":        {map[string]any{"typ": "x"}, "typ must be in the protected header only"},
+		"overlap":    {map[string]any{"x-note": "unsigned"}, "must be disjoint"},
+		"own (kept)": {map[string]any{"timestamp": "2026-11-26T00:00:00Z"}, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var m map[string]any
+			if err := json.Unmarshal(signed, &m); err != nil {
+				t.Fatal(err)
+			}
+			m["signatures"].([]any)[0].(map[string]any)["header"] = tc.header
+			card, _ := json.Marshal(m)
+			res, err := Verify(card, ks, VerifyAlgorithms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == "" {
+				if !res[0].Verified {
+					t.Fatalf("refused: %v", res[0].Err)
+				}
+				return
+			}
+			if res[0].Verified || !strings.Contains(fmt.Sprint(res[0].Err), tc.want) {
+				t.Errorf("verified=%v err=%v, want refused with %q", res[0].Verified, res[0].Err, tc.want)
+			}
+		})
+	}
+}
