@@ -316,3 +316,34 @@ func TestSixthRoundBypasses(t *testing.T) {
 		t.Errorf("the second Japanese sentence alone: found nothing")
 	}
 }
+
+// TestSeventhRoundBypasses: a short private sentence with another end or
+// none, or a footnote's mark after it, and text inside a data: URL.
+func TestSeventhRoundBypasses(t *testing.T) {
+	const privShort = "Runs jobs first for the pro plan."
+	find := func(name, data string) []string {
+		f := New(Pieces(privShort), nil)
+		got := f.Find([]byte(data))
+		for _, s := range f.Find(textFor(name, []byte(data))) {
+			if !slices.Contains(got, s) {
+				got = append(got, s)
+			}
+		}
+		return got
+	}
+	for _, tc := range []struct{ name, file, data string }{
+		{"no full stop", "site/a.md", "Runs jobs first for the pro plan"},
+		{"an exclamation mark", "site/a.md", "Runs jobs first for the pro plan!"},
+		{"inside another sentence", "site/a.md", "We runs jobs first for the pro plan, daily."},
+		{"a footnote's mark", "index.html", `<p>Runs jobs first for the pro plan<sup id="fnref:1"><a href="#fn:1">1</a></sup>.</p>`},
+		{"a data: URL in base64", "index.html", `<iframe src="data:text/html;base64,UnVucyBqb2JzIGZpcnN0IGZvciB0aGUgcHJvIHBsYW4u"></iframe>`},
+		{"a data: URL percent-encoded", "index.html", `<iframe src="data:text/html,Runs%20jobs%20first%20for%20the%20pro%20plan."></iframe>`},
+		{"a data: URL of plain text", "index.html", `<a href="data:,Runs%20jobs%20first%20for%20the%20pro%20plan">x</a>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := find(tc.file, tc.data); len(got) == 0 {
+				t.Errorf("%s: %q: found nothing", tc.file, tc.data)
+			}
+		})
+	}
+}

@@ -89,6 +89,11 @@ func writings(s string) []string {
 	// never looked for.
 	if n := Normalize(s); len(n) >= 4 {
 		out = append(out, n)
+		// A sentence without its full stop, or with another ("... plan!",
+		// "... plan, daily."), is the same sentence to a reader.
+		if t := strings.TrimRight(n, ".!?。！？…"); t != n && len(t) >= MinProseLen {
+			out = append(out, t)
+		}
 		// Words run together (spaces written as zero-width spaces, which
 		// Normalize drops, or left out): a sentence of four words or more
 		// is still read.

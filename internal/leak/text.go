@@ -2,6 +2,7 @@ package leak
 
 import (
 	"bytes"
+	"encoding/base64"
 	stdhtml "html"
 	"net/url"
 	"path"
@@ -270,7 +271,8 @@ func resolve(base, ref string) string {
 // separating are the elements whose tags separate the words on either
 // side: those the HTML standard's rendering section shows as blocks,
 // table parts or list items, line breaks, form controls, embedded
-// content, and what is never rendered in the flow of text. Any other
+// content, superscripts and subscripts (a footnote's mark after a word),
+// and what is never rendered in the flow of text. Any other
 // element (a, b, code, em, font, img, label, span, tt, wbr, an unknown or
 // custom one...) is inline, as CSS has it, and joins them.
 var separating = map[string]bool{}
@@ -283,7 +285,7 @@ func init() {
 		legend li link listing main menu meta meter nav noembed noframes noscript object
 		ol optgroup option p plaintext pre progress rp rt script search section select
 		source style summary table tbody td template textarea tfoot th thead title tr
-		track ul video audio xmp`) {
+		track ul video audio xmp sup sub`) {
 		separating[name] = true
 	}
 }
@@ -332,9 +334,52 @@ func attrText(t html.Token, a html.Attribute, depth int) (string, bool) {
 	case !readerAttr(t, a):
 		return "", false
 	case urlAttrs[a.Key]:
-		return browserURL.Replace(a.Val), true
+		u := browserURL.Replace(a.Val)
+		if d, ok := dataURLText(u, depth); ok {
+			return u + "\n" + d, true // what a data: URL shows when followed
+		}
+		return u, true
 	}
 	return a.Val, true
+}
+
+// dataURLText is the text a data: URL holds (RFC 2397), its base64 or
+// percent-encoding decoded, HTML and SVG read as HTML; ok is false for
+// any other URL, or a payload that is not UTF-8 text.
+func dataURLText(u string, depth int) (string, bool) {
+	t := strings.TrimSpace(u)
+	if len(t) < 5 || !strings.EqualFold(t[:5], "data:") {
+		return "", false
+	}
+	meta, payload, found := strings.Cut(t[5:], ",")
+	if !found {
+		return "", false
+	}
+	meta = strings.ToLower(meta)
+	var data []byte
+	if strings.HasSuffix(meta, ";base64") {
+		b, err := base64.StdEncoding.DecodeString(strings.TrimRight(payload, "="))
+		if err != nil {
+			b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(payload, "="))
+		}
+		if err != nil {
+			return "", false
+		}
+		data = b
+	} else {
+		s, err := url.PathUnescape(payload)
+		if err != nil {
+			return "", false
+		}
+		data = []byte(s)
+	}
+	if !utf8.Valid(data) {
+		return "", false
+	}
+	if (strings.Contains(meta, "html") || strings.Contains(meta, "svg")) && depth < maxNested {
+		return htmlText(data, depth+1), true
+	}
+	return string(data), true
 }
 
 // urlAttrs are the reader attributes that hold URLs.
