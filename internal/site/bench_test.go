@@ -127,7 +127,7 @@ func BenchmarkChecksums(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			bl := &builder{root: b.TempDir(), fresh: true, st: newTreeState(), opts: Options{Secrets: scanner}}
+			bl := &tree{root: b.TempDir(), fresh: true, st: newTreeState(), secrets: scanner}
 			for i := range n {
 				id := fmt.Sprintf("agent-%d", i)
 				if err := bl.mkdir("agents/" + id + "/" + WellKnown); err != nil {

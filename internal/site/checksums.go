@@ -41,19 +41,19 @@ type namedSum struct {
 //
 // The tree is walked, so that a file nobody recorded is listed too. The
 // folders of agents, which are most of it, are read on every core.
-func (b *builder) checksums() error {
+func (t *tree) checksums() error {
 	var (
 		sums   []namedSum
 		agents []string // agents/<id> folders, as paths
 	)
-	err := filepath.WalkDir(b.root, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(t.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p == b.root {
+		if p == t.root {
 			return nil
 		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, b.root+string(filepath.Separator)))
+		rel := filepath.ToSlash(strings.TrimPrefix(p, t.root+string(filepath.Separator)))
 		if d.IsDir() {
 			if id, ok := strings.CutPrefix(rel, "agents/"); ok && !strings.Contains(id, "/") {
 				agents = append(agents, p)
@@ -61,7 +61,7 @@ func (b *builder) checksums() error {
 			}
 			return nil
 		}
-		s, err := b.sumFile(p, rel, d)
+		s, err := t.sumFile(p, rel, d)
 		if err == nil && s.rel != "" {
 			sums = append(sums, s)
 		}
@@ -86,8 +86,8 @@ func (b *builder) checksums() error {
 					if err != nil || d.IsDir() {
 						return err
 					}
-					rel := filepath.ToSlash(strings.TrimPrefix(p, b.root+string(filepath.Separator)))
-					s, err := b.sumFile(p, rel, d)
+					rel := filepath.ToSlash(strings.TrimPrefix(p, t.root+string(filepath.Separator)))
+					s, err := t.sumFile(p, rel, d)
 					if err == nil {
 						parts[w] = append(parts[w], s)
 					}
@@ -107,39 +107,28 @@ func (b *builder) checksums() error {
 	}
 	slices.SortFunc(sums, func(a, b namedSum) int { return strings.Compare(a.rel, b.rel) })
 	data := sumsText(sums)
-	k := hashParts(data)
-	if b.fileIntact(SumsFile, k) {
-		b.files.Add(1)
-		return nil
-	}
-	b.record(SumsFile, key{}, fileSum{})
-	w, err := b.write(SumsFile, data)
-	if err != nil {
-		return err
-	}
-	b.record(SumsFile, k, w)
-	return nil
+	return t.put(SumsFile, hashParts(data), data)
 }
 
 // sumFile is the SHA-256 of the file at p (rel in the tree), from the
 // tree's record while the file is as recorded, else read; SumsFile itself
 // has none (rel ""). The tree's record is not written while checksums
 // runs, so this reads it without the lock.
-func (b *builder) sumFile(p, rel string, d fs.DirEntry) (namedSum, error) {
+func (t *tree) sumFile(p, rel string, d fs.DirEntry) (namedSum, error) {
 	if rel == SumsFile {
 		return namedSum{}, nil
 	}
 	if !d.Type().IsRegular() {
-		return namedSum{}, fmt.Errorf("%s in the tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
+		return namedSum{}, fmt.Errorf("%s in the tree %s is not a plain file: refused; remove that folder and build again", rel, t.root)
 	}
 	st, ok := statFile(p)
 	if !ok {
-		return namedSum{}, fmt.Errorf("%s vanished from the tree %s", rel, b.root)
+		return namedSum{}, fmt.Errorf("%s vanished from the tree %s", rel, t.root)
 	}
 	// A sum counts only for the file as it was summed: anything changed
 	// since is read again.
 	if fs.FileMode(st.Mode).IsRegular() {
-		if sum, ok := b.recordedSum(rel, st); ok {
+		if sum, ok := t.recordedSum(rel, st); ok {
 			return namedSum{rel, sum}, nil
 		}
 	}
@@ -152,16 +141,16 @@ func (b *builder) sumFile(p, rel string, d fs.DirEntry) (namedSum, error) {
 
 // recordedSum is the SHA-256 the tree's record holds for the file rel,
 // when the file is still st, as it was written.
-func (b *builder) recordedSum(rel string, st fileStat) ([32]byte, bool) {
+func (t *tree) recordedSum(rel string, st fileStat) ([32]byte, bool) {
 	if rest, ok := strings.CutPrefix(rel, "agents/"); ok {
 		id, name, _ := strings.Cut(rest, "/")
-		rec, ok := b.st.Agents[id]
+		rec, ok := t.st.Agents[id]
 		if i := agentFileIndex(name); ok && i >= 0 && rec.Stats[i] == st {
 			return rec.Sums[i], true
 		}
 		return [32]byte{}, false
 	}
-	if rec, ok := b.st.Files[rel]; ok && rec.Stat == st {
+	if rec, ok := t.st.Files[rel]; ok && rec.Stat == st {
 		return rec.Sum, true
 	}
 	return [32]byte{}, false

@@ -25,7 +25,7 @@ func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &builder{root: root, fresh: true, st: newTreeState(), opts: Options{Secrets: scanner}}
+	b := &tree{root: root, fresh: true, st: newTreeState(), secrets: scanner}
 	var planted [32]byte
 	copy(planted[:], "a sum the record holds, not the file's")
 	want := map[string][32]byte{}

@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -85,16 +84,13 @@ func hashParts(parts ...[]byte) key {
 // by agent group, reusing what the tree holds and copying what the live
 // output holds when their inputs are unchanged.
 type builder struct {
-	opts  Options
-	size  int // agents per group: groupSize, or all of a site of up to flatMax
-	src   *manifest.Source
-	m     *manifest.Manifest // the head: site and provider
-	root  string
-	fresh bool       // root was made empty by this build
-	live  string     // the previous output, "" when there is none
-	lst   *treeState // what live holds; nil when unknown
-	st    *treeState // what root holds, updated as files are written
-	mu    sync.Mutex // guards st, notes, projected
+	opts Options
+	size int // agents per group: groupSize, or all of a site of up to flatMax
+	src  *manifest.Source
+	m    *manifest.Manifest // the head: site and provider
+	tree *tree              // the standby tree, brought up to date
+	live liveTree           // the previous output
+	mu   sync.Mutex         // guards notes, projected, extended
 
 	global  key
 	mcp     key // what the MCP servers add to the first group's listings
@@ -107,18 +103,12 @@ type builder struct {
 	groups  int
 	indexed bool // sitemap.xml is a sitemap index
 
-	files     atomic.Int64
 	miscNames map[string]bool // the files misc wrote
 	// sources are the site/ Markdown files, by path from the manifest's
 	// folder, for the leak check.
 	sources map[string][]byte
 	// extended are the agents with extended cards (guarded by mu).
-	extended []*manifest.Agent
-	// written is every file of the tree this build wrote (guarded by mu),
-	// for the leak check; cleanBefore is the private text the tree was
-	// known to be free of when the build began (treeState.Clean).
-	written     []string
-	cleanBefore key
+	extended    []*manifest.Agent
 	leakScanned int // public files the leak check read
 	// private is the private output's files (extendedFiles), and
 	// extendedCount how many extended cards they hold.
@@ -195,7 +185,7 @@ func (b *builder) run() (*Report, error) {
 	if err := b.prune(ids); err != nil {
 		return nil, err
 	}
-	if err := b.checksums(); err != nil {
+	if err := b.tree.checksums(); err != nil {
 		return nil, err
 	}
 	if err := b.checkLeaks(); err != nil {
@@ -205,7 +195,7 @@ func (b *builder) run() (*Report, error) {
 	if b.private, err = b.extendedFiles(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Agents: b.n, Files: int(b.files.Load()), Notes: b.notes, Projected: b.projected, LeakScanned: b.leakScanned}
+	rep := &Report{Agents: b.n, Files: int(b.tree.files.Load()), Notes: b.notes, Projected: b.projected, LeakScanned: b.leakScanned}
 	return rep, nil
 }
 
@@ -453,7 +443,7 @@ func (b *builder) group(g, workers int) groupResult {
 		mem := &ms[j]
 		mem.index = lo + j
 		mem.raw, mem.rawK = raws[j], hashParts(raws[j])
-		mem.id = b.knownID(mem.rawK)
+		mem.id = b.tree.knownID(mem.rawK, b.live)
 		if mem.id == "" {
 			if !b.decode(mem, &mu, &res) {
 				return nil
@@ -491,7 +481,7 @@ func (b *builder) group(g, workers int) groupResult {
 	pieces := b.groupPieces(g)
 	listings := false
 	for _, p := range pieces {
-		if !b.fileIntact(p, gk) {
+		if !b.tree.fileIntact(p, gk) {
 			listings = true
 		}
 	}
@@ -509,7 +499,7 @@ func (b *builder) group(g, workers int) groupResult {
 	if listings {
 		res.err = b.writeListings(g, ms, pieces, gk)
 	} else {
-		b.files.Add(int64(len(pieces)))
+		b.tree.kept(len(pieces))
 	}
 	return res
 }
@@ -538,19 +528,6 @@ func (b *builder) parallel(n, workers int, f func(int) error, res *groupResult) 
 		})
 	}
 	wg.Wait()
-}
-
-// knownID is the id of an agent whose source a previous build saw.
-func (b *builder) knownID(raw key) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if id, ok := b.st.Raws[raw]; ok {
-		return id
-	}
-	if b.lst != nil {
-		return b.lst.Raws[raw]
-	}
-	return ""
 }
 
 // decode decodes and checks an agent; false when it has problems, which
@@ -585,38 +562,33 @@ var agentFileNames = []string{CardFile, LegacyFile, "index.html"}
 // the tree has them for the same inputs, copied from the live output when
 // it has, built otherwise.
 func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) error {
-	b.mu.Lock()
-	have := b.st.Agents[mem.id]
+	t := b.tree
+	have := t.agent(mem.id)
 	var live agentRecord
-	if b.lst != nil {
-		live = b.lst.Agents[mem.id]
+	if b.live.st != nil {
+		live = b.live.st.Agents[mem.id]
 	}
-	b.mu.Unlock()
-	if have.Key == mem.key && b.agentIntact(b.root, mem.id, have) {
-		b.mu.Lock()
-		b.st.Raws[mem.rawK] = mem.id
-		b.mu.Unlock()
-		b.files.Add(int64(len(agentFileNames)))
+	if have.Key == mem.key && agentIntact(t.root, mem.id, have) {
+		t.setRaw(mem.rawK, mem.id)
+		t.kept(len(agentFileNames))
 		b.noteProjected(mem.id, have.Projected)
 		if have.Extended {
 			b.noteExtended(mem, mu, res)
 		}
 		return nil
 	}
-	b.mu.Lock()
 	// From here until the files are written, the tree's copy is unknown.
-	b.st.Agents[mem.id] = agentRecord{}
-	b.mu.Unlock()
-	if err := b.mkdir("agents/" + mem.id + "/" + WellKnown); err != nil {
+	t.forgetAgent(mem.id)
+	if err := t.mkdir("agents/" + mem.id + "/" + WellKnown); err != nil {
 		return err
 	}
-	if err := b.clearAgentFolders(mem.id); err != nil {
+	if err := t.clearAgentFolders(mem.id); err != nil {
 		return err
 	}
 	rec := agentRecord{Key: mem.key}
 	copied := false
-	if live.Key == mem.key && b.live != "" && b.agentIntact(b.live, mem.id, live) {
-		rec.Stats, rec.Sums, copied = b.copyAgent(mem.id)
+	if live.Key == mem.key && b.live.dir != "" && agentIntact(b.live.dir, mem.id, live) {
+		rec.Stats, rec.Sums, copied = t.copyAgent(b.live.dir, mem.id)
 		rec.Projected, rec.Extended = live.Projected, live.Extended
 	}
 	if !copied {
@@ -628,7 +600,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 			return fmt.Errorf("agent %q: %w", mem.id, err)
 		}
 		for i, data := range [][]byte{out.cardJSON, out.legacyJSON, out.page} {
-			w, err := b.write(agentFile(mem.id, agentFileNames[i]), data)
+			w, err := t.write(agentFile(mem.id, agentFileNames[i]), data)
 			if err != nil {
 				return err
 			}
@@ -642,19 +614,16 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 			b.mu.Unlock()
 		}
 	} else {
-		b.files.Add(int64(len(agentFileNames)))
+		t.kept(len(agentFileNames))
 	}
 	for i, dir := range agentFolders(mem.id) {
-		st, ok := statFile(filepath.Join(b.root, filepath.FromSlash(dir)))
+		st, ok := statFile(filepath.Join(t.root, filepath.FromSlash(dir)))
 		if !ok {
 			return fmt.Errorf("%s vanished while the build wrote into it", dir)
 		}
 		rec.Folders[i] = st
 	}
-	b.mu.Lock()
-	b.st.Agents[mem.id] = rec
-	b.st.Raws[mem.rawK] = mem.id
-	b.mu.Unlock()
+	t.setAgent(mem.id, rec, mem.rawK)
 	b.noteProjected(mem.id, rec.Projected)
 	if rec.Extended {
 		b.noteExtended(mem, mu, res)
@@ -671,16 +640,11 @@ func (b *builder) noteProjected(id, projected string) {
 	b.mu.Unlock()
 }
 
-// copyAgent copies an agent's files from the live output into the tree,
-// scanning them like every output.
-func (b *builder) copyAgent(id string) (stats [3]fileStat, sums [3][32]byte, ok bool) {
+// copyAgent copies an agent's files from the live output dir into the
+// tree, scanning them like every output.
+func (t *tree) copyAgent(dir, id string) (stats [3]fileStat, sums [3][32]byte, ok bool) {
 	for i, name := range agentFileNames {
-		rel := agentFile(id, name)
-		data, err := regular.ReadFile(filepath.Join(b.live, filepath.FromSlash(rel)))
-		if err != nil {
-			return stats, sums, false
-		}
-		w, err := b.writeFile(rel, data)
+		w, err := t.copyFrom(dir, agentFile(id, name))
 		if err != nil {
 			return stats, sums, false
 		}
@@ -691,7 +655,7 @@ func (b *builder) copyAgent(id string) (stats [3]fileStat, sums [3][32]byte, ok 
 
 // agentIntact reports whether the tree at root still holds an agent's
 // files as they were written.
-func (b *builder) agentIntact(root, id string, rec agentRecord) bool {
+func agentIntact(root, id string, rec agentRecord) bool {
 	for i, name := range agentFileNames {
 		if !intact(filepath.Join(root, filepath.FromSlash(agentFile(id, name))), rec.Stats[i]) {
 			return false
@@ -713,86 +677,15 @@ func agentFolders(id string) [2]string {
 // clearAgentFolders removes from a tree kept from an earlier build
 // whatever else is in an agent's folders: a file or link planted there
 // would otherwise be published with the agent.
-func (b *builder) clearAgentFolders(id string) error {
-	if b.fresh {
+func (t *tree) clearAgentFolders(id string) error {
+	if t.fresh {
 		return nil
 	}
 	dirs := agentFolders(id)
-	if err := b.removeOthers(dirs[0], map[string]bool{"index.html": true, WellKnown: true}); err != nil {
+	if err := t.removeOthers(dirs[0], map[string]bool{"index.html": true, WellKnown: true}); err != nil {
 		return err
 	}
-	return b.removeOthers(dirs[1], map[string]bool{CardFile: true, LegacyFile: true})
-}
-
-// fileIntact reports whether the tree holds the file rel as recorded with
-// key k.
-func (b *builder) fileIntact(rel string, k key) bool {
-	b.mu.Lock()
-	rec, ok := b.st.Files[rel]
-	b.mu.Unlock()
-	return ok && rec.Key == k && intact(filepath.Join(b.root, filepath.FromSlash(rel)), rec.Stat)
-}
-
-// record notes that the tree holds rel, made from k, as w (zero: unknown).
-func (b *builder) record(rel string, k key, w fileSum) {
-	b.mu.Lock()
-	b.st.Files[rel] = fileRecord{Key: k, Stat: w.Stat, Sum: w.Sum}
-	b.mu.Unlock()
-}
-
-// write writes one file of the tree (rel is a slash path), scanning it.
-func (b *builder) write(rel string, data []byte) (fileSum, error) {
-	b.files.Add(1)
-	return b.writeFile(rel, data)
-}
-
-// writeFile writes a file of the tree, and returns it as written with the
-// SHA-256 of its bytes. In a tree kept from an earlier build, whatever is
-// already at that name must be a plain file: a symbolic link planted there
-// would have the build write outside the tree.
-func (b *builder) writeFile(rel string, data []byte) (fileSum, error) {
-	p := filepath.Join(b.root, filepath.FromSlash(rel))
-	if !b.fresh {
-		if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
-			return fileSum{}, fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, b.root)
-		}
-	}
-	if err := writeOutput(b.opts.Secrets, b.root, p, data); err != nil {
-		return fileSum{}, err
-	}
-	st, ok := statFile(p)
-	if !ok {
-		return fileSum{}, fmt.Errorf("%s vanished after it was written", p)
-	}
-	b.mu.Lock()
-	b.written = append(b.written, rel)
-	b.mu.Unlock()
-	return fileSum{Sum: sha256.Sum256(data), Stat: st}, nil
-}
-
-// mkdir makes the folder rel of the tree and its parents. In a tree kept
-// from an earlier build, each existing one must be a real folder, not a
-// symbolic link.
-func (b *builder) mkdir(rel string) error {
-	if b.fresh {
-		return os.MkdirAll(filepath.Join(b.root, filepath.FromSlash(rel)), 0o755)
-	}
-	p := b.root
-	for _, part := range strings.Split(rel, "/") {
-		p = filepath.Join(p, part)
-		st, err := os.Lstat(p)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := os.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return err
-			}
-		case err != nil:
-			return err
-		case !st.IsDir():
-			return fmt.Errorf("%s in the standby tree %s is not a plain folder: refused; remove that folder and build again", strings.TrimPrefix(p, b.root+string(filepath.Separator)), b.root)
-		}
-	}
-	return nil
+	return t.removeOthers(dirs[1], map[string]bool{CardFile: true, LegacyFile: true})
 }
 
 // agentOutput is what building one agent produced.
@@ -943,25 +836,11 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 		out[p.name] = made[i]
 	}
 	for _, rel := range pieces {
-		// Unknown until written.
-		b.record(rel, key{}, fileSum{})
-		w, err := b.writeDir(rel, out[rel])
-		if err != nil {
+		if err := b.tree.replace(rel, gk, out[rel]); err != nil {
 			return err
 		}
-		b.record(rel, gk, w)
 	}
 	return nil
-}
-
-// writeDir is write, creating the file's folder first.
-func (b *builder) writeDir(rel string, data []byte) (fileSum, error) {
-	if dir := path.Dir(rel); dir != "." {
-		if err := b.mkdir(dir); err != nil {
-			return fileSum{}, err
-		}
-	}
-	return b.write(rel, data)
 }
 
 // misc writes the files of the whole site that are not per agent or per
@@ -1044,17 +923,9 @@ func (b *builder) misc(ids []string) error {
 	b.miscNames[SumsFile] = true // written last, by checksums
 
 	for _, name := range slices.Sorted(maps.Keys(files)) {
-		k := hashParts(files[name])
-		if b.fileIntact(name, k) {
-			b.files.Add(1)
-			continue
-		}
-		b.record(name, key{}, fileSum{})
-		w, err := b.writeDir(name, files[name])
-		if err != nil {
+		if err := b.tree.put(name, hashParts(files[name]), files[name]); err != nil {
 			return err
 		}
-		b.record(name, k, w)
 	}
 	return b.rootCards(ids)
 }
@@ -1068,26 +939,25 @@ func (b *builder) rootCards(ids []string) error {
 	if def == "" && len(ids) == 0 {
 		return nil // MCP servers only: no agent card at the root
 	}
-	k := b.st.Agents[def].Key
+	t := b.tree
+	k := t.agent(def).Key
 	if k == (key{}) {
 		return fmt.Errorf("default agent %q was not built", def)
 	}
 	for _, name := range []string{CardFile, LegacyFile} {
 		rel := WellKnown + "/" + name
-		if b.fileIntact(rel, k) {
-			b.files.Add(1)
+		if t.fileIntact(rel, k) {
+			t.kept(1)
 			continue
 		}
-		b.record(rel, key{}, fileSum{})
-		data, err := regular.ReadFile(filepath.Join(b.root, filepath.FromSlash(agentFile(def, name))))
+		t.record(rel, key{}, fileSum{})
+		data, err := regular.ReadFile(filepath.Join(t.root, filepath.FromSlash(agentFile(def, name))))
 		if err != nil {
 			return err
 		}
-		w, err := b.writeDir(rel, data)
-		if err != nil {
+		if err := t.replace(rel, k, data); err != nil {
 			return err
 		}
-		b.record(rel, k, w)
 	}
 	return nil
 }
@@ -1123,22 +993,8 @@ func (b *builder) prune(ids []string) error {
 	for _, id := range ids {
 		keep[id] = true
 	}
-	// Nothing is removed through a link: every folder on the way must be
-	// a real one (a link planted in the standby would otherwise have the
-	// build delete what it points at).
-	if err := b.realDirs("agents"); err != nil {
-		return err
-	}
-	for _, id := range slices.Sorted(maps.Keys(b.st.Agents)) {
-		if keep[id] {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(b.root, "agents", id)); err != nil {
-			return err
-		}
-		delete(b.st.Agents, id)
-	}
 	want := map[string]bool{}
+	maps.Copy(want, b.miscNames)
 	if len(ids) > 0 {
 		want[WellKnown+"/"+CardFile] = true
 		want[WellKnown+"/"+LegacyFile] = true
@@ -1151,112 +1007,7 @@ func (b *builder) prune(ids []string) error {
 	if b.groups == 0 {
 		want[frontPage(1)] = true
 	}
-	for _, name := range slices.Sorted(maps.Keys(b.st.Files)) {
-		if want[name] || b.miscNames[name] {
-			continue
-		}
-		if err := b.realDirs(path.Dir(name)); err != nil {
-			return err
-		}
-		p := filepath.Join(b.root, filepath.FromSlash(name))
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		// Remove folders the file leaves empty (page/7/, an extra page's).
-		for d := filepath.Dir(p); d != b.root && strings.HasPrefix(d, b.root); d = filepath.Dir(d) {
-			if os.Remove(d) != nil {
-				break
-			}
-		}
-		delete(b.st.Files, name)
-	}
-	// Raws only needs the sources of this manifest.
-	for r, id := range b.st.Raws {
-		if !keep[id] {
-			delete(b.st.Raws, r)
-		}
-	}
-	return b.pruneUnknown(keep)
-}
-
-// realDirs checks that the folder rel of the tree and each one above it is
-// a real folder, not a link; a missing one is fine.
-func (b *builder) realDirs(rel string) error {
-	if rel == "." || rel == "" {
-		return nil
-	}
-	p := b.root
-	for _, part := range strings.Split(rel, "/") {
-		p = filepath.Join(p, part)
-		st, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !st.IsDir() {
-			return fmt.Errorf("%s in the standby tree %s is not a plain folder: refused; remove that folder and build again", strings.TrimPrefix(p, b.root+string(filepath.Separator)), b.root)
-		}
-	}
-	return nil
-}
-
-// pruneUnknown removes what the tree holds but no build wrote: entries at
-// its top, in the folders of listings, pages and .well-known, and folders
-// under agents/ of no agent. (Each agent's own folder is not listed: that
-// would cost two folder reads per agent on every build; the files in it are
-// checked one by one instead.)
-func (b *builder) pruneUnknown(agents map[string]bool) error {
-	if b.fresh {
-		return nil
-	}
-	wanted := map[string]map[string]bool{"": {"agents": true}}
-	for name := range b.st.Files {
-		dir, base := "", name
-		for {
-			i := strings.IndexByte(base, '/')
-			if wanted[dir] == nil {
-				wanted[dir] = map[string]bool{}
-			}
-			if i < 0 {
-				wanted[dir][base] = true
-				break
-			}
-			wanted[dir][base[:i]] = true
-			dir, base = path.Join(dir, base[:i]), base[i+1:]
-		}
-	}
-	for _, dir := range slices.Sorted(maps.Keys(wanted)) {
-		if err := b.removeOthers(dir, wanted[dir]); err != nil {
-			return err
-		}
-	}
-	return b.removeOthers("agents", agents)
-}
-
-// removeOthers removes the entries of the folder dir of the tree whose
-// names are not in keep (a link is removed, never followed).
-func (b *builder) removeOthers(dir string, keep map[string]bool) error {
-	if err := b.realDirs(dir); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(filepath.Join(b.root, filepath.FromSlash(dir)))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	for _, e := range entries {
-		if keep[e.Name()] {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(b.root, filepath.FromSlash(dir), e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
+	return b.tree.prune(keep, want)
 }
 
 // sitemapIndex is a sitemaps.org sitemap index of locs.

@@ -309,15 +309,15 @@ func (b *builder) checkLeaks() error {
 		look(name, src)
 	}
 	var paths []string
-	if b.cleanBefore == textKey && !b.fresh {
-		paths = slices.Clone(b.written)
+	if b.tree.cleanBefore == textKey && !b.tree.fresh {
+		paths = slices.Clone(b.tree.written)
 	} else {
-		err := filepath.WalkDir(b.root, func(p string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(b.tree.root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.Type().IsRegular() {
-				rel, _ := filepath.Rel(b.root, p)
+				rel, _ := filepath.Rel(b.tree.root, p)
 				paths = append(paths, filepath.ToSlash(rel))
 			}
 			return nil
@@ -332,7 +332,7 @@ func (b *builder) checkLeaks() error {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for rel := range next {
-				data, err := regular.ReadFile(filepath.Join(b.root, filepath.FromSlash(rel)))
+				data, err := regular.ReadFile(filepath.Join(b.tree.root, filepath.FromSlash(rel)))
 				if errors.Is(err, fs.ErrNotExist) {
 					continue // written, then pruned
 				}
@@ -364,9 +364,9 @@ func (b *builder) checkLeaks() error {
 	if len(found) > 0 {
 		return &PrivateLeakError{Found: found}
 	}
-	b.mu.Lock()
-	b.st.Clean = textKey
-	b.mu.Unlock()
+	b.tree.mu.Lock()
+	b.tree.st.Clean = textKey
+	b.tree.mu.Unlock()
 	return nil
 }
 

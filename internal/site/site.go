@@ -187,15 +187,15 @@ func Build(opts Options) (*Report, error) {
 	if st, err := os.Lstat(standby); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder: it is where builds keep the previous tree; remove it", standby)
 	}
-	tree, fresh, err := prepareStandby(state, standby)
+	standbyState, fresh, err := prepareStandby(state, standby)
 	if err != nil {
 		return nil, err
 	}
 	// Until this build's leak check passes, no file of the tree is known
 	// to be free of private text (it is about to change); what was known
 	// holds for the files this build does not write.
-	cleanBefore := tree.Clean
-	tree.Clean = key{}
+	cleanBefore := standbyState.Clean
+	standbyState.Clean = key{}
 	var live *treeState
 	if liveKnown {
 		live = state.Live
@@ -206,14 +206,14 @@ func Build(opts Options) (*Report, error) {
 	if err := (&buildState{Live: live, Private: state.Private}).save(statePath(out)); err != nil {
 		return nil, err
 	}
-	b := &builder{opts: opts, src: src, m: m, root: standby, fresh: fresh, lst: live, st: tree, cleanBefore: cleanBefore}
+	b := &builder{opts: opts, src: src, m: m, tree: &tree{root: standby, fresh: fresh, secrets: opts.Secrets, cleanBefore: cleanBefore, st: standbyState}}
 	if liveKnown {
-		b.live = out
+		b.live = liveTree{dir: out, st: live}
 	}
 	rep, err := b.run()
 	if err != nil {
 		// The standby holds what was written so far, recorded exactly.
-		(&buildState{Live: live, Standby: tree, Private: state.Private}).save(statePath(out))
+		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
 		return nil, err
 	}
 	private, err := openPrivate(realPriv, realOut, realManifest, realKeys, m.Path, b.private != nil)
@@ -226,14 +226,14 @@ func Build(opts Options) (*Report, error) {
 		err = private.prepare(b.private, opts.Secrets)
 	}
 	if err != nil {
-		(&buildState{Live: live, Standby: tree, Private: state.Private}).save(statePath(out))
+		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
 		return nil, err
 	}
 	// The private output first: it can be put back if the public one
 	// cannot be exchanged, so that the two always come from one build.
 	if err := private.swap(); err != nil {
 		private.discard()
-		(&buildState{Live: live, Standby: tree, Private: state.Private}).save(statePath(out))
+		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
 		return nil, fmt.Errorf("private output: %w", err)
 	}
 	if err := exchangeTrees(standby, out); err != nil {
@@ -242,7 +242,7 @@ func Build(opts Options) (*Report, error) {
 		} else {
 			private.discard()
 		}
-		(&buildState{Live: live, Standby: tree, Private: state.Private}).save(statePath(out))
+		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
 		return nil, err
 	}
 	if err := private.finish(b.private == nil); err != nil {
@@ -259,9 +259,9 @@ func Build(opts Options) (*Report, error) {
 	if warning != "" {
 		rep.Warnings = append(rep.Warnings, warning)
 	}
-	// The folders keep their identities: tree now describes out, and the
+	// The folders keep their identities: standbyState now describes out, and the
 	// previous live tree (known or not) is the standby.
-	next := &buildState{Live: tree, Standby: live, Private: recordPrivate(private.dir, b.private != nil)}
+	next := &buildState{Live: standbyState, Standby: live, Private: recordPrivate(private.dir, b.private != nil)}
 	if err := next.save(statePath(out)); err != nil {
 		rep.Notes = append(rep.Notes, "the build state could not be saved, so the next build starts from scratch: "+err.Error())
 	}
