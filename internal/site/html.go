@@ -264,12 +264,12 @@ func (b *builder) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, err
 	for _, a := range agents {
 		data.Agents = append(data.Agents, indexAgent{
 			ID: a.ID, Name: a.Name, Version: a.Version, Summary: summary(a.Description),
-			IconURL: a.IconURL, Tags: skillTags(a), Default: b.isDefault(a.ID),
+			IconURL: a.IconURL, Tags: skillTags(a), Default: b.plan.isDefault(a.ID),
 			Auth: authKinds(a), Streaming: a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		})
 	}
-	data.Pager = pager(p, pages, root, b.n)
-	data.SearchShards = b.groups
+	data.Pager = pager(p, pages, root, b.plan.n)
+	data.SearchShards = b.plan.groups
 	data.JSONLD = map[string]any{
 		"@context": "https://schema.org", "@type": "WebSite",
 		"name": m.Site.Title, "url": m.Site.BaseURL + "/",
@@ -342,7 +342,7 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		ID: a.ID, Name: a.Name, Version: a.Version, Provider: m.EffectiveProvider(a),
 		Description: desc, Docs: docsHTML,
 		DocumentationURL: a.DocumentationURL, IconURL: a.IconURL,
-		Default: b.isDefault(a.ID),
+		Default: b.plan.isDefault(a.ID),
 		Call:    howToCall(a), DocsHeading: startsWithHeading(b.docs[a.ID]),
 		Streaming: a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		ExtendedAgentCard: a.Capabilities.ExtendedAgentCard, Extensions: a.Capabilities.Extensions,

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"encoding/json"
 	"html/template"
 	"slices"
 	"strconv"
@@ -54,16 +53,6 @@ func mcpEntries(m *manifest.Manifest) []catalogEntry {
 		})
 	}
 	return out
-}
-
-// mcpKey is the key of everything the MCP servers contribute to the first
-// group's listings (front page, flat catalog, first search shard).
-func mcpKey(m *manifest.Manifest) (key, error) {
-	b, err := json.Marshal(m.MCPServers)
-	if err != nil {
-		return key{}, err
-	}
-	return hashParts([]byte("mcp"), b), nil
 }
 
 // mcpFiles adds each MCP server's Server Card and page to files.

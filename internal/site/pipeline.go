@@ -2,20 +2,15 @@ package site
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,81 +22,23 @@ import (
 	"github.com/agentcards/agentcards/templates"
 )
 
-// Sizes of the pieces listings are cut into, so that no file grows with
-// the number of agents.
-const (
-	// GroupSize is how many agents share one catalog piece, search shard
-	// and sitemap piece; it is also the unit an incremental build redoes
-	// listings in, so it is small: a one-agent change decodes the whole
-	// group. It must be a multiple of PageSize, or two groups would share
-	// (and each rewrite) a page.
-	GroupSize = 200
-	// FlatMax is how many agents a site may have and still be one group:
-	// one flat AI Catalog, which clients that do not follow nested
-	// catalogs read whole, and one search shard. A larger site is cut into
-	// groups of GroupSize.
-	FlatMax = 1000
-	// PageSize is how many agents one page of the front list shows.
-	PageSize = 100
-	// SitemapMaxURLs is how many URLs one sitemap file may hold
-	// (sitemaps.org); past it, sitemap.xml becomes a sitemap index.
-	SitemapMaxURLs = 50000
-)
-
-// groupSize, flatMax, pageSize and sitemapMaxURLs are GroupSize, FlatMax,
-// PageSize and SitemapMaxURLs; tests make them small. A group is always a
-// whole number of pages.
-var groupSize, flatMax, pageSize, sitemapMaxURLs = GroupSize, FlatMax, PageSize, SitemapMaxURLs
-
-// Folders of listing pieces at the top of the output.
-const (
-	PagesFolder    = "page"     // page/<n>/index.html: the front list, page n >= 2
-	SearchFolder   = "search"   // search/<k>.json: search shard k
-	CatalogFolder  = "catalog"  // catalog/<k>.json: nested AI Catalog k
-	SitemapsFolder = "sitemaps" // sitemaps/<k>.xml: sitemap piece k
-)
-
-// key identifies the inputs of an output (or, for some files, the output
-// itself): a truncated SHA-256.
-type key [16]byte
-
-// hashParts hashes parts so that no two lists of parts collide by
-// concatenation.
-func hashParts(parts ...[]byte) key {
-	h := sha256.New()
-	var n [8]byte
-	for _, p := range parts {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write(p)
-	}
-	var k key
-	copy(k[:], h.Sum(nil))
-	return k
-}
-
 // builder is one build: it brings the tree at root up to date, agent group
 // by agent group, reusing what the tree holds and copying what the live
 // output holds when their inputs are unchanged.
 type builder struct {
 	opts Options
-	size int // agents per group: groupSize, or all of a site of up to flatMax
+	plan plan
+	keys inputKeys
 	src  *manifest.Source
 	m    *manifest.Manifest // the head: site and provider
 	tree *tree              // the standby tree, brought up to date
 	live liveTree           // the previous output
 	mu   sync.Mutex         // guards notes, projected, extended
 
-	global  key
-	mcp     key // what the MCP servers add to the first group's listings
-	tpl     *templates.Set
-	info    siteInfo
-	intro   template.HTML
-	docs    map[string]string // site/agents/<id>.md
-	docKey  map[string]key
-	n       int
-	groups  int
-	indexed bool // sitemap.xml is a sitemap index
+	tpl   *templates.Set
+	info  siteInfo
+	intro template.HTML
+	docs  map[string]string // site/agents/<id>.md
 
 	miscNames map[string]bool // the files misc wrote
 	// sources are the site/ Markdown files, by path from the manifest's
@@ -127,19 +64,12 @@ type groupResult struct {
 
 // run builds everything into root and returns the report.
 func (b *builder) run() (*Report, error) {
-	b.n = b.src.Len()
-	b.size = groupSize
-	if b.n <= flatMax {
-		b.size = max(flatMax, groupSize) // one group
-	}
-	// A site of MCP servers only is one group of no agents.
-	b.groups = max(1, (b.n+b.size-1)/b.size)
-	b.indexed = b.n+1 > sitemapMaxURLs
+	b.plan = newPlan(b.src.Len(), b.m.Site.DefaultAgent)
 	b.projected = map[string][]string{}
 	if err := b.prepare(); err != nil {
 		return nil, err
 	}
-	results := make([]groupResult, b.groups)
+	results := make([]groupResult, b.plan.groups)
 	workers := b.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -148,14 +78,14 @@ func (b *builder) run() (*Report, error) {
 	// too (a small site is one group).
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(workers, max(b.groups, 1)) {
+	for range min(workers, max(b.plan.groups, 1)) {
 		wg.Go(func() {
 			for g := range next {
 				results[g] = b.group(g, workers)
 			}
 		})
 	}
-	for g := range b.groups {
+	for g := range b.plan.groups {
 		next <- g
 	}
 	close(next)
@@ -163,7 +93,7 @@ func (b *builder) run() (*Report, error) {
 
 	problems, _ := b.src.Problems()
 	problems = slices.Clone(problems)
-	ids := make([]string, 0, b.n)
+	ids := make([]string, 0, b.plan.n)
 	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err
@@ -195,7 +125,7 @@ func (b *builder) run() (*Report, error) {
 	if b.private, err = b.extendedFiles(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Agents: b.n, Files: int(b.tree.files.Load()), Notes: b.notes, Projected: b.projected, LeakScanned: b.leakScanned}
+	rep := &Report{Agents: b.plan.n, Files: int(b.tree.files.Load()), Notes: b.notes, Projected: b.projected, LeakScanned: b.leakScanned}
 	return rep, nil
 }
 
@@ -222,53 +152,12 @@ func (b *builder) prepare() error {
 	if err != nil {
 		return err
 	}
-	head, err := json.Marshal(struct {
-		Site     manifest.Site
-		Provider *manifest.Provider
-	}{m.Site, m.Provider})
-	if err != nil {
+	if b.keys.site, err = siteKey(m, b.opts, pagesKey, tpl); err != nil {
 		return err
 	}
-	jwks, err := b.opts.Keys.JSON()
-	if err != nil {
-		return err
-	}
-	var signers []byte
-	for _, s := range b.opts.Signers {
-		signers = append(signers, s.KID+" "+s.Alg+"\n"...)
-	}
-	// The scanner's digest too: a file kept from an earlier build was
-	// scanned only for the keys that build held.
-	b.global = hashParts([]byte(buildFormat), programKey(), head, jwks, signers, pagesKey[:], tpl.Digest(), b.opts.Secrets.Digest())
-	b.mcp, err = mcpKey(m)
+	b.keys.mcp, err = mcpKey(m)
 	return err
 }
-
-// buildFormat names the layout and rules of this build code; changing how
-// outputs are made without changing the program is impossible, so the
-// program's own bytes are part of every key too (programKey).
-const buildFormat = "agentcards build 2"
-
-var programKeyOnce = sync.OnceValue(func() []byte {
-	exe, err := os.Executable()
-	if err == nil {
-		if b, err := os.ReadFile(exe); err == nil {
-			k := hashParts(b)
-			return k[:]
-		}
-	}
-	// Unknown program: no output can be reused across runs.
-	var k [16]byte
-	f, _ := os.Open("/dev/urandom")
-	if f != nil {
-		f.Read(k[:])
-		f.Close()
-	}
-	return k[:]
-})
-
-// programKey identifies the running agentcards binary.
-func programKey() []byte { return programKeyOnce() }
 
 // readPages reads site/: the intro, per-agent docs and extra pages, and
 // returns the key of everything in it that every page depends on. A
@@ -279,7 +168,7 @@ func programKey() []byte { return programKeyOnce() }
 // links between their pages, so the same files read well on a forge.
 func (b *builder) readPages() (key, error) {
 	b.docs = map[string]string{}
-	b.docKey = map[string]key{}
+	b.keys.docs = map[string]key{}
 	b.sources = map[string][]byte{}
 	dir := filepath.Join(b.m.Dir, PagesDir)
 	var shared [][]byte
@@ -375,7 +264,7 @@ func (b *builder) readPages() (key, error) {
 			return key{}, err
 		}
 		b.docs[id] = string(src)
-		b.docKey[id] = hashParts(src)
+		b.keys.docs[id] = hashParts(src)
 		b.sources[PagesDir+"/agents/"+e.Name()] = src
 	}
 	return hashParts(shared...), nil
@@ -395,25 +284,6 @@ func (b *builder) checkDocs(ids []string) error {
 	return nil
 }
 
-// isDefault reports whether id is served at the origin's /.well-known/:
-// the one site.defaultAgent names, or the only agent.
-func (b *builder) isDefault(id string) bool {
-	if d := b.m.Site.DefaultAgent; d != "" {
-		return id == d
-	}
-	return b.n == 1
-}
-
-// agentKey is the key of everything an agent's own files depend on.
-func (b *builder) agentKey(raw key, id string) key {
-	doc := b.docKey[id]
-	def := []byte{0}
-	if b.isDefault(id) {
-		def[0] = 1
-	}
-	return hashParts(b.global[:], raw[:], []byte(id), doc[:], def)
-}
-
 // member is one agent of a group as the group sees it.
 type member struct {
 	index int
@@ -425,9 +295,9 @@ type member struct {
 	bad   bool // the agent has problems
 }
 
-// group builds agents [g*b.size, ...) and their listing pieces.
+// group builds the agents of group g and their listing pieces.
 func (b *builder) group(g, workers int) groupResult {
-	lo, hi := g*b.size, min(b.n, (g+1)*b.size)
+	lo, hi := b.plan.bounds(g)
 	ms := make([]member, hi-lo)
 	var res groupResult
 	res.ids = make([]string, len(ms))
@@ -449,23 +319,17 @@ func (b *builder) group(g, workers int) groupResult {
 				return nil
 			}
 		}
-		mem.key = b.agentKey(mem.rawK, mem.id)
+		mem.key = b.keys.agent(mem.rawK, mem.id, b.plan.isDefault(mem.id))
 		return nil
 	}, &res)
 	if res.err != nil {
 		return res
-	}
-	var keys [][]byte
-	keys = append(keys, b.global[:], []byte(strconv.Itoa(b.n)))
-	if g == 0 {
-		keys = append(keys, b.mcp[:])
 	}
 	for j := range ms {
 		res.ids[j] = ms[j].id
 		if ms[j].bad {
 			res.ids[j] = manifest.DeclaredID(ms[j].raw)
 		}
-		keys = append(keys, ms[j].key[:])
 	}
 	if len(res.problems) > 0 {
 		// Keep checking the rest; write nothing more for this group.
@@ -477,8 +341,8 @@ func (b *builder) group(g, workers int) groupResult {
 		}, &res)
 		return res
 	}
-	gk := hashParts(keys...)
-	pieces := b.groupPieces(g)
+	gk := b.keys.group(g, b.plan.n, ms)
+	pieces := b.plan.pieces(g)
 	listings := false
 	for _, p := range pieces {
 		if !b.tree.fileIntact(p, gk) {
@@ -747,40 +611,6 @@ func (b *builder) signedCards(a *manifest.Agent) (*agentOutput, error) {
 	return out, nil
 }
 
-// groupPieces are the listing files group g writes.
-func (b *builder) groupPieces(g int) []string {
-	var out []string
-	first, last := g*b.size/pageSize+1, (min(b.n, (g+1)*b.size)+pageSize-1)/pageSize
-	for p := first; p <= max(last, first); p++ {
-		out = append(out, frontPage(p))
-	}
-	out = append(out, b.catalogPiece(g), searchShard(g))
-	if b.indexed {
-		out = append(out, SitemapsFolder+"/"+strconv.Itoa(g+1)+".xml")
-	}
-	return out
-}
-
-// frontPage is the file of page p of the front list.
-func frontPage(p int) string {
-	if p == 1 {
-		return "index.html"
-	}
-	return PagesFolder + "/" + strconv.Itoa(p) + "/index.html"
-}
-
-// catalogPiece is where group g's catalog entries go: the catalog itself
-// for a site of one group, else a nested catalog.
-func (b *builder) catalogPiece(g int) string {
-	if b.groups <= 1 {
-		return WellKnown + "/" + CatalogFile
-	}
-	return CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
-}
-
-// searchShard is the file of search shard g.
-func searchShard(g int) string { return SearchFolder + "/" + strconv.Itoa(g+1) + ".json" }
-
 // writeListings writes group g's pages of the front list, catalog piece,
 // search shard and sitemap piece.
 func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) error {
@@ -795,9 +625,9 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 		make func() ([]byte, error)
 	}
 	var todo []piece
-	pages := (b.n + pageSize - 1) / pageSize
+	pages := b.plan.pages()
 	for k := 0; k < len(agents); k += pageSize {
-		p := (g*b.size+k)/pageSize + 1
+		p := (g*b.plan.size+k)/pageSize + 1
 		list := agents[k:min(len(agents), k+pageSize)]
 		todo = append(todo, piece{frontPage(p), func() ([]byte, error) { return b.frontPage(p, pages, list) }})
 	}
@@ -805,15 +635,15 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 		todo = append(todo, piece{frontPage(1), func() ([]byte, error) { return b.frontPage(1, 1, nil) }})
 	}
 	todo = append(todo,
-		piece{b.catalogPiece(g), func() ([]byte, error) { return catalogDocument(b.m, agents, b.groups <= 1) }},
+		piece{b.plan.catalogPiece(g), func() ([]byte, error) { return catalogDocument(b.m, agents, b.plan.flat()) }},
 		piece{searchShard(g), func() ([]byte, error) {
 			if g == 0 {
 				return searchShardData(agents, b.m.MCPServers)
 			}
 			return searchShardData(agents, nil)
 		}})
-	if b.indexed {
-		todo = append(todo, piece{SitemapsFolder + "/" + strconv.Itoa(g+1) + ".xml", func() ([]byte, error) {
+	if b.plan.indexed {
+		todo = append(todo, piece{sitemapPiece(g), func() ([]byte, error) {
 			var urls []string
 			for _, a := range agents {
 				urls = append(urls, AgentURL(b.m, a.ID))
@@ -858,8 +688,8 @@ func (b *builder) misc(ids []string) error {
 	// GitHub Pages deployed from a branch runs Jekyll, which drops
 	// dot-folders such as .well-known unless this file exists.
 	files[".nojekyll"] = []byte{}
-	if b.groups > 1 {
-		idx, err := catalogIndex(m, b.size, b.groups, b.n)
+	if !b.plan.flat() {
+		idx, err := catalogIndex(m, b.plan.size, b.plan.groups, b.plan.n)
 		if err != nil {
 			return err
 		}
@@ -901,7 +731,7 @@ func (b *builder) misc(ids []string) error {
 	}
 	files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
 	files[SitemapFile] = b.sitemap(ids)
-	if b.indexed {
+	if b.plan.indexed {
 		// The pages that are not an agent's, for the sitemap index.
 		urls := []string{m.Site.BaseURL + "/"}
 		for _, p := range b.info.all() {
@@ -966,10 +796,10 @@ func (b *builder) rootCards(ids []string) error {
 // index of the per-group pieces.
 func (b *builder) sitemap(ids []string) []byte {
 	m := b.m
-	if b.indexed {
+	if b.plan.indexed {
 		var locs []string
-		for g := range b.groups {
-			locs = append(locs, m.Site.BaseURL+"/"+SitemapsFolder+"/"+strconv.Itoa(g+1)+".xml")
+		for g := range b.plan.groups {
+			locs = append(locs, m.Site.BaseURL+"/"+sitemapPiece(g))
 		}
 		return sitemapIndex(append(locs, m.Site.BaseURL+"/"+SitemapsFolder+"/site.xml"))
 	}
@@ -999,12 +829,12 @@ func (b *builder) prune(ids []string) error {
 		want[WellKnown+"/"+CardFile] = true
 		want[WellKnown+"/"+LegacyFile] = true
 	}
-	for g := range b.groups {
-		for _, p := range b.groupPieces(g) {
+	for g := range b.plan.groups {
+		for _, p := range b.plan.pieces(g) {
 			want[p] = true
 		}
 	}
-	if b.groups == 0 {
+	if b.plan.groups == 0 {
 		want[frontPage(1)] = true
 	}
 	return b.tree.prune(keep, want)
