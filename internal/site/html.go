@@ -1,8 +1,6 @@
 package site
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"maps"
@@ -11,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/markdown"
@@ -24,20 +21,9 @@ const (
 	NotFoundFile = "404.html"
 )
 
-// PagesDir is the folder beside agents.toml holding hand-written Markdown:
-// index.md (the front page's intro), agents/<id>.md (long-form docs per
-// agent) and any other *.md (an extra page at /<name>/).
-const PagesDir = "site"
-
 // TemplatesDir is the folder beside agents.toml whose files override the
 // built-in templates of the same name.
 const TemplatesDir = "templates"
-
-// extraPage is a site/*.md page.
-type extraPage struct {
-	Slug, Title string
-	Body        template.HTML
-}
 
 // siteInfo is what every page knows about the site.
 type siteInfo struct {
@@ -196,51 +182,9 @@ func startsWithHeading(md string) bool {
 // CloudflareMaxRules is how many _headers rules Cloudflare Pages applies.
 const CloudflareMaxRules = 100
 
-// templateIDs are the element ids the built-in templates use; Markdown
-// headings never take them (a heading "Agents" must not break the search).
-var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "call-h", "caps-h", "sec-h", "skills-h", "sig-h", "mcp-h", "card-signature"}
-
-// reservedTop are top-level names the build writes itself.
-var reservedTop = []string{"agents", "index", "404", "search", "style", "sitemap", "robots", "mcp"}
-
-func validSlug(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-// pageTitle is the page's first "# " heading, else its name.
-func pageTitle(src, slug string) string {
-	for _, line := range strings.Split(src, "\n") {
-		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
-			return strings.TrimSpace(t)
-		}
-	}
-	return slug
-}
-
-func (b *builder) base(title, desc, root string) *pageData {
-	return &pageData{Site: b.info, Lang: "en", Title: title, Description: desc, Root: root}
-}
-
-// render executes a page template.
-func (b *builder) render(page string, data *pageData) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := b.tpl.Page(page).ExecuteTemplate(&buf, "layout", data); err != nil {
-		return nil, fmt.Errorf("%s: %w", page, err)
-	}
-	return buf.Bytes(), nil
-}
-
 // frontPage renders page p (of pages) of the front list, showing agents.
-func (b *builder) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, error) {
-	m := b.m
+func (pg *pages) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, error) {
+	m := pg.m
 	root := ""
 	if p > 1 {
 		root = "../../"
@@ -249,13 +193,13 @@ func (b *builder) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, err
 	if p > 1 {
 		title = fmt.Sprintf("Agents, page %d of %d", p, pages)
 	}
-	data := b.base(title, "Signed A2A Agent Cards published at "+m.Site.BaseURL, root)
+	data := pg.base(title, "Signed A2A Agent Cards published at "+m.Site.BaseURL, root)
 	data.Canonical = m.Site.BaseURL + "/"
 	if p > 1 {
 		data.Canonical += frontPage(p)[:len(frontPage(p))-len("index.html")]
 	}
 	if p == 1 {
-		data.Intro = b.intro
+		data.Intro = pg.intro
 		for i := range m.MCPServers {
 			s := &m.MCPServers[i]
 			data.MCPServers = append(data.MCPServers, indexMCP{ID: s.ID, Title: serverTitle(s), Version: s.Version, Description: s.Description, Tools: len(s.Snapshot.Tools), Tags: s.Tags})
@@ -264,17 +208,17 @@ func (b *builder) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, err
 	for _, a := range agents {
 		data.Agents = append(data.Agents, indexAgent{
 			ID: a.ID, Name: a.Name, Version: a.Version, Summary: summary(a.Description),
-			IconURL: a.IconURL, Tags: skillTags(a), Default: b.plan.isDefault(a.ID),
+			IconURL: a.IconURL, Tags: skillTags(a), Default: pg.plan.isDefault(a.ID),
 			Auth: authKinds(a), Streaming: a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		})
 	}
-	data.Pager = pager(p, pages, root, b.plan.n)
-	data.SearchShards = b.plan.groups
+	data.Pager = pager(p, pages, root, pg.plan.n)
+	data.SearchShards = pg.plan.groups
 	data.JSONLD = map[string]any{
 		"@context": "https://schema.org", "@type": "WebSite",
 		"name": m.Site.Title, "url": m.Site.BaseURL + "/",
 	}
-	return b.render("index.html", data)
+	return pg.render("index.html", data)
 }
 
 // pagerView is the navigation between pages of the front list.
@@ -321,8 +265,8 @@ func summary(desc string) string {
 }
 
 // agentPage renders an agent's page.
-func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
-	m, signers := b.m, b.opts.Signers
+func (pg *pages) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
+	m, signers := pg.m, pg.signers
 	// One id set for the page: description and docs never share an id,
 	// nor take the template's or a skill's.
 	reserved := slices.Clone(templateIDs)
@@ -334,7 +278,7 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	docsHTML, err := markdown.RenderWith(ids, b.docs[a.ID])
+	docsHTML, err := markdown.RenderWith(ids, pg.docs[a.ID])
 	if err != nil {
 		return nil, err
 	}
@@ -342,8 +286,8 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		ID: a.ID, Name: a.Name, Version: a.Version, Provider: m.EffectiveProvider(a),
 		Description: desc, Docs: docsHTML,
 		DocumentationURL: a.DocumentationURL, IconURL: a.IconURL,
-		Default: b.plan.isDefault(a.ID),
-		Call:    howToCall(a), DocsHeading: startsWithHeading(b.docs[a.ID]),
+		Default: pg.plan.isDefault(a.ID),
+		Call:    howToCall(a), DocsHeading: startsWithHeading(pg.docs[a.ID]),
 		Streaming: a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		ExtendedAgentCard: a.Capabilities.ExtendedAgentCard, Extensions: a.Capabilities.Extensions,
 		InputModes: a.InputModes(), OutputModes: a.OutputModes(),
@@ -374,7 +318,7 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		// A site below a path: its JWKS is not at the origin's root.
 		p.VerifyCommand = "agentcards verify -jwks " + shellQuote(shellURL(JWKSURL(m))) + " " + shellQuote(shellURL(cardURL))
 	}
-	data := b.base(a.Name, summary(a.Description), "../../")
+	data := pg.base(a.Name, summary(a.Description), "../../")
 	data.Agent = p
 	data.Canonical = AgentURL(m, a.ID)
 	ld := map[string]any{
@@ -389,7 +333,7 @@ func (b *builder) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		ld["sameAs"] = a.DocumentationURL
 	}
 	data.JSONLD = ld
-	return b.render("agent.html", data)
+	return pg.render("agent.html", data)
 }
 
 // describeScheme says in plain words what a client sends.
@@ -470,69 +414,4 @@ func describeRequirements(reqs []manifest.Requirement, lead string) string {
 		return lead + " " + s + "."
 	}
 	return s
-}
-
-// searchShardData is one search shard: for each agent its id, name,
-// version, a short summary, and the distinct lower-case words of its name,
-// description, tags and skills, which is what the search matches.
-func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer) ([]byte, error) {
-	type entry struct {
-		ID      string `json:"i"`
-		Name    string `json:"n"`
-		Version string `json:"v"`
-		Summary string `json:"s"`
-		Words   string `json:"w"`
-		// Kind is "mcp" for an MCP server (its page is mcp/<id>/).
-		Kind string `json:"k,omitempty"`
-	}
-	out := make([]entry, 0, len(agents)+len(servers))
-	for i := range servers {
-		s := &servers[i]
-		parts := []string{s.ID, s.Name, s.Title, s.Description, "mcp"}
-		parts = append(parts, s.Tags...)
-		for _, t := range s.Snapshot.Tools {
-			parts = append(parts, t.Name, t.Title, clip(t.Description, 300))
-		}
-		out = append(out, entry{ID: s.ID, Name: serverTitle(s), Version: s.Version, Summary: clip(s.Description, 160), Words: searchWords(parts), Kind: "mcp"})
-	}
-	for _, a := range agents {
-		parts := []string{a.ID, a.Name, a.Description}
-		parts = append(parts, skillTags(a)...)
-		for _, s := range a.Skills {
-			parts = append(parts, s.Name, s.Description)
-		}
-		out = append(out, entry{ID: a.ID, Name: a.Name, Version: a.Version, Summary: clip(summary(a.Description), 160), Words: searchWords(parts)})
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
-
-// searchWords is the distinct lower-case words of parts, in first-use order.
-func searchWords(parts []string) string {
-	seen := map[string]bool{}
-	var words []string
-	for _, p := range parts {
-		for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '_'
-		}) {
-			w = strings.Trim(w, "-._")
-			if w != "" && !seen[w] {
-				seen[w] = true
-				words = append(words, w)
-			}
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// clip shortens s to at most n characters, ending with an ellipsis.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimRight(string(r[:n-1]), " ") + "…"
 }

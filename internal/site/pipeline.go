@@ -3,10 +3,7 @@ package site
 import (
 	"bytes"
 	"encoding/xml"
-	"errors"
 	"fmt"
-	"html/template"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"runtime"
@@ -35,15 +32,10 @@ type builder struct {
 	live liveTree           // the previous output
 	mu   sync.Mutex         // guards notes, projected, extended
 
-	tpl   *templates.Set
-	info  siteInfo
-	intro template.HTML
-	docs  map[string]string // site/agents/<id>.md
+	site  *siteDir // what site/ holds
+	pages *pages   // renders the HTML pages
 
 	miscNames map[string]bool // the files misc wrote
-	// sources are the site/ Markdown files, by path from the manifest's
-	// folder, for the leak check.
-	sources map[string][]byte
 	// extended are the agents with extended cards (guarded by mu).
 	extended    []*manifest.Agent
 	leakScanned int // public files the leak check read
@@ -106,7 +98,7 @@ func (b *builder) run() (*Report, error) {
 		sortProblems(problems)
 		return nil, problems
 	}
-	if err := b.checkDocs(ids); err != nil {
+	if err := b.site.checkDocs(ids); err != nil {
 		return nil, err
 	}
 	if err := b.misc(ids); err != nil {
@@ -146,142 +138,16 @@ func (b *builder) prepare() error {
 	if err != nil {
 		return fmt.Errorf("templates: %w", err)
 	}
-	b.tpl = tpl
-	b.info = siteInfo{Title: m.Site.Title, BaseURL: m.Site.BaseURL}
-	pagesKey, err := b.readPages()
-	if err != nil {
+	if b.site, err = readSiteDir(m.Dir); err != nil {
 		return err
 	}
-	if b.keys.site, err = siteKey(m, b.opts, pagesKey, tpl); err != nil {
+	b.pages = newPages(m, b.plan, tpl, b.site, b.opts.Signers)
+	b.keys.docs = b.site.docKeys
+	if b.keys.site, err = siteKey(m, b.opts, b.site.key, tpl); err != nil {
 		return err
 	}
 	b.keys.mcp, err = mcpKey(m)
 	return err
-}
-
-// readPages reads site/: the intro, per-agent docs and extra pages, and
-// returns the key of everything in it that every page depends on. A
-// folder of site/ other than agents/ holds more pages, one level deep:
-// site/<folder>/<name>.md is the page /<folder>/<name>/ and
-// site/<folder>/index.md the page /<folder>/, which the navigation lists
-// (the folder's other pages it does not). Links between the Markdown files (guide.md#setup) become
-// links between their pages, so the same files read well on a forge.
-func (b *builder) readPages() (key, error) {
-	b.docs = map[string]string{}
-	b.keys.docs = map[string]key{}
-	b.sources = map[string][]byte{}
-	dir := filepath.Join(b.m.Dir, PagesDir)
-	var shared [][]byte
-	entries, err := regular.ReadDir(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return key{}, err
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".md") {
-			continue
-		}
-		src, err := regular.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return key{}, err
-		}
-		shared = append(shared, []byte(name), src)
-		b.sources[PagesDir+"/"+name] = src
-		slug := strings.TrimSuffix(name, ".md")
-		html, err := renderPage(string(src), name)
-		if err != nil {
-			return key{}, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
-		}
-		if slug == "index" {
-			b.intro = html
-			continue
-		}
-		if !validSlug(slug) || slices.Contains(reservedTop, slug) {
-			return key{}, fmt.Errorf("%s: page names must be lower-case slugs other than %s", filepath.Join(dir, name), strings.Join(reservedTop, ", "))
-		}
-		b.info.Pages = append(b.info.Pages, extraPage{Slug: slug, Title: pageTitle(string(src), slug), Body: html})
-	}
-	for _, e := range entries {
-		if !e.IsDir() || e.Name() == "agents" {
-			continue
-		}
-		folder := e.Name()
-		files, err := regular.ReadDir(filepath.Join(dir, folder))
-		if err != nil {
-			return key{}, err
-		}
-		for _, f := range files {
-			name := f.Name()
-			if f.IsDir() || !strings.HasSuffix(name, ".md") {
-				continue
-			}
-			rel := folder + "/" + name
-			path := filepath.Join(dir, folder, name)
-			if !validSlug(folder) || slices.Contains(reservedTop, folder) || slices.Contains(TopLevel, folder) {
-				return key{}, fmt.Errorf("%s: page folders must be lower-case slugs other than %s", path, strings.Join(append(slices.Clone(reservedTop), TopLevel...), ", "))
-			}
-			slug := folder + "/" + strings.TrimSuffix(name, ".md")
-			if name == "index.md" {
-				slug = folder
-				if slices.ContainsFunc(b.info.Pages, func(p extraPage) bool { return p.Slug == folder }) {
-					return key{}, fmt.Errorf("%s: %s makes the same page", path, filepath.Join(dir, folder+".md"))
-				}
-			} else if !validSlug(strings.TrimSuffix(name, ".md")) {
-				return key{}, fmt.Errorf("%s: page names must be lower-case slugs", path)
-			}
-			src, err := regular.ReadFile(path)
-			if err != nil {
-				return key{}, err
-			}
-			shared = append(shared, []byte(rel), src)
-			b.sources[PagesDir+"/"+rel] = src
-			html, err := renderPage(string(src), rel)
-			if err != nil {
-				return key{}, fmt.Errorf("%s: %w", path, err)
-			}
-			page := extraPage{Slug: slug, Title: pageTitle(string(src), slug), Body: html}
-			if slug == folder {
-				// A folder's index is in the navigation; its other pages are
-				// reached from it.
-				b.info.Pages = append(b.info.Pages, page)
-				continue
-			}
-			b.info.Nested = append(b.info.Nested, page)
-		}
-	}
-	agentsDir := filepath.Join(dir, "agents")
-	agentEntries, err := regular.ReadDir(agentsDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return key{}, err
-	}
-	for _, e := range agentEntries {
-		id, ok := strings.CutSuffix(e.Name(), ".md")
-		if e.IsDir() || !ok {
-			continue
-		}
-		src, err := regular.ReadFile(filepath.Join(agentsDir, e.Name()))
-		if err != nil {
-			return key{}, err
-		}
-		b.docs[id] = string(src)
-		b.keys.docs[id] = hashParts(src)
-		b.sources[PagesDir+"/agents/"+e.Name()] = src
-	}
-	return hashParts(shared...), nil
-}
-
-// checkDocs refuses site/agents/<id>.md files for agents that do not exist.
-func (b *builder) checkDocs(ids []string) error {
-	known := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		known[id] = true
-	}
-	for _, id := range slices.Sorted(maps.Keys(b.docs)) {
-		if !known[id] {
-			return fmt.Errorf("%s: no agent has id %q (rename the file to <id>.md)", filepath.Join(b.m.Dir, PagesDir, "agents", id+".md"), id)
-		}
-	}
-	return nil
 }
 
 // member is one agent of a group as the group sees it.
@@ -571,7 +437,7 @@ func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 			return nil, err
 		}
 	}
-	if out.page, err = b.agentPage(a, len(out.projected) > 0 && b.m.Site.ProjectionSignatures()); err != nil {
+	if out.page, err = b.pages.agentPage(a, len(out.projected) > 0 && b.m.Site.ProjectionSignatures()); err != nil {
 		return nil, fmt.Errorf("page: %w", err)
 	}
 	return out, nil
@@ -629,10 +495,10 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 	for k := 0; k < len(agents); k += pageSize {
 		p := (g*b.plan.size+k)/pageSize + 1
 		list := agents[k:min(len(agents), k+pageSize)]
-		todo = append(todo, piece{frontPage(p), func() ([]byte, error) { return b.frontPage(p, pages, list) }})
+		todo = append(todo, piece{frontPage(p), func() ([]byte, error) { return b.pages.frontPage(p, pages, list) }})
 	}
 	if len(agents) == 0 {
-		todo = append(todo, piece{frontPage(1), func() ([]byte, error) { return b.frontPage(1, 1, nil) }})
+		todo = append(todo, piece{frontPage(1), func() ([]byte, error) { return b.pages.frontPage(1, 1, nil) }})
 	}
 	todo = append(todo,
 		piece{b.plan.catalogPiece(g), func() ([]byte, error) { return catalogDocument(b.m, agents, b.plan.flat()) }},
@@ -695,24 +561,16 @@ func (b *builder) misc(ids []string) error {
 		}
 		files[WellKnown+"/"+CatalogFile] = idx
 	}
-	for _, p := range b.info.all() {
-		data := b.base(p.Title, "", pageRoot(p.Slug))
-		data.Body = p.Body
-		data.Canonical = m.Site.BaseURL + "/" + p.Slug + "/"
-		page, err := b.render("page.html", data)
-		if err != nil {
-			return err
-		}
-		files[p.Slug+"/index.html"] = page
+	if err := b.pages.extraPages(files); err != nil {
+		return err
 	}
-	// 404.html is served at any path, so its links are absolute.
-	nf, err := b.render("404.html", b.base("Not found", "", m.Site.BaseURL+"/"))
+	nf, err := b.pages.notFound()
 	if err != nil {
 		return err
 	}
 	files[NotFoundFile] = nf
 	for _, a := range templates.Assets {
-		files[a] = b.tpl.Asset(a)
+		files[a] = b.pages.tpl.Asset(a)
 	}
 	agents := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -722,7 +580,7 @@ func (b *builder) misc(ids []string) error {
 		return err
 	}
 	var slugs []string
-	for _, p := range b.info.all() {
+	for _, p := range b.pages.info.all() {
 		slugs = append(slugs, p.Slug)
 	}
 	files[HeadersFile] = renderHeaders(slugs, len(m.MCPServers) > 0)
@@ -734,7 +592,7 @@ func (b *builder) misc(ids []string) error {
 	if b.plan.indexed {
 		// The pages that are not an agent's, for the sitemap index.
 		urls := []string{m.Site.BaseURL + "/"}
-		for _, p := range b.info.all() {
+		for _, p := range b.pages.info.all() {
 			urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 		}
 		for _, s := range m.MCPServers {
@@ -807,7 +665,7 @@ func (b *builder) sitemap(ids []string) []byte {
 	for _, id := range ids {
 		urls = append(urls, AgentURL(m, id))
 	}
-	for _, p := range b.info.all() {
+	for _, p := range b.pages.info.all() {
 		urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 	}
 	for _, s := range m.MCPServers {

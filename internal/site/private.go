@@ -305,7 +305,7 @@ func (b *builder) checkLeaks() error {
 			mu.Unlock()
 		}
 	}
-	for name, src := range b.sources {
+	for name, src := range b.site.sources {
 		look(name, src)
 	}
 	var paths []string
@@ -414,7 +414,7 @@ func (b *builder) publicText() (*leak.Public, error) {
 		collectStrings(reflect.ValueOf(a), add)
 	}
 	for name, data := range templates.EmbeddedFiles() {
-		if b.tpl != nil && slices.Contains(b.tpl.Overridden, name) {
+		if b.pages != nil && slices.Contains(b.pages.tpl.Overridden, name) {
 			continue // the site shows the override, which is what is checked
 		}
 		if strings.HasSuffix(name, ".html") {

@@ -1,0 +1,74 @@
+package site
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+)
+
+// searchShardData is one search shard: for each agent its id, name,
+// version, a short summary, and the distinct lower-case words of its name,
+// description, tags and skills, which is what the search matches.
+func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer) ([]byte, error) {
+	type entry struct {
+		ID      string `json:"i"`
+		Name    string `json:"n"`
+		Version string `json:"v"`
+		Summary string `json:"s"`
+		Words   string `json:"w"`
+		// Kind is "mcp" for an MCP server (its page is mcp/<id>/).
+		Kind string `json:"k,omitempty"`
+	}
+	out := make([]entry, 0, len(agents)+len(servers))
+	for i := range servers {
+		s := &servers[i]
+		parts := []string{s.ID, s.Name, s.Title, s.Description, "mcp"}
+		parts = append(parts, s.Tags...)
+		for _, t := range s.Snapshot.Tools {
+			parts = append(parts, t.Name, t.Title, clip(t.Description, 300))
+		}
+		out = append(out, entry{ID: s.ID, Name: serverTitle(s), Version: s.Version, Summary: clip(s.Description, 160), Words: searchWords(parts), Kind: "mcp"})
+	}
+	for _, a := range agents {
+		parts := []string{a.ID, a.Name, a.Description}
+		parts = append(parts, skillTags(a)...)
+		for _, s := range a.Skills {
+			parts = append(parts, s.Name, s.Description)
+		}
+		out = append(out, entry{ID: a.ID, Name: a.Name, Version: a.Version, Summary: clip(summary(a.Description), 160), Words: searchWords(parts)})
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// searchWords is the distinct lower-case words of parts, in first-use order.
+func searchWords(parts []string) string {
+	seen := map[string]bool{}
+	var words []string
+	for _, p := range parts {
+		for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '_'
+		}) {
+			w = strings.Trim(w, "-._")
+			if w != "" && !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// clip shortens s to at most n characters, ending with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimRight(string(r[:n-1]), " ") + "…"
+}
