@@ -169,3 +169,18 @@ func representativeQueries(a *manifest.Agent) []string {
 	}
 	return qs
 }
+
+// skillTags is every tag of an agent's skills, first use first, once each.
+func skillTags(a *manifest.Agent) []string {
+	var tags []string
+	seen := map[string]bool{}
+	for _, s := range a.Skills {
+		for _, t := range s.Tags {
+			if !seen[t] {
+				seen[t] = true
+				tags = append(tags, t)
+			}
+		}
+	}
+	return tags
+}

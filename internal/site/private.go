@@ -75,7 +75,7 @@ func (b *builder) extendedFiles() (map[string][]byte, error) {
 	for _, a := range b.extended {
 		for _, ec := range a.ExtendedCards() {
 			b.extendedCount++
-			cards, err := b.signedCards(ec.Agent)
+			cards, err := signedCards(b.m, b.opts.Signers, ec.Agent)
 			if err != nil {
 				return nil, fmt.Errorf("agent %q: extended card %s: %w", a.ID, tierName(ec.Tier), err)
 			}

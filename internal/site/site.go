@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -408,64 +407,6 @@ type LeakError struct {
 
 func (e *LeakError) Error() string {
 	return fmt.Sprintf("%s would publish %s: the build stopped and published nothing; remove it from where that file comes from (agents.toml, site/, templates/), and if it is a real key, treat it as leaked and rotate it", e.File, e.Found)
-}
-
-// signatures signs an unsigned card with every signer. When the A2A SDKs'
-// canonical form of the card differs from its strict JCS form (a security
-// requirement without scopes), and project is set, each signer also signs
-// the SDK projection, after all the strict signatures; projected lists what
-// that form leaves out either way.
-func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
-	// One decoding of our own card serves both canonical forms, written
-	// from the tree; it is read as verifiers read cards, so that no card
-	// is signed that they would refuse.
-	tree, err := card.Decode(unsigned, card.Strict)
-	if err != nil {
-		return nil, nil, fmt.Errorf("verifiers would refuse this card (%v): change the manifest so that it does not hold this", err)
-	}
-	strict, err := sign.CanonicalValue(tree)
-	if err != nil {
-		return nil, nil, err
-	}
-	projectedTree, omitted := card.SDKProjectionValue(tree)
-	removed := card.Paths(omitted)
-	for _, s := range signers {
-		sig, err := s.SignCanonical(strict)
-		if err != nil {
-			return nil, nil, err
-		}
-		sigs = append(sigs, sig)
-	}
-	if len(removed) == 0 || !project {
-		return sigs, removed, nil
-	}
-	projectedDoc, err := sign.CanonicalValue(projectedTree)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, s := range signers {
-		sig, err := s.SignProjectionCanonical(projectedDoc)
-		if err != nil {
-			return nil, nil, err
-		}
-		sigs = append(sigs, sig)
-	}
-	return sigs, removed, nil
-}
-
-// skillTags is every tag of an agent's skills, first use first, once each.
-func skillTags(a *manifest.Agent) []string {
-	var tags []string
-	seen := map[string]bool{}
-	for _, s := range a.Skills {
-		for _, t := range s.Tags {
-			if !seen[t] {
-				seen[t] = true
-				tags = append(tags, t)
-			}
-		}
-	}
-	return tags
 }
 
 // configuredOutConflict is checkOutDir for the output folder out that the

@@ -1,0 +1,176 @@
+package site
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/agentcards/agentcards/internal/manifest"
+)
+
+// agentFile names one file of an agent, relative to the output.
+func agentFile(id, name string) string {
+	if name == "index.html" {
+		return "agents/" + id + "/index.html"
+	}
+	return "agents/" + id + "/" + WellKnown + "/" + name
+}
+
+// agentFileNames are the files every agent has.
+var agentFileNames = []string{CardFile, LegacyFile, "index.html"}
+
+// agentFiles brings an agent's own files in the tree up to date: kept when
+// the tree has them for the same inputs, copied from the live output when
+// it has, built otherwise.
+func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) error {
+	t := b.tree
+	have := t.agent(mem.id)
+	var live agentRecord
+	if b.live.st != nil {
+		live = b.live.st.Agents[mem.id]
+	}
+	if have.Key == mem.key && agentIntact(t.root, mem.id, have) {
+		t.setRaw(mem.rawK, mem.id)
+		t.kept(len(agentFileNames))
+		b.noteProjected(mem.id, have.Projected)
+		if have.Extended {
+			b.noteExtended(mem, mu, res)
+		}
+		return nil
+	}
+	// From here until the files are written, the tree's copy is unknown.
+	t.forgetAgent(mem.id)
+	if err := t.mkdir("agents/" + mem.id + "/" + WellKnown); err != nil {
+		return err
+	}
+	if err := t.clearAgentFolders(mem.id); err != nil {
+		return err
+	}
+	rec := agentRecord{Key: mem.key}
+	copied := false
+	if live.Key == mem.key && b.live.dir != "" && agentIntact(b.live.dir, mem.id, live) {
+		rec.Stats, rec.Sums, copied = t.copyAgent(b.live.dir, mem.id)
+		rec.Projected, rec.Extended = live.Projected, live.Extended
+	}
+	if !copied {
+		if mem.agent == nil && !b.decode(mem, mu, res) {
+			return nil
+		}
+		out, err := b.buildAgent(mem.agent)
+		if err != nil {
+			return fmt.Errorf("agent %q: %w", mem.id, err)
+		}
+		for i, data := range [][]byte{out.cardJSON, out.legacyJSON, out.page} {
+			w, err := t.write(agentFile(mem.id, agentFileNames[i]), data)
+			if err != nil {
+				return err
+			}
+			rec.Stats[i], rec.Sums[i] = w.Stat, w.Sum
+		}
+		rec.Projected = strings.Join(out.projected, "\n")
+		rec.Extended = mem.agent.Extended != nil
+		if len(out.notes) > 0 {
+			b.mu.Lock()
+			b.notes = append(b.notes, out.notes...)
+			b.mu.Unlock()
+		}
+	} else {
+		t.kept(len(agentFileNames))
+	}
+	for i, dir := range agentFolders(mem.id) {
+		st, ok := statFile(filepath.Join(t.root, filepath.FromSlash(dir)))
+		if !ok {
+			return fmt.Errorf("%s vanished while the build wrote into it", dir)
+		}
+		rec.Folders[i] = st
+	}
+	t.setAgent(mem.id, rec, mem.rawK)
+	b.noteProjected(mem.id, rec.Projected)
+	if rec.Extended {
+		b.noteExtended(mem, mu, res)
+	}
+	return nil
+}
+
+func (b *builder) noteProjected(id, projected string) {
+	if projected == "" {
+		return
+	}
+	b.mu.Lock()
+	b.projected[id] = strings.Split(projected, "\n")
+	b.mu.Unlock()
+}
+
+// copyAgent copies an agent's files from the live output dir into the
+// tree, scanning them like every output.
+func (t *tree) copyAgent(dir, id string) (stats [3]fileStat, sums [3][32]byte, ok bool) {
+	for i, name := range agentFileNames {
+		w, err := t.copyFrom(dir, agentFile(id, name))
+		if err != nil {
+			return stats, sums, false
+		}
+		stats[i], sums[i] = w.Stat, w.Sum
+	}
+	return stats, sums, true
+}
+
+// agentIntact reports whether the tree at root still holds an agent's
+// files as they were written.
+func agentIntact(root, id string, rec agentRecord) bool {
+	for i, name := range agentFileNames {
+		if !intact(filepath.Join(root, filepath.FromSlash(agentFile(id, name))), rec.Stats[i]) {
+			return false
+		}
+	}
+	for i, dir := range agentFolders(id) {
+		if !folderIntact(filepath.Join(root, filepath.FromSlash(dir)), rec.Folders[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// agentFolders are the folders of an agent's files.
+func agentFolders(id string) [2]string {
+	return [2]string{"agents/" + id, "agents/" + id + "/" + WellKnown}
+}
+
+// clearAgentFolders removes from a tree kept from an earlier build
+// whatever else is in an agent's folders: a file or link planted there
+// would otherwise be published with the agent.
+func (t *tree) clearAgentFolders(id string) error {
+	if t.fresh {
+		return nil
+	}
+	dirs := agentFolders(id)
+	if err := t.removeOthers(dirs[0], map[string]bool{"index.html": true, WellKnown: true}); err != nil {
+		return err
+	}
+	return t.removeOthers(dirs[1], map[string]bool{CardFile: true, LegacyFile: true})
+}
+
+// agentOutput is what building one agent produced.
+type agentOutput struct {
+	cardJSON, legacyJSON, page []byte
+	unsigned                   []byte // the v1.0 card before signing
+	notes                      []string
+	projected                  []string
+}
+
+// buildAgent makes an agent's two signed cards and its page.
+func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
+	out, err := signedCards(b.m, b.opts.Signers, a)
+	if err != nil {
+		return nil, err
+	}
+	if b.opts.Inspect != nil {
+		if err := b.opts.Inspect(a, out.unsigned); err != nil {
+			return nil, err
+		}
+	}
+	if out.page, err = b.pages.agentPage(a, len(out.projected) > 0 && b.m.Site.ProjectionSignatures()); err != nil {
+		return nil, fmt.Errorf("page: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,120 @@
+package site
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/compose"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/regular"
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+// signedCards makes an agent's card in both shapes, each signed by every
+// signer.
+func signedCards(m *manifest.Manifest, signers []*sign.Signer, a *manifest.Agent) (*agentOutput, error) {
+	out := &agentOutput{}
+	// Each card is encoded once: the signatures go in as its last member.
+	unsigned, err := card.Compact(compose.NewV1(m, a))
+	if err != nil {
+		return nil, err
+	}
+	out.unsigned = unsigned
+	project := m.Site.ProjectionSignatures()
+	sigs, projected, err := signatures(unsigned, signers, project)
+	if err != nil {
+		return nil, err
+	}
+	out.projected = projected
+	if out.cardJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
+		return nil, err
+	}
+	v03, notes := compose.NewV03(m, a)
+	out.notes = notes
+	if unsigned, err = card.Compact(v03); err != nil {
+		return nil, err
+	}
+	if sigs, _, err = signatures(unsigned, signers, project); err != nil {
+		return nil, err
+	}
+	if out.legacyJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// rootCards puts the default agent's cards at /.well-known/.
+func (b *builder) rootCards(ids []string) error {
+	def := b.m.Site.DefaultAgent
+	if def == "" && len(ids) == 1 {
+		def = ids[0]
+	}
+	if def == "" && len(ids) == 0 {
+		return nil // MCP servers only: no agent card at the root
+	}
+	t := b.tree
+	k := t.agent(def).Key
+	if k == (key{}) {
+		return fmt.Errorf("default agent %q was not built", def)
+	}
+	for _, name := range []string{CardFile, LegacyFile} {
+		rel := WellKnown + "/" + name
+		if t.fileIntact(rel, k) {
+			t.kept(1)
+			continue
+		}
+		t.record(rel, key{}, fileSum{})
+		data, err := regular.ReadFile(filepath.Join(t.root, filepath.FromSlash(agentFile(def, name))))
+		if err != nil {
+			return err
+		}
+		if err := t.replace(rel, k, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// signatures signs an unsigned card with every signer. When the A2A SDKs'
+// canonical form of the card differs from its strict JCS form (a security
+// requirement without scopes), and project is set, each signer also signs
+// the SDK projection, after all the strict signatures; projected lists what
+// that form leaves out either way.
+func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
+	// One decoding of our own card serves both canonical forms, written
+	// from the tree; it is read as verifiers read cards, so that no card
+	// is signed that they would refuse.
+	tree, err := card.Decode(unsigned, card.Strict)
+	if err != nil {
+		return nil, nil, fmt.Errorf("verifiers would refuse this card (%v): change the manifest so that it does not hold this", err)
+	}
+	strict, err := sign.CanonicalValue(tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	projectedTree, omitted := card.SDKProjectionValue(tree)
+	removed := card.Paths(omitted)
+	for _, s := range signers {
+		sig, err := s.SignCanonical(strict)
+		if err != nil {
+			return nil, nil, err
+		}
+		sigs = append(sigs, sig)
+	}
+	if len(removed) == 0 || !project {
+		return sigs, removed, nil
+	}
+	projectedDoc, err := sign.CanonicalValue(projectedTree)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, s := range signers {
+		sig, err := s.SignProjectionCanonical(projectedDoc)
+		if err != nil {
+			return nil, nil, err
+		}
+		sigs = append(sigs, sig)
+	}
+	return sigs, removed, nil
+}
