@@ -33,7 +33,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	if have.Key == mem.key && agentIntact(t.root, mem.id, have) {
 		t.setRaw(mem.rawK, mem.id)
 		t.kept(len(agentFileNames))
-		b.noteProjected(mem.id, have.Projected)
+		b.notes.project(mem.id, have.Projected)
 		if have.Extended {
 			b.noteExtended(mem, mu, res)
 		}
@@ -71,9 +71,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		rec.Projected = strings.Join(out.projected, "\n")
 		rec.Extended = mem.agent.Extended != nil
 		if len(out.notes) > 0 {
-			b.mu.Lock()
-			b.notes = append(b.notes, out.notes...)
-			b.mu.Unlock()
+			b.notes.add(out.notes...)
 		}
 	} else {
 		t.kept(len(agentFileNames))
@@ -86,20 +84,11 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		rec.Folders[i] = st
 	}
 	t.setAgent(mem.id, rec, mem.rawK)
-	b.noteProjected(mem.id, rec.Projected)
+	b.notes.project(mem.id, rec.Projected)
 	if rec.Extended {
 		b.noteExtended(mem, mu, res)
 	}
 	return nil
-}
-
-func (b *builder) noteProjected(id, projected string) {
-	if projected == "" {
-		return
-	}
-	b.mu.Lock()
-	b.projected[id] = strings.Split(projected, "\n")
-	b.mu.Unlock()
 }
 
 // copyAgent copies an agent's files from the live output dir into the

@@ -14,31 +14,47 @@ import (
 	"github.com/agentcards/agentcards/templates"
 )
 
-// builder is one build: it brings the tree at root up to date, agent group
-// by agent group, reusing what the tree holds and copying what the live
-// output holds when their inputs are unchanged.
+// builder is one build: it brings the standby tree up to date, agent
+// group by agent group, reusing what the tree holds and copying what the
+// live output holds when their inputs are unchanged.
 type builder struct {
-	opts Options
-	plan plan
-	keys inputKeys
-	src  *manifest.Source
-	m    *manifest.Manifest // the head: site and provider
-	tree *tree              // the standby tree, brought up to date
-	live liveTree           // the previous output
-	mu   sync.Mutex         // guards notes, projected, extended
-
+	opts  Options
+	src   *manifest.Source
+	m     *manifest.Manifest // the head: site and provider
+	plan  plan
+	keys  inputKeys
 	site  *siteDir // what site/ holds
 	pages *pages   // renders the HTML pages
+	tree  *tree    // the standby tree, brought up to date
+	live  liveTree // the previous output
 
-	// extended are the agents with extended cards (guarded by mu).
-	extended    []*manifest.Agent
-	leakScanned int // public files the leak check read
-	// private is the private output's files (extendedFiles), and
-	// extendedCount how many extended cards they hold.
-	private       map[string][]byte
-	extendedCount int
-	notes         []string
-	projected     map[string][]string
+	notes    buildNotes
+	extended extendedAgents
+}
+
+// buildNotes gathers, from many goroutines, what a build has to tell.
+type buildNotes struct {
+	mu        sync.Mutex
+	lines     []string            // Report.Notes
+	projected map[string][]string // Report.Projected
+}
+
+// add notes lines.
+func (n *buildNotes) add(lines ...string) {
+	n.mu.Lock()
+	n.lines = append(n.lines, lines...)
+	n.mu.Unlock()
+}
+
+// project notes the fields the SDK-projection signatures of agent id's
+// cards leave out, one per line ("" when it has none).
+func (n *buildNotes) project(id, projected string) {
+	if projected == "" {
+		return
+	}
+	n.mu.Lock()
+	n.projected[id] = strings.Split(projected, "\n")
+	n.mu.Unlock()
 }
 
 // groupResult is what one group of agents gave.
@@ -48,12 +64,13 @@ type groupResult struct {
 	err      error
 }
 
-// run builds everything into root and returns the report.
-func (b *builder) run() (*Report, error) {
+// run builds everything into the standby tree and returns the report, and
+// the private output's files (nil when the site has no extended cards).
+func (b *builder) run() (*Report, map[string][]byte, error) {
 	b.plan = newPlan(b.src.Len(), b.m.Site.DefaultAgent)
-	b.projected = map[string][]string{}
+	b.notes.projected = map[string][]string{}
 	if err := b.prepare(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	results := make([]groupResult, b.plan.groups)
 	workers := b.opts.Workers
@@ -82,7 +99,7 @@ func (b *builder) run() (*Report, error) {
 	ids := make([]string, 0, b.plan.n)
 	for _, r := range results {
 		if r.err != nil {
-			return nil, r.err
+			return nil, nil, r.err
 		}
 		problems = append(problems, r.problems...)
 		ids = append(ids, r.ids...)
@@ -90,29 +107,31 @@ func (b *builder) run() (*Report, error) {
 	problems = append(problems, b.src.CheckIDs(ids)...)
 	if len(problems) > 0 {
 		sortProblems(problems)
-		return nil, problems
+		return nil, nil, problems
 	}
 	if err := b.site.checkDocs(ids); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	names, err := b.siteFiles(ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := b.prune(ids, names); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := b.tree.checksums(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := b.checkLeaks(); err != nil {
-		return nil, err
+	scanned, err := b.checkLeaks()
+	if err != nil {
+		return nil, nil, err
 	}
-	if b.private, err = b.extendedFiles(); err != nil {
-		return nil, err
+	private, extended, err := b.extended.files(b.m, b.opts.Signers)
+	if err != nil {
+		return nil, nil, err
 	}
-	rep := &Report{Agents: b.plan.n, Files: int(b.tree.files.Load()), Notes: b.notes, Projected: b.projected, LeakScanned: b.leakScanned}
-	return rep, nil
+	rep := &Report{Agents: b.plan.n, Files: int(b.tree.files.Load()), Extended: extended, Notes: b.notes.lines, Projected: b.notes.projected, LeakScanned: scanned}
+	return rep, private, nil
 }
 
 func sortProblems(e manifest.Errors) {

@@ -209,20 +209,20 @@ func Build(opts Options) (*Report, error) {
 	if liveKnown {
 		b.live = liveTree{dir: out, st: live}
 	}
-	rep, err := b.run()
+	rep, privFiles, err := b.run()
 	if err != nil {
 		// The standby holds what was written so far, recorded exactly.
 		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
 		return nil, err
 	}
-	private, err := openPrivate(realPriv, realOut, realManifest, realKeys, m.Path, b.private != nil)
-	if err == nil && b.private != nil && opts.ConfiguredPrivateDir != "" {
+	private, err := openPrivate(realPriv, realOut, realManifest, realKeys, m.Path, privFiles != nil)
+	if err == nil && privFiles != nil && opts.ConfiguredPrivateDir != "" {
 		// A preview: the folders the manifest names are held to the
 		// rules a build holds them to, though it writes elsewhere.
 		err = configuredConflict(opts.ConfiguredPrivateDir, opts.ConfiguredOutDir, realManifest, realKeys)
 	}
 	if err == nil {
-		err = private.prepare(b.private, opts.Secrets)
+		err = private.prepare(privFiles, opts.Secrets)
 	}
 	if err != nil {
 		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
@@ -244,11 +244,10 @@ func Build(opts Options) (*Report, error) {
 		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
 		return nil, err
 	}
-	if err := private.finish(b.private == nil); err != nil {
+	if err := private.finish(privFiles == nil); err != nil {
 		rep.Notes = append(rep.Notes, "the previous private output could not be removed: "+err.Error())
 	}
-	rep.Extended = b.extendedCount
-	if b.private != nil {
+	if privFiles != nil {
 		rep.PrivateDir = private.dir
 	}
 	// Before the state forgets it: a build stopped halfway through
@@ -260,7 +259,7 @@ func Build(opts Options) (*Report, error) {
 	}
 	// The folders keep their identities: standbyState now describes out, and the
 	// previous live tree (known or not) is the standby.
-	next := &buildState{Live: standbyState, Standby: live, Private: recordPrivate(private.dir, b.private != nil)}
+	next := &buildState{Live: standbyState, Standby: live, Private: recordPrivate(private.dir, privFiles != nil)}
 	if err := next.save(statePath(out)); err != nil {
 		rep.Notes = append(rep.Notes, "the build state could not be saved, so the next build starts from scratch: "+err.Error())
 	}

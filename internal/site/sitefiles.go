@@ -96,7 +96,7 @@ func (b *builder) hostFiles(files map[string][]byte, ids []string) {
 	}
 	files[HeadersFile] = renderHeaders(slugs, len(m.MCPServers) > 0)
 	if n := len(headerRules(slugs, len(m.MCPServers) > 0)); n > CloudflareMaxRules {
-		b.notes = append(b.notes, fmt.Sprintf("_headers has %d rules; Cloudflare Pages reads only the first %d (fewer extra pages in site/ keep it under)", n, CloudflareMaxRules))
+		b.notes.add(fmt.Sprintf("_headers has %d rules; Cloudflare Pages reads only the first %d (fewer extra pages in site/ keep it under)", n, CloudflareMaxRules))
 	}
 	files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
 	files[SitemapFile] = b.sitemap(ids)

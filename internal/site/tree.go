@@ -90,6 +90,14 @@ func (t *tree) setRaw(raw key, id string) {
 	t.mu.Unlock()
 }
 
+// markClean records that every file of the tree is free of the private
+// text whose key is k (treeState.Clean).
+func (t *tree) markClean(k key) {
+	t.mu.Lock()
+	t.st.Clean = k
+	t.mu.Unlock()
+}
+
 // fileIntact reports whether the tree holds the file rel as recorded with
 // key k.
 func (t *tree) fileIntact(rel string, k key) bool {
