@@ -64,12 +64,6 @@ func (r *privateRecord) lockDir() []string {
 	return []string{filepath.Dir(r.Path)}
 }
 
-// privatePaths are the real paths a previous private output must keep
-// clear of, and the manifest's file (for ownerLine).
-type privatePaths struct {
-	newDir, out, manifestDir, keysDir, manifest string
-}
-
 // errSkip is a previous private output there is nothing to say about:
 // gone already, or the folder the build writes now.
 var errSkip = errors.New("nothing to remove")
@@ -80,7 +74,7 @@ var errSkip = errors.New("nothing to remove")
 // output nor the public one (or a folder kept beside it) and neither
 // inside the other, holds neither the manifest nor the keys, is a real
 // folder at every level, and is the very folder the last build swapped in.
-func checkOldPrivate(r *privateRecord, p privatePaths) (string, error) {
+func checkOldPrivate(r *privateRecord, p buildPaths) (string, error) {
 	old := r.Path
 	if !filepath.IsAbs(old) || filepath.Clean(old) != old {
 		return "is not a clean absolute path", nil
@@ -211,7 +205,7 @@ func readRegular(root *os.Root, name string) ([]byte, error) {
 // of it. locked says the build holds the lock beside the folder. It
 // returns the folder when it removed it, else a warning ("" when there is
 // nothing to say).
-func removeOldPrivate(r *privateRecord, locked bool, p privatePaths) (removed, warning string) {
+func removeOldPrivate(r *privateRecord, locked bool, p buildPaths) (removed, warning string) {
 	if r == nil {
 		return "", ""
 	}

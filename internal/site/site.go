@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
@@ -97,68 +96,11 @@ func JWKSURL(m *manifest.Manifest) string {
 // exchanges it with the output. On any error the previous output is left
 // as it was.
 func Build(opts Options) (*Report, error) {
-	src := opts.Source
-	if src == nil {
-		src = opts.Manifest.Source()
-	}
-	m := src.Head
-	if problems, fatal := src.Problems(); fatal {
-		return nil, problems
-	}
-	if len(opts.Signers) == 0 {
-		return nil, errors.New("no signing key")
-	}
-	for _, s := range opts.Signers {
-		if opts.Keys.Find(s.KID) == nil {
-			return nil, fmt.Errorf("signing key %s has no public half in the keys folder (%s): add it with `agentcards keygen`, or commit its public JWK there", s.KID, m.KeysDir())
-		}
-	}
-	if opts.Secrets == nil {
-		s, err := secret.NewScanner(nil)
-		if err != nil {
-			return nil, err
-		}
-		opts.Secrets = s
-	}
-	out, err := filepath.Abs(opts.OutDir)
+	opts, src, err := checkOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	if st, err := os.Lstat(out); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		return nil, fmt.Errorf("output folder %s is a symbolic link: a build replaces the folder itself, so give the real path (site.output or -out)", out)
-	}
-	// Compare real paths: a keys folder or manifest reached through a link
-	// must still never be inside what the build replaces.
-	realOut, err := realPath(out)
-	if err != nil {
-		return nil, err
-	}
-	realManifest, err := realPath(m.Dir)
-	if err != nil {
-		return nil, err
-	}
-	realKeys, err := realPath(m.KeysDir())
-	if err != nil {
-		return nil, err
-	}
-	if opts.ConfiguredOutDir != "" {
-		// A preview: the output folder the manifest names is held to the
-		// rules a build holds it to, though the preview writes elsewhere.
-		if err := configuredOutConflict(opts.ConfiguredOutDir, realManifest, realKeys); err != nil {
-			return nil, err
-		}
-	}
-	out = realOut
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return nil, err
-	}
-	// One build at a time beside an output folder; while this one holds
-	// the lock, any build folder there is a leftover of a build that died.
-	privDir := opts.PrivateDir
-	if privDir == "" {
-		privDir = m.PrivateDir()
-	}
-	realPriv, err := realPath(privDir)
+	p, err := resolvePaths(opts, src.Head)
 	if err != nil {
 		return nil, err
 	}
@@ -166,143 +108,109 @@ func Build(opts Options) (*Report, error) {
 	// the previous private output, which it may remove); the locks are
 	// taken in one order, so that two builds that name each other's
 	// folders never wait for each other.
-	prevPriv := loadState(statePath(out)).Private
-	unlock, err := lockDirs(append([]string{filepath.Dir(out), filepath.Dir(realPriv)}, prevPriv.lockDir()...)...)
+	prevPriv := loadState(statePath(p.out)).Private
+	unlock, err := lockDirs(append([]string{filepath.Dir(p.out), filepath.Dir(p.newDir)}, prevPriv.lockDir()...)...)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	removeStale(out)
-	state := loadState(statePath(out))
-	// The folder beside the previous private output is locked only if a
-	// build that ran while this one waited did not change it.
-	prevLocked := state.Private == nil || prevPriv != nil && state.Private.Path == prevPriv.Path
-	liveKnown := state.Live != nil && state.Live.matches(out)
-	if err := checkOutDir(realOut, realManifest, realKeys, liveKnown); err != nil {
-		return nil, err
-	}
-
-	standby := standbyPath(out)
-	if st, err := os.Lstat(standby); err == nil && !st.IsDir() {
-		return nil, fmt.Errorf("%s is not a folder: it is where builds keep the previous tree; remove it", standby)
-	}
-	standbyState, fresh, err := prepareStandby(state, standby)
+	s, err := openStandby(p, prevPriv)
 	if err != nil {
 		return nil, err
 	}
-	// Until this build's leak check passes, no file of the tree is known
-	// to be free of private text (it is about to change); what was known
-	// holds for the files this build does not write.
-	cleanBefore := standbyState.Clean
-	standbyState.Clean = key{}
-	var live *treeState
-	if liveKnown {
-		live = state.Live
-	}
-	// Until this build records what it wrote, the standby is unknown.
-	// Every state saved before the new private output is in place keeps
-	// the previous one's record.
-	if err := (&buildState{Live: live, Private: state.Private}).save(statePath(out)); err != nil {
-		return nil, err
-	}
-	b := &builder{opts: opts, src: src, m: m, tree: &tree{root: standby, fresh: fresh, secrets: opts.Secrets, cleanBefore: cleanBefore, st: standbyState}}
-	if liveKnown {
-		b.live = liveTree{dir: out, st: live}
-	}
-	rep, privFiles, err := b.run()
+	b := &builder{opts: opts, src: src, m: src.Head, tree: s.newTree(opts.Secrets), live: s.liveTree()}
+	rep, private, err := b.run()
 	if err != nil {
 		// The standby holds what was written so far, recorded exactly.
-		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
+		s.saveUnfinished()
 		return nil, err
 	}
-	private, err := openPrivate(realPriv, realOut, realManifest, realKeys, m.Path, privFiles != nil)
-	if err == nil && privFiles != nil && opts.ConfiguredPrivateDir != "" {
-		// A preview: the folders the manifest names are held to the
-		// rules a build holds them to, though it writes elsewhere.
-		err = configuredConflict(opts.ConfiguredPrivateDir, opts.ConfiguredOutDir, realManifest, realKeys)
-	}
-	if err == nil {
-		err = private.prepare(privFiles, opts.Secrets)
-	}
-	if err != nil {
-		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
+	if err := s.publish(rep, private, opts); err != nil {
 		return nil, err
-	}
-	// The private output first: it can be put back if the public one
-	// cannot be exchanged, so that the two always come from one build.
-	if err := private.swap(); err != nil {
-		private.discard()
-		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
-		return nil, fmt.Errorf("private output: %w", err)
-	}
-	if err := exchangeTrees(standby, out); err != nil {
-		if uerr := private.undo(); uerr != nil {
-			err = fmt.Errorf("%v; and putting the previous private output back failed: %v (it is at %s)", err, uerr, private.next)
-		} else {
-			private.discard()
-		}
-		(&buildState{Live: live, Standby: standbyState, Private: state.Private}).save(statePath(out))
-		return nil, err
-	}
-	if err := private.finish(privFiles == nil); err != nil {
-		rep.Notes = append(rep.Notes, "the previous private output could not be removed: "+err.Error())
-	}
-	if privFiles != nil {
-		rep.PrivateDir = private.dir
-	}
-	// Before the state forgets it: a build stopped halfway through
-	// removing it finishes the job next time.
-	removed, warning := removeOldPrivate(state.Private, prevLocked, privatePaths{newDir: realPriv, out: realOut, manifestDir: realManifest, keysDir: realKeys, manifest: m.Path})
-	rep.RemovedPrivate = removed
-	if warning != "" {
-		rep.Warnings = append(rep.Warnings, warning)
-	}
-	// The folders keep their identities: standbyState now describes out, and the
-	// previous live tree (known or not) is the standby.
-	next := &buildState{Live: standbyState, Standby: live, Private: recordPrivate(private.dir, privFiles != nil)}
-	if err := next.save(statePath(out)); err != nil {
-		rep.Notes = append(rep.Notes, "the build state could not be saved, so the next build starts from scratch: "+err.Error())
 	}
 	return rep, nil
 }
 
-// lockDirs locks the folders (lockDir) that exist, in the order of their
-// paths, each once; unlock releases them all.
-func lockDirs(dirs ...string) (unlock func(), err error) {
-	slices.Sort(dirs)
-	dirs = slices.Compact(dirs)
-	var unlocks []func()
-	unlock = func() {
-		for _, u := range slices.Backward(unlocks) {
-			u()
+// checkOptions checks what a build is given, and fills in the defaults:
+// the manifest to build, and a scanner for generic key material.
+func checkOptions(opts Options) (Options, *manifest.Source, error) {
+	src := opts.Source
+	if src == nil {
+		src = opts.Manifest.Source()
+	}
+	m := src.Head
+	if problems, fatal := src.Problems(); fatal {
+		return opts, nil, problems
+	}
+	if len(opts.Signers) == 0 {
+		return opts, nil, errors.New("no signing key")
+	}
+	for _, s := range opts.Signers {
+		if opts.Keys.Find(s.KID) == nil {
+			return opts, nil, fmt.Errorf("signing key %s has no public half in the keys folder (%s): add it with `agentcards keygen`, or commit its public JWK there", s.KID, m.KeysDir())
 		}
 	}
-	for _, d := range dirs {
-		if _, err := os.Stat(d); err != nil {
-			continue // made, and locked, when a build needs it
-		}
-		u, err := lockDir(d)
+	if opts.Secrets == nil {
+		s, err := secret.NewScanner(nil)
 		if err != nil {
-			unlock()
-			return nil, fmt.Errorf("locking %s: %v", d, err)
+			return opts, nil, err
 		}
-		unlocks = append(unlocks, u)
+		opts.Secrets = s
 	}
-	return unlock, nil
+	return opts, src, nil
 }
 
-// buildPrefix is how the names of the folders a build writes beside out
-// begin: the new tree, and the previous one while it is removed.
-func buildPrefix(out string) string { return "." + filepath.Base(out) + ".build-" }
+// buildPaths are the real paths (realPath) a build works with, which the
+// output folders must keep clear of, and the manifest's file.
+type buildPaths struct {
+	newDir      string // the private output
+	out         string // the output folder
+	manifestDir string
+	keysDir     string
+	manifest    string // the manifest's file, for ownerLine
+}
 
-// removeStale removes the build folders that builds killed before they
-// finished left beside out. The caller holds the folder's lock, so no
-// other build is writing one.
-func removeStale(out string) {
-	stale, _ := filepath.Glob(filepath.Join(filepath.Dir(out), buildPrefix(out)+"*"))
-	for _, d := range stale {
-		os.RemoveAll(d)
+// resolvePaths makes the folders of a build real paths, and the output
+// folder's parent. A preview's output folder is not the one the manifest
+// names, which is refused where a build would refuse it.
+func resolvePaths(opts Options, m *manifest.Manifest) (buildPaths, error) {
+	out, err := filepath.Abs(opts.OutDir)
+	if err != nil {
+		return buildPaths{}, err
 	}
+	if st, err := os.Lstat(out); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return buildPaths{}, fmt.Errorf("output folder %s is a symbolic link: a build replaces the folder itself, so give the real path (site.output or -out)", out)
+	}
+	// Compare real paths: a keys folder or manifest reached through a link
+	// must still never be inside what the build replaces.
+	p := buildPaths{manifest: m.Path}
+	if p.out, err = realPath(out); err != nil {
+		return buildPaths{}, err
+	}
+	if p.manifestDir, err = realPath(m.Dir); err != nil {
+		return buildPaths{}, err
+	}
+	if p.keysDir, err = realPath(m.KeysDir()); err != nil {
+		return buildPaths{}, err
+	}
+	if opts.ConfiguredOutDir != "" {
+		// A preview: the output folder the manifest names is held to the
+		// rules a build holds it to, though the preview writes elsewhere.
+		if err := configuredOutConflict(opts.ConfiguredOutDir, p.manifestDir, p.keysDir); err != nil {
+			return buildPaths{}, err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(p.out), 0o755); err != nil {
+		return buildPaths{}, err
+	}
+	privDir := opts.PrivateDir
+	if privDir == "" {
+		privDir = m.PrivateDir()
+	}
+	if p.newDir, err = realPath(privDir); err != nil {
+		return buildPaths{}, err
+	}
+	return p, nil
 }
 
 // realPath is p made absolute with every symbolic link resolved; the part
@@ -330,45 +238,6 @@ func realPath(p string) (string, error) {
 	return filepath.Join(rp, filepath.Base(abs)), nil
 }
 
-// checkOutDir refuses output folders a build must not replace: one holding
-// the manifest or the keys folder, or an existing folder that is not a
-// previous build. All three paths are real (realPath).
-func checkOutDir(out, manifestDir, keysDir string, known bool) error {
-	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
-		if within(in.dir, out) {
-			return fmt.Errorf("output folder %s holds %s, which a build would delete; choose a folder of its own (site.output)", out, in.what)
-		}
-	}
-	if known {
-		// The state file says a build of ours made this very folder.
-		return nil
-	}
-	entries, err := os.ReadDir(out)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("output folder: %w", err)
-	}
-	if len(entries) == 0 {
-		return nil
-	}
-	foreign := ""
-	if _, err := os.Stat(filepath.Join(out, WellKnown, JWKSFile)); err != nil {
-		foreign = "no " + WellKnown + "/" + JWKSFile
-	}
-	for _, e := range entries {
-		if !slices.Contains(TopLevel, e.Name()) && !validSlug(e.Name()) {
-			foreign = "it holds " + e.Name() + ", which a build does not write"
-			break
-		}
-	}
-	if foreign != "" {
-		return fmt.Errorf("output folder %s exists and is not an agentcards site (%s); move it away or choose another folder (site.output): a build replaces the whole folder", out, foreign)
-	}
-	return nil
-}
-
 // TopLevel is every name a build writes at the top of the output folder
 // (the templates' assets among them); a folder holding anything else is
 // not replaced.
@@ -385,19 +254,6 @@ func (e *CleanupError) Error() string {
 	return fmt.Sprintf("the new site is in place, but the previous one could not be removed from %s: %v", e.Path, e.Err)
 }
 
-// writeOutput writes one file of the new tree under root, after scanning
-// it for private key material: every byte the build publishes passes here.
-func writeOutput(secrets *secret.Scanner, root, path string, data []byte) error {
-	if f, found := secrets.Scan(path, data); found {
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			rel = path
-		}
-		return &LeakError{File: filepath.ToSlash(rel), Found: f}
-	}
-	return os.WriteFile(path, data, 0o644)
-}
-
 // LeakError is an output file that would publish private key material.
 type LeakError struct {
 	File  string // relative to the output folder
@@ -406,18 +262,6 @@ type LeakError struct {
 
 func (e *LeakError) Error() string {
 	return fmt.Sprintf("%s would publish %s: the build stopped and published nothing; remove it from where that file comes from (agents.toml, site/, templates/), and if it is a real key, treat it as leaked and rotate it", e.File, e.Found)
-}
-
-// configuredOutConflict is checkOutDir for the output folder out that the
-// manifest names, which a preview does not write: the refusal a build of
-// the same manifest would meet.
-func configuredOutConflict(out, manifestDir, keysDir string) error {
-	realOut, err := realPath(out)
-	if err != nil {
-		return err
-	}
-	state := loadState(statePath(realOut))
-	return checkOutDir(realOut, manifestDir, keysDir, state.Live != nil && state.Live.matches(realOut))
 }
 
 // configuredConflict is privateConflict for the folders a manifest names,

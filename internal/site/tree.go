@@ -350,3 +350,16 @@ func (t *tree) pruneUnknown(agents map[string]bool) error {
 	}
 	return t.removeOthers("agents", agents)
 }
+
+// writeOutput writes one file of the new tree under root, after scanning
+// it for private key material: every byte the build publishes passes here.
+func writeOutput(secrets *secret.Scanner, root, path string, data []byte) error {
+	if f, found := secrets.Scan(path, data); found {
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			rel = path
+		}
+		return &LeakError{File: filepath.ToSlash(rel), Found: f}
+	}
+	return os.WriteFile(path, data, 0o644)
+}
