@@ -48,7 +48,7 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 	}
 	made := make([][]byte, len(todo))
 	var res groupResult
-	b.parallel(len(todo), runtime.GOMAXPROCS(0), func(i int) error {
+	parallel(len(todo), runtime.GOMAXPROCS(0), func(i int) error {
 		var err error
 		made[i], err = todo[i].make()
 		return err

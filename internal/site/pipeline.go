@@ -72,42 +72,9 @@ func (b *builder) run() (*Report, map[string][]byte, error) {
 	if err := b.prepare(); err != nil {
 		return nil, nil, err
 	}
-	results := make([]groupResult, b.plan.groups)
-	workers := b.opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	// Groups are independent; within one, agents are built on all cores
-	// too (a small site is one group).
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, max(b.plan.groups, 1)) {
-		wg.Go(func() {
-			for g := range next {
-				results[g] = b.group(g, workers)
-			}
-		})
-	}
-	for g := range b.plan.groups {
-		next <- g
-	}
-	close(next)
-	wg.Wait()
-
-	problems, _ := b.src.Problems()
-	problems = slices.Clone(problems)
-	ids := make([]string, 0, b.plan.n)
-	for _, r := range results {
-		if r.err != nil {
-			return nil, nil, r.err
-		}
-		problems = append(problems, r.problems...)
-		ids = append(ids, r.ids...)
-	}
-	problems = append(problems, b.src.CheckIDs(ids)...)
-	if len(problems) > 0 {
-		sortProblems(problems)
-		return nil, nil, problems
+	ids, err := b.collect(b.groups())
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := b.site.checkDocs(ids); err != nil {
 		return nil, nil, err
@@ -132,6 +99,53 @@ func (b *builder) run() (*Report, map[string][]byte, error) {
 	}
 	rep := &Report{Agents: b.plan.n, Files: int(b.tree.files.Load()), Extended: extended, Notes: b.notes.lines, Projected: b.notes.projected, LeakScanned: scanned}
 	return rep, private, nil
+}
+
+// groups builds every group of agents.
+func (b *builder) groups() []groupResult {
+	results := make([]groupResult, b.plan.groups)
+	workers := b.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// Groups are independent; within one, agents are built on all cores
+	// too (a small site is one group).
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, max(b.plan.groups, 1)) {
+		wg.Go(func() {
+			for g := range next {
+				results[g] = b.group(g, workers)
+			}
+		})
+	}
+	for g := range b.plan.groups {
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// collect joins what the groups gave: the ids of all agents, or the first
+// error, or else every problem of the manifest, in the order of the file.
+func (b *builder) collect(results []groupResult) ([]string, error) {
+	problems, _ := b.src.Problems()
+	problems = slices.Clone(problems)
+	ids := make([]string, 0, b.plan.n)
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		problems = append(problems, r.problems...)
+		ids = append(ids, r.ids...)
+	}
+	problems = append(problems, b.src.CheckIDs(ids)...)
+	if len(problems) > 0 {
+		sortProblems(problems)
+		return nil, problems
+	}
+	return ids, nil
 }
 
 func sortProblems(e manifest.Errors) {
@@ -188,7 +202,7 @@ func (b *builder) group(g, workers int) groupResult {
 	}
 	// Pass 1: the source of each agent, and its id (from the state when
 	// this source was built before, else by decoding it).
-	b.parallel(len(ms), workers, func(j int) error {
+	parallel(len(ms), workers, func(j int) error {
 		mem := &ms[j]
 		mem.index = lo + j
 		mem.raw, mem.rawK = raws[j], hashParts(raws[j])
@@ -212,7 +226,7 @@ func (b *builder) group(g, workers int) groupResult {
 	}
 	if len(res.problems) > 0 {
 		// Keep checking the rest; write nothing more for this group.
-		b.parallel(len(ms), workers, func(j int) error {
+		parallel(len(ms), workers, func(j int) error {
 			if ms[j].agent == nil && !ms[j].bad {
 				b.decode(&ms[j], &mu, &res)
 			}
@@ -229,7 +243,7 @@ func (b *builder) group(g, workers int) groupResult {
 		}
 	}
 	// Pass 2: each agent's own files.
-	b.parallel(len(ms), workers, func(j int) error {
+	parallel(len(ms), workers, func(j int) error {
 		mem := &ms[j]
 		if listings && mem.agent == nil && !b.decode(mem, &mu, &res) {
 			return nil
@@ -249,7 +263,7 @@ func (b *builder) group(g, workers int) groupResult {
 
 // parallel runs f(0..n-1) on up to workers goroutines, keeping the first
 // error in res.
-func (b *builder) parallel(n, workers int, f func(int) error, res *groupResult) {
+func parallel(n, workers int, f func(int) error, res *groupResult) {
 	var mu sync.Mutex
 	var next atomic.Int64
 	var wg sync.WaitGroup
