@@ -171,6 +171,8 @@ type PrivateLeakError struct {
 	Found map[string][]string
 }
 
+// Error lists up to ten files with the private text each holds, and what
+// to do.
 func (e *PrivateLeakError) Error() string {
 	var b strings.Builder
 	files := slices.Sorted(maps.Keys(e.Found))

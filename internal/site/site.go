@@ -1,6 +1,3 @@
-// Package site writes the output tree: signed cards for every agent, the
-// JWKS, the AI catalog and an index page. A build is atomic (written beside
-// the output folder and swapped in at the end) and reproducible.
 package site
 
 import (
@@ -250,6 +247,7 @@ type CleanupError struct {
 	Err  error
 }
 
+// Error says where the previous site was left.
 func (e *CleanupError) Error() string {
 	return fmt.Sprintf("the new site is in place, but the previous one could not be removed from %s: %v", e.Path, e.Err)
 }
@@ -260,6 +258,7 @@ type LeakError struct {
 	Found secret.Finding
 }
 
+// Error names the file, what it would publish, and what to do.
 func (e *LeakError) Error() string {
 	return fmt.Sprintf("%s would publish %s: the build stopped and published nothing; remove it from where that file comes from (agents.toml, site/, templates/), and if it is a real key, treat it as leaked and rotate it", e.File, e.Found)
 }
