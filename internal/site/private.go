@@ -83,6 +83,20 @@ func privateConflict(dir, out, manifestDir, keysDir string) error {
 	return nil
 }
 
+// configuredConflict is privateConflict for the folders a manifest names,
+// made real paths.
+func configuredConflict(priv, out, manifestDir, keysDir string) error {
+	realPriv, err := realPath(priv)
+	if err != nil {
+		return err
+	}
+	realOut, err := realPath(out)
+	if err != nil {
+		return err
+	}
+	return privateConflict(realPriv, realOut, manifestDir, keysDir)
+}
+
 // overlapsOutput says how dir overlaps the public output out or the
 // folders a build keeps beside it (.out.standby, .out.state, .out.build-*),
 // "" when it does not.

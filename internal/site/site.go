@@ -262,17 +262,3 @@ type LeakError struct {
 func (e *LeakError) Error() string {
 	return fmt.Sprintf("%s would publish %s: the build stopped and published nothing; remove it from where that file comes from (agents.toml, site/, templates/), and if it is a real key, treat it as leaked and rotate it", e.File, e.Found)
 }
-
-// configuredConflict is privateConflict for the folders a manifest names,
-// made real paths.
-func configuredConflict(priv, out, manifestDir, keysDir string) error {
-	realPriv, err := realPath(priv)
-	if err != nil {
-		return err
-	}
-	realOut, err := realPath(out)
-	if err != nil {
-		return err
-	}
-	return privateConflict(realPriv, realOut, manifestDir, keysDir)
-}
