@@ -1,6 +1,7 @@
 package site
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/sign"
 )
 
 // privateRecord is the private output a build swapped in, as the state
@@ -24,6 +27,53 @@ type privateRecord struct {
 	// folder's inode back, never a change time of the past.
 	OwnerIno   uint64
 	OwnerCtime int64
+}
+
+// lastPrivatePath is the file, in the manifest's git-ignored .agentcards
+// folder and named for the manifest, that records the private output the manifest's last build
+// swapped in, wherever its public output was: a build that moves
+// site.output and site.privateOutput together, whose new output folder
+// has no state of its own, still finds the old private output there.
+func lastPrivatePath(manifestDir, manifest string) string {
+	return filepath.Join(manifestDir, sign.DevKeyDir, "private-output."+filepath.Base(manifest)+".json")
+}
+
+// loadLastPrivate reads lastPrivatePath; nil when there is none or it
+// does not hold a clean absolute path.
+func loadLastPrivate(manifestDir, manifest string) *privateRecord {
+	data, err := os.ReadFile(lastPrivatePath(manifestDir, manifest))
+	if err != nil || len(data) > 4096 {
+		return nil
+	}
+	var r privateRecord
+	if json.Unmarshal(data, &r) != nil || !filepath.IsAbs(r.Path) || filepath.Clean(r.Path) != r.Path || r.Ino == 0 {
+		return nil
+	}
+	return &r
+}
+
+// saveLastPrivate writes r to lastPrivatePath, or removes the file when r
+// is nil (the build wrote no private output).
+func saveLastPrivate(manifestDir, manifest string, r *privateRecord) error {
+	path := lastPrivatePath(manifestDir, manifest)
+	if r == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // ownerID is the inode and change time of the owner file in dir.

@@ -37,6 +37,11 @@ func openStandby(p buildPaths, prevPriv *privateRecord) (*standby, error) {
 	// is a leftover of a build that died.
 	removeStale(p.out)
 	s := &standby{paths: p, state: loadState(statePath(p.out)), dir: standbyPath(p.out)}
+	if s.state.Private == nil && p.remember {
+		// The record the manifest keeps, when this output has none: the
+		// private output a build of it wrote beside another output.
+		s.state.Private = loadLastPrivate(p.manifestDir, p.manifest)
+	}
 	// The folder beside the previous private output is locked only if a
 	// build that ran while this one waited did not change it.
 	s.prevLocked = s.state.Private == nil || prevPriv != nil && s.state.Private.Path == prevPriv.Path
@@ -147,6 +152,11 @@ func (s *standby) finish(rep *Report, private *privateOutput, wrote bool) {
 	next := &buildState{Live: s.tree, Standby: s.live, Private: recordPrivate(private.dir, wrote)}
 	if err := next.save(statePath(s.paths.out)); err != nil {
 		rep.Notes = append(rep.Notes, "the build state could not be saved, so the next build starts from scratch: "+err.Error())
+	}
+	if s.paths.remember {
+		if err := saveLastPrivate(s.paths.manifestDir, s.paths.manifest, next.Private); err != nil {
+			rep.Notes = append(rep.Notes, "where the private output is could not be recorded beside the manifest, so a build that moves site.output and site.privateOutput together will not find it: "+err.Error())
+		}
 	}
 }
 

@@ -106,6 +106,11 @@ func Build(opts Options) (*Report, error) {
 	// taken in one order, so that two builds that name each other's
 	// folders never wait for each other.
 	prevPriv := loadState(statePath(p.out)).Private
+	if prevPriv == nil && p.remember {
+		// An output folder with no record (site.output moved too): the
+		// manifest's last build may have written one elsewhere.
+		prevPriv = loadLastPrivate(p.manifestDir, p.manifest)
+	}
 	unlock, err := lockDirs(append([]string{filepath.Dir(p.out), filepath.Dir(p.newDir)}, prevPriv.lockDir()...)...)
 	if err != nil {
 		return nil, err
@@ -165,6 +170,10 @@ type buildPaths struct {
 	manifestDir string
 	keysDir     string
 	manifest    string // the manifest's file, for ownerLine
+	// remember says the build keeps, beside the manifest, the record of
+	// the private output it swaps in (lastPrivatePath): not a preview's,
+	// which writes elsewhere.
+	remember bool
 }
 
 // resolvePaths makes the folders of a build real paths, and the output
@@ -180,7 +189,7 @@ func resolvePaths(opts Options, m *manifest.Manifest) (buildPaths, error) {
 	}
 	// Compare real paths: a keys folder or manifest reached through a link
 	// must still never be inside what the build replaces.
-	p := buildPaths{manifest: m.Path}
+	p := buildPaths{manifest: m.Path, remember: opts.ConfiguredOutDir == ""}
 	if p.out, err = realPath(out); err != nil {
 		return buildPaths{}, err
 	}
