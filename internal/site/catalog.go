@@ -68,15 +68,6 @@ func CardURL(m *manifest.Manifest, id string) string {
 // nested catalog's entry.
 const CatalogMediaType = "application/ai-catalog+json"
 
-// Catalog renders the AI Catalog of a whole manifest in one document.
-func Catalog(m *manifest.Manifest) ([]byte, error) {
-	agents := make([]*manifest.Agent, len(m.Agents))
-	for i := range m.Agents {
-		agents[i] = &m.Agents[i]
-	}
-	return catalogDocument(m, agents, true)
-}
-
 // catalogHostOf is the catalog's host: the site, identified by the
 // publisher's domain.
 func catalogHostOf(m *manifest.Manifest) catalogHost {

@@ -249,18 +249,6 @@ func realPath(p string) (string, error) {
 // not replaced.
 var TopLevel = append([]string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, SumsFile, PagesFolder, SearchFolder, CatalogFolder, SitemapsFolder, "search-index.json"}, templates.Assets...)
 
-// CleanupError says the new site is in place but the previous one, moved
-// aside, could not be removed.
-type CleanupError struct {
-	Path string
-	Err  error
-}
-
-// Error says where the previous site was left.
-func (e *CleanupError) Error() string {
-	return fmt.Sprintf("the new site is in place, but the previous one could not be removed from %s: %v", e.Path, e.Err)
-}
-
 // LeakError is an output file that would publish private key material.
 type LeakError struct {
 	File  string // relative to the output folder
