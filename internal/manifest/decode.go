@@ -122,44 +122,9 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 	}
 	switch dst.Kind() {
 	case reflect.Struct:
-		tbl, ok := src.(map[string]any)
-		if !ok {
-			c.errorf(path, "expected a table, got %s", describe(src))
-			return
-		}
-		fields := tomlFields(dst.Type())
-		for _, k := range slices.Sorted(maps.Keys(tbl)) {
-			kp := join(path, k)
-			idx, ok := fields[k]
-			if !ok {
-				// A field the manifest defines (clientCredentials, a
-				// flow) is a name of the schema; anything else may hide a
-				// secret.
-				if why := secretKey(k, tbl[k]); why != "" {
-					c.errorf(kp, "%s", why)
-				} else {
-					c.errorf(kp, "unknown key%s", suggest(k, fields))
-				}
-				continue
-			}
-			c.decode(kp, depth+1, tbl[k], dst.Field(idx))
-		}
+		c.decodeStruct(path, depth, src, dst)
 	case reflect.String:
-		s, ok := src.(string)
-		if _, date := src.(time.Time); date {
-			c.errorf(path, "expected a string, got a date/time: quote it, e.g. \"2026-11-20T09:30:00Z\"")
-			return
-		}
-		if !ok {
-			c.errorf(path, "expected a string, got %s", describe(src))
-			return
-		}
-		if s == "" {
-			c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
-			return
-		}
-		c.checkSecretText(path, s)
-		dst.SetString(s)
+		c.decodeString(path, src, dst)
 	case reflect.Bool:
 		b, ok := src.(bool)
 		if !ok {
@@ -168,74 +133,139 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 		}
 		dst.SetBool(b)
 	case reflect.Slice:
-		items, ok := asList(src)
-		if !ok {
-			c.errorf(path, "expected an array, got %s", describe(src))
-			return
-		}
-		if len(items) == 0 {
-			c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
-			return
-		}
-		out := reflect.MakeSlice(dst.Type(), len(items), len(items))
-		for i, it := range items {
-			c.decode(path+"["+strconv.Itoa(i)+"]", depth+1, it, out.Index(i))
-		}
-		dst.Set(out)
+		c.decodeSlice(path, depth, src, dst)
 	case reflect.Map:
-		tbl, ok := src.(map[string]any)
-		if !ok {
-			c.errorf(path, "expected a table, got %s", describe(src))
-			return
-		}
-		if len(tbl) == 0 {
-			c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
-			return
-		}
-		if dst.Type().Elem().Kind() == reflect.Interface && secret.IsPrivateJWK(tbl) {
-			// Free-form params that are themselves a private JWK.
-			c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
-			return
-		}
-		if dst.Type() != tiersType && dst.Type() != skillIDMapType {
-			// Tier names name files, tool names tools: neither is a
-			// member of a card.
-			c.caseTwins(path, tbl)
-		}
-		out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
-		for _, k := range slices.Sorted(maps.Keys(tbl)) {
-			kp := join(path, k)
-			if k == "__proto__" {
-				c.errorf(kp, "%s", protoKey)
-				continue
-			}
-			// Free-form values (params) may hide secrets under any key;
-			// scope and scheme names are names, not values.
-			if why := secretKey(k, tbl[k]); why != "" && dst.Type().Elem().Kind() == reflect.Interface {
-				c.errorf(kp, "%s", why)
-				continue
-			}
-			v := reflect.New(dst.Type().Elem()).Elem()
-			if dst.Type().Elem().Kind() == reflect.Interface {
-				jv := c.jsonValue(kp, depth+1, tbl[k])
-				if jv == nil {
-					continue // reported
-				}
-				v.Set(reflect.ValueOf(jv))
-			} else {
-				if dst.Type() == requirementType {
-					// Scope lists may be empty: a scheme without scopes.
-					c.decodeScopes(kp, tbl[k], v)
-				} else {
-					c.decode(kp, depth+1, tbl[k], v)
-				}
-			}
-			out.SetMapIndex(reflect.ValueOf(k), v)
-		}
-		dst.Set(out)
+		c.decodeMap(path, depth, src, dst)
 	default:
 		panic("manifest: unsupported field type " + dst.Type().String())
 	}
+}
+
+// decodeStruct fills the struct dst from a TOML table, reporting keys
+// that name none of its fields.
+func (c *checker) decodeStruct(path string, depth int, src any, dst reflect.Value) {
+	tbl, ok := src.(map[string]any)
+	if !ok {
+		c.errorf(path, "expected a table, got %s", describe(src))
+		return
+	}
+	fields := tomlFields(dst.Type())
+	for _, k := range slices.Sorted(maps.Keys(tbl)) {
+		kp := join(path, k)
+		idx, ok := fields[k]
+		if !ok {
+			// A field the manifest defines (clientCredentials, a
+			// flow) is a name of the schema; anything else may hide a
+			// secret.
+			if why := secretKey(k, tbl[k]); why != "" {
+				c.errorf(kp, "%s", why)
+			} else {
+				c.errorf(kp, "unknown key%s", suggest(k, fields))
+			}
+			continue
+		}
+		c.decode(kp, depth+1, tbl[k], dst.Field(idx))
+	}
+}
+
+// decodeString fills the string dst from a non-empty TOML string that
+// holds no secret.
+func (c *checker) decodeString(path string, src any, dst reflect.Value) {
+	s, ok := src.(string)
+	if _, date := src.(time.Time); date {
+		c.errorf(path, "expected a string, got a date/time: quote it, e.g. \"2026-11-20T09:30:00Z\"")
+		return
+	}
+	if !ok {
+		c.errorf(path, "expected a string, got %s", describe(src))
+		return
+	}
+	if s == "" {
+		c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
+		return
+	}
+	c.checkSecretText(path, s)
+	dst.SetString(s)
+}
+
+// decodeSlice fills the slice dst from a non-empty TOML array.
+func (c *checker) decodeSlice(path string, depth int, src any, dst reflect.Value) {
+	items, ok := asList(src)
+	if !ok {
+		c.errorf(path, "expected an array, got %s", describe(src))
+		return
+	}
+	if len(items) == 0 {
+		c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
+		return
+	}
+	out := reflect.MakeSlice(dst.Type(), len(items), len(items))
+	for i, it := range items {
+		c.decode(path+"["+strconv.Itoa(i)+"]", depth+1, it, out.Index(i))
+	}
+	dst.Set(out)
+}
+
+// decodeMap fills the map dst from a non-empty TOML table, refusing
+// private keys, "__proto__" and, in free-form values, secrets.
+func (c *checker) decodeMap(path string, depth int, src any, dst reflect.Value) {
+	tbl, ok := src.(map[string]any)
+	if !ok {
+		c.errorf(path, "expected a table, got %s", describe(src))
+		return
+	}
+	if len(tbl) == 0 {
+		c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
+		return
+	}
+	if dst.Type().Elem().Kind() == reflect.Interface && secret.IsPrivateJWK(tbl) {
+		// Free-form params that are themselves a private JWK.
+		c.errorf(path, "looks like a private JSON Web Key; %s", publicWarning)
+		return
+	}
+	if dst.Type() != tiersType && dst.Type() != skillIDMapType {
+		// Tier names name files, tool names tools: neither is a
+		// member of a card.
+		c.caseTwins(path, tbl)
+	}
+	out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
+	for _, k := range slices.Sorted(maps.Keys(tbl)) {
+		if v, ok := c.decodeMapValue(join(path, k), depth, k, tbl[k], dst.Type()); ok {
+			out.SetMapIndex(reflect.ValueOf(k), v)
+		}
+	}
+	dst.Set(out)
+}
+
+// decodeMapValue decodes the value under key k of a table that fills a
+// map of type mt; ok is false when the entry was reported and must be
+// left out.
+func (c *checker) decodeMapValue(kp string, depth int, k string, src any, mt reflect.Type) (v reflect.Value, ok bool) {
+	if k == "__proto__" {
+		c.errorf(kp, "%s", protoKey)
+		return reflect.Value{}, false
+	}
+	// Free-form values (params) may hide secrets under any key;
+	// scope and scheme names are names, not values.
+	if why := secretKey(k, src); why != "" && mt.Elem().Kind() == reflect.Interface {
+		c.errorf(kp, "%s", why)
+		return reflect.Value{}, false
+	}
+	v = reflect.New(mt.Elem()).Elem()
+	switch {
+	case mt.Elem().Kind() == reflect.Interface:
+		jv := c.jsonValue(kp, depth+1, src)
+		if jv == nil {
+			return reflect.Value{}, false // reported
+		}
+		v.Set(reflect.ValueOf(jv))
+	case mt == requirementType:
+		// Scope lists may be empty: a scheme without scopes.
+		c.decodeScopes(kp, src, v)
+	default:
+		c.decode(kp, depth+1, src, v)
+	}
+	return v, true
 }
 
 // caseTwins reports keys of tbl, a table whose keys become member names
