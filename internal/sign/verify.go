@@ -135,44 +135,9 @@ func verifyDecoded(doc map[string]any, trusted *KeySet, algs []string, keep bool
 			canonicalBufs.Put(bufs)
 		}
 	}()
-	strict, err := appendCanonicalValue(bufs[0][:0], doc)
+	f, err := canonicalForms(doc, bufs)
 	if err != nil {
 		return nil, err
-	}
-	bufs[0] = strict
-	// A card an A2A SDK server sent through its own types writes a
-	// requirement without scopes as {} where agentcards signed
-	// {"list": []}: the same requirement, so a strict signature over the
-	// restored form covers the card as well.
-	var restored []byte
-	if alt, ok := card.WithScopeListsRestored(doc); ok {
-		if restored, err = appendCanonicalValue(nil, alt); err != nil {
-			return nil, err
-		}
-	}
-	projectedDoc, omitted := card.SDKProjectionValue(doc)
-	var projected []byte
-	var altered []string // members no projection signature covers
-	if len(omitted) > 0 {
-		if projected, err = appendCanonicalValue(bufs[1][:0], projectedDoc); err != nil {
-			return nil, err
-		}
-		bufs[1] = projected
-		for _, o := range omitted {
-			if !o.Empty {
-				altered = append(altered, o.Path)
-			}
-		}
-	}
-	// projectionCovers decides a signature found to verify over the SDK
-	// projection: it vouches for the card only when all it leaves out is
-	// empty.
-	projectionCovers := func(r *Result) {
-		if len(altered) > 0 {
-			r.Err = Errorf(ErrUncovered, "verifies only over the A2A SDKs' projection, which leaves out members that are not empty: %s; no signature covers them, so they were changed or added after signing", strings.Join(altered, ", "))
-			return
-		}
-		r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(omitted)
 	}
 	results := make([]Result, len(sigs))
 	markedAt := make([]bool, len(sigs))
@@ -187,51 +152,122 @@ func verifyDecoded(doc map[string]any, trusted *KeySet, algs []string, keep bool
 			continue
 		}
 		markedAt[i] = marked
-		switch {
-		case marked && projected == nil:
-			// Made over the projection of a card that had more in it, but
-			// this card is its own projection: what the projection drops
-			// (a scope-less security requirement, say) was removed.
-			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
-				r.Err = Errorf(ErrUncovered, "marked as signing the A2A SDKs' projection of a fuller card, but this card has nothing that projection leaves out: members were removed after signing (a security requirement without scopes, say)")
-			}
-		case marked:
-			// Signed over the SDK projection: it never covers the whole card,
-			// and counts only beside the same key's signature over the whole
-			// card (below), so what it leaves out is covered by that one.
-			if r.Err = verifyOne(sig, projected, key, r.Alg); r.Err == nil {
-				r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(omitted)
-				over[i] = projected
-			}
-		default:
-			if r.Err = verifyOne(sig, strict, key, r.Alg); r.Err == nil {
-				r.Verified, r.Covers = true, Strict
-				over[i] = strict
-			} else if restored != nil && verifyOne(sig, restored, key, r.Alg) == nil {
-				r.Err = nil
-				r.Verified, r.Covers = true, Strict
-				over[i] = restored
-			} else if projected != nil && verifyOne(sig, projected, key, r.Alg) == nil {
-				r.Err = nil
-				projectionCovers(r)
-				over[i] = projected
-			}
-		}
+		over[i] = f.verify(sig, key, marked, r)
 	}
 	settle(results, markedAt)
 	if keep {
-		// Copies: the forms live in buffers the next card reuses.
-		copies := map[*byte][]byte{}
-		for i := range results {
-			if b := over[i]; results[i].Verified && len(b) > 0 {
-				if copies[&b[0]] == nil {
-					copies[&b[0]] = bytes.Clone(b)
-				}
-				results[i].Payload = copies[&b[0]]
+		keepPayloads(results, over)
+	}
+	return results, nil
+}
+
+// cardForms are the canonical forms of a card a signature may cover.
+type cardForms struct {
+	strict   []byte // the whole card
+	restored []byte // the whole card with empty scope lists restored, or nil
+	// projected is the A2A SDKs' projection, or nil when the card is its
+	// own projection.
+	projected []byte
+	omitted   []card.Omission // what the projection leaves out
+	altered   []string        // members no projection signature covers
+}
+
+// canonicalForms writes the canonical forms of doc, the strict and the
+// projected one into bufs.
+func canonicalForms(doc map[string]any, bufs *[2][]byte) (*cardForms, error) {
+	f := &cardForms{}
+	strict, err := appendCanonicalValue(bufs[0][:0], doc)
+	if err != nil {
+		return nil, err
+	}
+	bufs[0] = strict
+	f.strict = strict
+	// A card an A2A SDK server sent through its own types writes a
+	// requirement without scopes as {} where agentcards signed
+	// {"list": []}: the same requirement, so a strict signature over the
+	// restored form covers the card as well.
+	if alt, ok := card.WithScopeListsRestored(doc); ok {
+		if f.restored, err = appendCanonicalValue(nil, alt); err != nil {
+			return nil, err
+		}
+	}
+	projectedDoc, omitted := card.SDKProjectionValue(doc)
+	f.omitted = omitted
+	if len(omitted) > 0 {
+		if f.projected, err = appendCanonicalValue(bufs[1][:0], projectedDoc); err != nil {
+			return nil, err
+		}
+		bufs[1] = f.projected
+		for _, o := range omitted {
+			if !o.Empty {
+				f.altered = append(f.altered, o.Path)
 			}
 		}
 	}
-	return results, nil
+	return f, nil
+}
+
+// verify checks sig, whose header checkHeader accepted with key and
+// found marked (or not) as signing the SDK projection, and records the
+// outcome in r. It returns the form sig verified over, or nil.
+func (f *cardForms) verify(sig card.Signature, key *jose.JSONWebKey, marked bool, r *Result) []byte {
+	switch {
+	case marked && f.projected == nil:
+		// Made over the projection of a card that had more in it, but
+		// this card is its own projection: what the projection drops
+		// (a scope-less security requirement, say) was removed.
+		if r.Err = verifyOne(sig, f.strict, key, r.Alg); r.Err == nil {
+			r.Err = Errorf(ErrUncovered, "marked as signing the A2A SDKs' projection of a fuller card, but this card has nothing that projection leaves out: members were removed after signing (a security requirement without scopes, say)")
+		}
+	case marked:
+		// Signed over the SDK projection: it never covers the whole card,
+		// and counts only beside the same key's signature over the whole
+		// card (below), so what it leaves out is covered by that one.
+		if r.Err = verifyOne(sig, f.projected, key, r.Alg); r.Err == nil {
+			r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(f.omitted)
+			return f.projected
+		}
+	default:
+		if r.Err = verifyOne(sig, f.strict, key, r.Alg); r.Err == nil {
+			r.Verified, r.Covers = true, Strict
+			return f.strict
+		} else if f.restored != nil && verifyOne(sig, f.restored, key, r.Alg) == nil {
+			r.Err = nil
+			r.Verified, r.Covers = true, Strict
+			return f.restored
+		} else if f.projected != nil && verifyOne(sig, f.projected, key, r.Alg) == nil {
+			r.Err = nil
+			f.projectionCovers(r)
+			return f.projected
+		}
+	}
+	return nil
+}
+
+// projectionCovers decides a signature found to verify over the SDK
+// projection: it vouches for the card only when all it leaves out is
+// empty.
+func (f *cardForms) projectionCovers(r *Result) {
+	if len(f.altered) > 0 {
+		r.Err = Errorf(ErrUncovered, "verifies only over the A2A SDKs' projection, which leaves out members that are not empty: %s; no signature covers them, so they were changed or added after signing", strings.Join(f.altered, ", "))
+		return
+	}
+	r.Verified, r.Covers, r.Uncovered = true, SDKProjection, card.Paths(f.omitted)
+}
+
+// keepPayloads sets the Payload of every verified result to a copy of
+// the form it verified over: the forms live in buffers the next card
+// reuses.
+func keepPayloads(results []Result, over [][]byte) {
+	copies := map[*byte][]byte{}
+	for i := range results {
+		if b := over[i]; results[i].Verified && len(b) > 0 {
+			if copies[&b[0]] == nil {
+				copies[&b[0]] = bytes.Clone(b)
+			}
+			results[i].Payload = copies[&b[0]]
+		}
+	}
 }
 
 // settle applies to the results of one card the rules that weigh one
