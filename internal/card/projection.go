@@ -183,74 +183,13 @@ func projectClean(msg string, v any) (out any, ok, same bool) {
 		if !ok {
 			continue
 		}
-		// pv is the field's projection, cleaned; keep is false when
-		// cleaning left nothing of it; psame reports that pv is val. A
-		// field left out while present changes the message. A oneof ends
-		// at the first field projected, whether or not anything is left
-		// of it.
-		if val == nil {
+		// A field left out while present changes the message. A oneof
+		// ends at the first field projected, whether or not anything is
+		// left of it.
+		pv, keep, psame, dropped := projectField(f, val)
+		if dropped {
 			same = false
 			continue
-		}
-		var pv any
-		keep, psame := true, true
-		switch f.kind {
-		case kString, kOptString:
-			s := jsString(val)
-			if f.kind == kString && s == "" {
-				same = false
-				continue
-			}
-			_, isString := val.(string)
-			pv, keep, psame = s, s != "", isString
-		case kBool, kOptBool:
-			b := jsBool(val)
-			if f.kind == kBool && !b {
-				same = false
-				continue
-			}
-			_, isBool := val.(bool)
-			pv, psame = b, isBool
-		case kStrings:
-			arr, isArray := val.([]any)
-			if !isArray {
-				same = false
-				continue
-			}
-			pv, keep, psame = projectStrings(arr)
-		case kMessage:
-			if _, isObj := val.(map[string]any); !isObj {
-				same = false
-				continue
-			}
-			pv, keep, psame = projectClean(f.msg, val)
-		case kMessages:
-			arr, isArray := val.([]any)
-			if !isArray {
-				same = false
-				continue
-			}
-			pv, keep, psame = projectMessages(f.msg, arr)
-		case kMessageMap:
-			mm, isObj := val.(map[string]any)
-			if !isObj {
-				same = false
-				continue
-			}
-			pv, keep, psame = projectMessageMap(f.msg, mm)
-		case kStringMap:
-			mm, isObj := val.(map[string]any)
-			if !isObj {
-				same = false
-				continue
-			}
-			pv, keep, psame = projectStringMap(mm)
-		case kStruct:
-			if _, isObj := val.(map[string]any); !isObj {
-				same = false
-				continue
-			}
-			pv, keep, psame = cleanShared(val)
 		}
 		same = same && keep && psame
 		fields = append(fields, cleanedMember{f.name, pv, keep})
@@ -272,6 +211,69 @@ func projectClean(msg string, v any) (out any, ok, same bool) {
 		}
 	}
 	return kept, len(kept) > 0, false
+}
+
+// projectField projects val, the value of field f, and cleans it: pv is
+// the field's projection, cleaned; keep is false when cleaning left
+// nothing of it; psame reports that pv is val. dropped reports that the
+// projection leaves the field out altogether: it is null, a default, or
+// not of the field's JSON type.
+func projectField(f field, val any) (pv any, keep, psame, dropped bool) {
+	if val == nil {
+		return nil, false, false, true
+	}
+	keep, psame = true, true
+	switch f.kind {
+	case kString, kOptString:
+		s := jsString(val)
+		if f.kind == kString && s == "" {
+			return nil, false, false, true
+		}
+		_, isString := val.(string)
+		pv, keep, psame = s, s != "", isString
+	case kBool, kOptBool:
+		b := jsBool(val)
+		if f.kind == kBool && !b {
+			return nil, false, false, true
+		}
+		_, isBool := val.(bool)
+		pv, psame = b, isBool
+	case kStrings:
+		arr, isArray := val.([]any)
+		if !isArray {
+			return nil, false, false, true
+		}
+		pv, keep, psame = projectStrings(arr)
+	case kMessage:
+		if _, isObj := val.(map[string]any); !isObj {
+			return nil, false, false, true
+		}
+		pv, keep, psame = projectClean(f.msg, val)
+	case kMessages:
+		arr, isArray := val.([]any)
+		if !isArray {
+			return nil, false, false, true
+		}
+		pv, keep, psame = projectMessages(f.msg, arr)
+	case kMessageMap:
+		mm, isObj := val.(map[string]any)
+		if !isObj {
+			return nil, false, false, true
+		}
+		pv, keep, psame = projectMessageMap(f.msg, mm)
+	case kStringMap:
+		mm, isObj := val.(map[string]any)
+		if !isObj {
+			return nil, false, false, true
+		}
+		pv, keep, psame = projectStringMap(mm)
+	case kStruct:
+		if _, isObj := val.(map[string]any); !isObj {
+			return nil, false, false, true
+		}
+		pv, keep, psame = cleanShared(val)
+	}
+	return pv, keep, psame, false
 }
 
 // projectStrings is projectClean for a repeated string field.
