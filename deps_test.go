@@ -20,7 +20,7 @@ func TestDependencies(t *testing.T) {
 	allowed := map[string]bool{
 		mod: true, mod + "/internal/card": true, mod + "/internal/fetch": true, mod + "/internal/sign": true,
 		mod + "/internal/trust": true, mod + "/internal/secret": true, mod + "/internal/regular": true,
-		mod + "/internal/terminal": true, "github.com/gowebpki/jcs": true,
+		mod + "/internal/terminal": true, mod + "/internal/layout": true, "github.com/gowebpki/jcs": true,
 	}
 	var deps []string
 	for _, p := range strings.Fields(string(out)) {

@@ -18,9 +18,9 @@ import (
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/compose"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/manifest"
-	"github.com/agentcards/agentcards/internal/site"
 	"github.com/agentcards/agentcards/internal/terminal"
 	"github.com/agentcards/agentcards/internal/verify"
 )
@@ -232,7 +232,7 @@ func lintOne(t string, client *fetch.Client, stderr io.Writer) ([]lintedCard, er
 	if err != nil {
 		return nil, err
 	}
-	c, err := lintBytes(t, data, filepath.Base(t) == "server-card.json")
+	c, err := lintBytes(t, data, filepath.Base(t) == layout.ServerCardFile)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func lintBytesWith(lr *lint.Linter, source string, data []byte, server bool) (li
 // lintURL fetches a card and lints it.
 func lintURL(u *url.URL, client *fetch.Client) ([]lintedCard, error) {
 	if u.Path == "" || u.Path == "/" {
-		u = &url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host, Path: "/.well-known/agent-card.json"}
+		u = &url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host, Path: layout.RootCardPath}
 	}
 	data, final, err := client.Get(context.Background(), u.String())
 	if err != nil {
@@ -293,7 +293,7 @@ func lintURL(u *url.URL, client *fetch.Client) ([]lintedCard, error) {
 	if final != nil && final.Redacted() != source {
 		source += " (redirected to " + final.Redacted() + ")"
 	}
-	c, err := lintBytes(source, data, strings.HasSuffix(u.Path, "/server-card.json"))
+	c, err := lintBytes(source, data, strings.HasSuffix(u.Path, "/"+layout.ServerCardFile))
 	if err != nil {
 		return nil, err
 	}
@@ -322,9 +322,9 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 		rel, _ := filepath.Rel(dir, p)
 		parts := strings.Split(filepath.ToSlash(rel), "/")
 		last := parts[len(parts)-1]
-		isCatalog := len(parts) == 2 && parts[0] == ".well-known" && last == site.CatalogFile || len(parts) == 2 && parts[0] == "catalog" && strings.HasSuffix(last, ".json")
-		isCard := (len(parts) == 2 && parts[0] == ".well-known" || len(parts) == 4 && parts[0] == "agents" && parts[2] == ".well-known") && (last == site.CardFile || last == site.LegacyFile)
-		isServer := len(parts) == 3 && parts[0] == manifest.MCPFolder && last == "server-card.json"
+		isCatalog := len(parts) == 2 && parts[0] == layout.WellKnown && last == layout.CatalogFile || len(parts) == 2 && parts[0] == layout.CatalogFolder && strings.HasSuffix(last, ".json")
+		isCard := (len(parts) == 2 && parts[0] == layout.WellKnown || len(parts) == 4 && parts[0] == layout.AgentsFolder && parts[2] == layout.WellKnown) && (last == layout.CardFile || last == layout.LegacyFile)
+		isServer := len(parts) == 3 && parts[0] == layout.MCPFolder && last == layout.ServerCardFile
 		if !d.Type().IsRegular() {
 			// A link is not followed, and not passed over in silence
 			// either: a hostile site would hide a card behind one.
@@ -342,7 +342,7 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 				folders[f] = &pair{}
 				order = append(order, f)
 			}
-			if last == site.CardFile {
+			if last == layout.CardFile {
 				folders[f].card = p
 			} else {
 				folders[f].legacy = p
@@ -364,7 +364,7 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 	errs := linkErrs
 	// An agent's shapes, by their bytes: the root cards copy one agent's.
 	agentCards := map[string][]lint.Finding{}
-	rootDir := filepath.Join(dir, ".well-known")
+	rootDir := filepath.Join(dir, layout.WellKnown)
 	slices.Sort(order)
 	slices.SortStableFunc(order, func(a, b string) int { // the root last
 		return cmpBool(a == rootDir, b == rootDir)
@@ -475,7 +475,7 @@ func lintFolder(dir string, limit int64) ([]lintedCard, []error) {
 			errs = append(errs, fileError{p, fmt.Errorf("%s is not a plain file (a symbolic link?): not read", p)})
 			return nil
 		}
-		if _, c, err := lintFile(lr, p, limit, d.Name() == "server-card.json"); err != nil {
+		if _, c, err := lintFile(lr, p, limit, d.Name() == layout.ServerCardFile); err != nil {
 			errs = append(errs, err)
 		} else {
 			out = append(out, c)
@@ -508,7 +508,7 @@ func lintManifest(path string, stderr io.Writer) ([]lintedCard, error) {
 	var out []lintedCard
 	for i := range m.Agents {
 		a := &m.Agents[i]
-		c, err := lintAgent(m, a, path, site.CardFile)
+		c, err := lintAgent(m, a, path, layout.CardFile)
 		if err != nil {
 			return nil, err
 		}
@@ -518,11 +518,7 @@ func lintManifest(path string, stderr io.Writer) ([]lintedCard, error) {
 			public[f] = true
 		}
 		for _, ec := range a.ExtendedCards() {
-			name := "extended-agent-card.json"
-			if ec.Tier != "" {
-				name = "extended-agent-card." + ec.Tier + ".json"
-			}
-			c, err := lintAgent(m, ec.Agent, path, name)
+			c, err := lintAgent(m, ec.Agent, path, layout.ExtendedName(ec.Tier, false))
 			if err != nil {
 				return nil, err
 			}

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/agentcards/agentcards/internal/keyring"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/preview"
-	"github.com/agentcards/agentcards/internal/site"
 )
 
 // startAgent serves, on 127.0.0.1:port, the JSON-RPC interface of the
@@ -56,7 +56,7 @@ func startAgent(t *testing.T, port string, card *atomic.Pointer[string]) {
 func TestServeExtendedCard(t *testing.T) {
 	port := freePort(t)
 	dir, _ := extendedProject(t, port)
-	production := filepath.Join(dir, "private", "agents", extendedAgent, site.ExtendedCardFile)
+	production := filepath.Join(dir, "private", "agents", extendedAgent, layout.ExtendedCardFile)
 	before, err := os.ReadFile(production)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestServeExtendedCard(t *testing.T) {
 		t.Errorf("verify -extended of the preview, with the production extended card: exit %d\n%s", code, got)
 	}
 
-	previewCard := filepath.Join(ext, "agents", extendedAgent, site.ExtendedCardFile)
+	previewCard := filepath.Join(ext, "agents", extendedAgent, layout.ExtendedCardFile)
 	card.Store(&previewCard)
 	code, got := verifyExtended(t, cardURL, extendedKey)
 	if code != 0 || strings.Count(got, "VERIFIED") != 2 || !strings.Contains(got, "extended card from http://127.0.0.1:"+port+"/a2a/jsonrpc") {

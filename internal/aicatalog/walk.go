@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // Doc is a catalog document read, and where from.
@@ -388,7 +389,7 @@ func Fetch(ctx context.Context, rawURL string, client *fetch.Client) (Doc, error
 		return Doc{}, &fetch.Error{URL: "URL", Err: errors.New("not an absolute URL")}
 	}
 	if u.Path == "" || u.Path == "/" {
-		u.Path = "/.well-known/ai-catalog.json"
+		u.Path = "/" + layout.Catalog
 	}
 	body, _, network, err := client.GetWithin(ctx, u.String(), nil)
 	if err != nil {
@@ -403,5 +404,5 @@ func IsCatalogName(target string) bool {
 	if u, err := url.Parse(target); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
 		target = u.Path
 	}
-	return path.Base(filepath.ToSlash(target)) == "ai-catalog.json"
+	return path.Base(filepath.ToSlash(target)) == layout.CatalogFile
 }

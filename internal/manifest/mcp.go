@@ -13,17 +13,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	sitelayout "github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/mcp"
 	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/internal/secret"
 )
 
-// Where MCP servers' files go on the site.
+// What MCP servers' files say (where they go is package layout's).
 const (
-	// MCPFolder holds one folder per MCP server: mcp/<id>/.
-	MCPFolder = "mcp"
-	// ServerCardFile is an MCP server's Server Card in its folder.
-	ServerCardFile = "server-card.json"
 	// ServerCardSchema is the $schema every Server Card carries (SEP-2127).
 	ServerCardSchema = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
 	// MCPToolsExtension is the URI of the A2A extension that carries the
@@ -145,22 +142,14 @@ var (
 	versionRangeRE = regexp.MustCompile(`^[\^~<>=]|[*]|(^|\.)[xX](\.|$)|\s`)
 )
 
-// IsServerCardPath reports whether rel, a slash path inside the site, is
-// where a build writes Server Cards: mcp/<id>/server-card.json.
-func IsServerCardPath(rel string) bool {
-	parts := strings.Split(rel, "/")
-	return len(parts) == 3 && parts[0] == MCPFolder && parts[1] != "" && parts[1] != "." && parts[1] != ".." && parts[2] == ServerCardFile
-}
-
-// MCPPage is the path of an MCP server's docs page on the site.
-func MCPPage(id string) string { return MCPFolder + "/" + id + "/" }
-
 // MCPPageURL is the absolute URL of an MCP server's docs page.
-func (m *Manifest) MCPPageURL(id string) string { return m.Site.BaseURL + "/" + MCPPage(id) }
+func (m *Manifest) MCPPageURL(id string) string {
+	return sitelayout.URL(m.Site.BaseURL, sitelayout.MCPPage(id))
+}
 
 // ServerCardURL is the absolute URL of an MCP server's Server Card.
 func (m *Manifest) ServerCardURL(id string) string {
-	return m.Site.BaseURL + "/" + MCPFolder + "/" + id + "/" + ServerCardFile
+	return sitelayout.URL(m.Site.BaseURL, sitelayout.ServerCard(id))
 }
 
 // validateMCPServers checks every [[mcpServers]] entry and reads its

@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/build"
 	"github.com/agentcards/agentcards/internal/keyring"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/site"
 	"github.com/agentcards/agentcards/internal/terminal"
@@ -171,7 +172,7 @@ func (s *Server) rebuild() {
 		s.announced = true
 		fmt.Fprintf(s.cfg.Log, "extended cards signed for this preview (jku %s/%s/%s): %s%cagents%c<id>%cextended-agent-card.json\n"+
 			"  have the agent's server return these while you preview: the ones build writes name the production JWKS, which verify -extended against the preview refuses\n",
-			s.URL, site.WellKnown, site.JWKSFile, s.privateDir(), filepath.Separator, filepath.Separator, filepath.Separator)
+			s.URL, layout.WellKnown, layout.JWKSFile, s.privateDir(), filepath.Separator, filepath.Separator, filepath.Separator)
 	}
 }
 
@@ -361,13 +362,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, urlPath+"/", http.StatusMovedPermanently)
 			return
 		}
-		file = filepath.Join(file, "index.html")
+		file = filepath.Join(file, layout.IndexFile)
 		_, err = os.Stat(file)
 	}
 	status := http.StatusOK
 	if err != nil {
-		status, urlPath = http.StatusNotFound, "/"+site.NotFoundFile
-		file = filepath.Join(root, site.NotFoundFile)
+		status, urlPath = http.StatusNotFound, "/"+layout.NotFoundFile
+		file = filepath.Join(root, layout.NotFoundFile)
 	}
 	body, err := os.ReadFile(file)
 	if err != nil {

@@ -6,19 +6,15 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 )
 
 // agentFile names one file of an agent, relative to the output.
-func agentFile(id, name string) string {
-	if name == "index.html" {
-		return "agents/" + id + "/index.html"
-	}
-	return "agents/" + id + "/" + WellKnown + "/" + name
-}
+func agentFile(id, name string) string { return layout.AgentFile(id, name) }
 
 // agentFileNames are the files every agent has.
-var agentFileNames = []string{CardFile, LegacyFile, "index.html"}
+var agentFileNames = []string{layout.CardFile, layout.LegacyFile, layout.IndexFile}
 
 // agentFiles brings an agent's own files in the tree up to date: kept when
 // the tree has them for the same inputs, copied from the live output when
@@ -41,7 +37,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	}
 	// From here until the files are written, the tree's copy is unknown.
 	t.forgetAgent(mem.id)
-	if err := t.mkdir("agents/" + mem.id + "/" + WellKnown); err != nil {
+	if err := t.mkdir(layout.AgentWellKnown(mem.id)); err != nil {
 		return err
 	}
 	if err := t.clearAgentFolders(mem.id); err != nil {
@@ -122,7 +118,7 @@ func agentIntact(root, id string, rec agentRecord) bool {
 
 // agentFolders are the folders of an agent's files.
 func agentFolders(id string) [2]string {
-	return [2]string{"agents/" + id, "agents/" + id + "/" + WellKnown}
+	return [2]string{layout.AgentDir(id), layout.AgentWellKnown(id)}
 }
 
 // clearAgentFolders removes from a tree kept from an earlier build
@@ -133,10 +129,10 @@ func (t *tree) clearAgentFolders(id string) error {
 		return nil
 	}
 	dirs := agentFolders(id)
-	if err := t.removeOthers(dirs[0], map[string]bool{"index.html": true, WellKnown: true}); err != nil {
+	if err := t.removeOthers(dirs[0], map[string]bool{layout.IndexFile: true, layout.WellKnown: true}); err != nil {
 		return err
 	}
-	return t.removeOthers(dirs[1], map[string]bool{CardFile: true, LegacyFile: true})
+	return t.removeOthers(dirs[1], map[string]bool{layout.CardFile: true, layout.LegacyFile: true})
 }
 
 // agentOutput is what building one agent produced.

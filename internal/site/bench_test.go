@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -117,7 +118,7 @@ func samplePeakHeap(peak *atomic.Uint64) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-// BenchmarkChecksums times SumsFile over a tree of agents whose files the
+// BenchmarkChecksums times layout.SumsFile over a tree of agents whose files the
 // build recorded as written: the walk, a stat per file and the lookups,
 // no file read.
 func BenchmarkChecksums(b *testing.B) {
@@ -130,7 +131,7 @@ func BenchmarkChecksums(b *testing.B) {
 			bl := &tree{root: b.TempDir(), fresh: true, st: newTreeState(), secrets: scanner}
 			for i := range n {
 				id := fmt.Sprintf("agent-%d", i)
-				if err := bl.mkdir("agents/" + id + "/" + WellKnown); err != nil {
+				if err := bl.mkdir("agents/" + id + "/" + layout.WellKnown); err != nil {
 					b.Fatal(err)
 				}
 				var rec agentRecord

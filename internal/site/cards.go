@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/compose"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -58,8 +59,8 @@ func (b *builder) rootCards(ids []string) error {
 	if k == (key{}) {
 		return fmt.Errorf("default agent %q was not built", def)
 	}
-	for _, name := range []string{CardFile, LegacyFile} {
-		rel := WellKnown + "/" + name
+	for _, name := range []string{layout.CardFile, layout.LegacyFile} {
+		rel := layout.WellKnown + "/" + name
 		if t.fileIntact(rel, k) {
 			t.kept(1)
 			continue

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 )
 
@@ -56,12 +57,12 @@ func nestedIdentifier(m *manifest.Manifest, k int) string {
 // AgentURL is the absolute URL of an agent's folder on the site, which
 // also identifies the agent in the catalog.
 func AgentURL(m *manifest.Manifest, id string) string {
-	return m.Site.BaseURL + "/agents/" + id + "/"
+	return layout.URL(m.Site.BaseURL, layout.AgentPage(id))
 }
 
 // CardURL is the absolute URL of an agent's v1.0 card.
 func CardURL(m *manifest.Manifest, id string) string {
-	return AgentURL(m, id) + WellKnown + "/" + CardFile
+	return layout.URL(m.Site.BaseURL, layout.AgentCard(id))
 }
 
 // CatalogMediaType is the media type of an AI Catalog, as the type of a
@@ -105,7 +106,7 @@ func catalogIndex(m *manifest.Manifest, size, groups, agents int) ([]byte, error
 	doc := catalogDoc{SpecVersion: CatalogSpecVersion, Host: catalogHostOf(m)}
 	for g := range groups {
 		first, last := g*size+1, min(agents, (g+1)*size)
-		u := m.Site.BaseURL + "/" + CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
+		u := layout.URL(m.Site.BaseURL, layout.NestedCatalog(g+1))
 		doc.Entries = append(doc.Entries, catalogEntry{
 			Identifier:  nestedIdentifier(m, g+1),
 			DisplayName: fmt.Sprintf("%s: agents %d to %d", m.Site.Title, first, last),

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // urnRE is the entry identifier as the AI Catalog spec and ARD's
@@ -38,8 +39,8 @@ func TestCatalogConformance(t *testing.T) {
 		dir             string
 		agents, nesting int
 	}{{flat, 3, 0}, {nested, 7, 2}} {
-		catalogs, _ := filepath.Glob(filepath.Join(site.dir, CatalogFolder, "*.json"))
-		catalogs = append([]string{filepath.Join(site.dir, WellKnown, CatalogFile)}, catalogs...)
+		catalogs, _ := filepath.Glob(filepath.Join(site.dir, layout.CatalogFolder, "*.json"))
+		catalogs = append([]string{filepath.Join(site.dir, layout.WellKnown, layout.CatalogFile)}, catalogs...)
 		if len(catalogs) != 1+site.nesting {
 			t.Fatalf("%s: %d catalogs, want %d", site.dir, len(catalogs), 1+site.nesting)
 		}
@@ -108,7 +109,7 @@ func TestCatalogConformance(t *testing.T) {
 		}
 	}
 	// The manifest's own queries and time reach the entry.
-	piece, _ := os.ReadFile(filepath.Join(nested, CatalogFolder, "1.json"))
+	piece, _ := os.ReadFile(filepath.Join(nested, layout.CatalogFolder, "1.json"))
 	for _, want := range []string{`"updatedAt": "2026-11-20T09:30:00Z"`, `"First query"`} {
 		if !bytes.Contains(piece, []byte(want)) {
 			t.Errorf("catalog/1.json lacks %s", want)

@@ -12,15 +12,15 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/regular"
 )
 
-// SumsFile lists the SHA-256 of every other file of the site, in the
+// The sums file (layout.SumsFile) lists the SHA-256 of every other file of the site, in the
 // format of sha256sum(1) ("<hex>  <path>", paths from the site's root,
 // sorted), so that `sha256sum -c sha256sums.txt` in the output folder
 // checks them all. The publish workflows attest it: one attestation that
 // covers a site of any size (README, "Provenance").
-const SumsFile = "sha256sums.txt"
 
 // fileSum is a file's SHA-256 and the file as it was when summed.
 type fileSum struct {
@@ -34,7 +34,7 @@ type namedSum struct {
 	sum [32]byte
 }
 
-// checksums writes SumsFile: the SHA-256 of every file of the tree. Each
+// checksums writes layout.SumsFile: the SHA-256 of every file of the tree. Each
 // file the tree's record holds was summed as it was written (by this
 // build or an earlier one), and that sum counts only while the file is
 // still as it was then; any other file is read.
@@ -107,15 +107,15 @@ func (t *tree) checksums() error {
 	}
 	slices.SortFunc(sums, func(a, b namedSum) int { return strings.Compare(a.rel, b.rel) })
 	data := sumsText(sums)
-	return t.put(SumsFile, hashParts(data), data)
+	return t.put(layout.SumsFile, hashParts(data), data)
 }
 
 // sumFile is the SHA-256 of the file at p (rel in the tree), from the
-// tree's record while the file is as recorded, else read; SumsFile itself
+// tree's record while the file is as recorded, else read; layout.SumsFile itself
 // has none (rel ""). The tree's record is not written while checksums
 // runs, so this reads it without the lock.
 func (t *tree) sumFile(p, rel string, d fs.DirEntry) (namedSum, error) {
-	if rel == SumsFile {
+	if rel == layout.SumsFile {
 		return namedSum{}, nil
 	}
 	if !d.Type().IsRegular() {
@@ -161,14 +161,14 @@ func (t *tree) recordedSum(rel string, st fileStat) ([32]byte, bool) {
 func agentFileIndex(name string) int {
 	if name != "index.html" {
 		var ok bool
-		if name, ok = strings.CutPrefix(name, WellKnown+"/"); !ok || name == "index.html" {
+		if name, ok = strings.CutPrefix(name, layout.WellKnown+"/"); !ok || name == "index.html" {
 			return -1
 		}
 	}
 	return slices.Index(agentFileNames, name)
 }
 
-// sumsText is SumsFile's text, of sums sorted by name. Names that
+// sumsText is layout.SumsFile's text, of sums sorted by name. Names that
 // sha256sum would escape (a backslash or a new line in them) are escaped
 // its way: the line starts with a backslash.
 func sumsText(sums []namedSum) []byte {

@@ -10,10 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/secret"
 )
 
-// TestChecksumsUseRecordsOnlyAsWritten checks where each line of SumsFile
+// TestChecksumsUseRecordsOnlyAsWritten checks where each line of layout.SumsFile
 // comes from: the tree's record while the file is as it was written (the
 // record is not checked against the bytes: a planted wrong sum shows that
 // the file was not read again), the file's bytes once it changed since,
@@ -31,7 +32,7 @@ func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
 	want := map[string][32]byte{}
 	for i := range 40 {
 		id := fmt.Sprintf("agent-%d", i)
-		if err := b.mkdir("agents/" + id + "/" + WellKnown); err != nil {
+		if err := b.mkdir("agents/" + id + "/" + layout.WellKnown); err != nil {
 			t.Fatal(err)
 		}
 		rec := agentRecord{}
@@ -54,12 +55,12 @@ func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
 			rel := agentFile(id, agentFileNames[1])
 			rewrite(t, root, rel, "changed", want)
 		case 7: // a file nobody recorded
-			rel := "agents/" + id + "/" + WellKnown + "/planted.json"
+			rel := "agents/" + id + "/" + layout.WellKnown + "/planted.json"
 			rewrite(t, root, rel, "planted", want)
 		}
 		b.st.Agents[id] = rec
 	}
-	for _, rel := range []string{"index.html", "page/2/index.html", WellKnown + "/jwks.json"} {
+	for _, rel := range []string{"index.html", "page/2/index.html", layout.WellKnown + "/jwks.json"} {
 		data := []byte(rel + " as written")
 		w, err := b.writeDir(rel, data)
 		if err != nil {
@@ -78,11 +79,11 @@ func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
 	rewrite(t, root, "page/2/index.html", "changed", want)
 	rewrite(t, root, "robots.txt", "nobody recorded it", want)
 
-	for range 2 { // the second time, SumsFile is kept
+	for range 2 { // the second time, layout.SumsFile is kept
 		if err := b.checksums(); err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(filepath.Join(root, SumsFile))
+		got, err := os.ReadFile(filepath.Join(root, layout.SumsFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +92,7 @@ func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
 			fmt.Fprintf(&w, "%x  %s\n", want[rel], rel)
 		}
 		if string(got) != w.String() {
-			t.Errorf("%s:\n got:\n%s\nwant:\n%s", SumsFile, got, w.String())
+			t.Errorf("%s:\n got:\n%s\nwant:\n%s", layout.SumsFile, got, w.String())
 		}
 	}
 }
@@ -116,7 +117,7 @@ func TestAgentFileIndex(t *testing.T) {
 			t.Errorf("agentFileIndex(%q) = %d, want %d", rel, got, i)
 		}
 	}
-	for _, name := range []string{"", WellKnown, WellKnown + "/index.html", CardFile, "x/" + CardFile, WellKnown + "/x.json", "index.htm"} {
+	for _, name := range []string{"", layout.WellKnown, layout.WellKnown + "/index.html", layout.CardFile, "x/" + layout.CardFile, layout.WellKnown + "/x.json", "index.htm"} {
 		if got := agentFileIndex(name); got != -1 {
 			t.Errorf("agentFileIndex(%q) = %d, want -1", name, got)
 		}

@@ -6,39 +6,18 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
 // Files of the private output, the folder of extended cards
 // (site.privateOutput): agents/<id>/ holds each agent's extended cards.
-const (
-	// ExtendedCardFile is an agent's extended card (A2A v1.0), what its
-	// server returns from GetExtendedAgentCard.
-	ExtendedCardFile = "extended-agent-card.json"
-	// ExtendedLegacyFile is the same card in the v0.3.0 shape, for
-	// agent/getAuthenticatedExtendedCard.
-	ExtendedLegacyFile = "extended-agent.json"
-	// privateIgnore keeps the folder out of git wherever it is.
-	privateIgnore = ".gitignore"
-)
+// privateIgnore keeps the folder out of git wherever it is.
+const privateIgnore = ".gitignore"
 
 // privateIgnoreText is the .gitignore of the private output.
 var privateIgnoreText = []byte("# Written by agentcards build: extended cards are for authenticated callers only.\n# Never commit or publish this folder; deploy it with the agent's server.\n*\n")
-
-// ExtendedFile is the path, relative to the private output, of agent
-// id's extended card for tier ("" for the card of [agents.extended]
-// itself), in the v1.0 shape or, when legacy is set, the v0.3.0 one.
-func ExtendedFile(id, tier string, legacy bool) string {
-	name := ExtendedCardFile
-	if legacy {
-		name = ExtendedLegacyFile
-	}
-	if tier != "" {
-		name = strings.TrimSuffix(name, ".json") + "." + tier + ".json"
-	}
-	return "agents/" + id + "/" + name
-}
 
 // extendedAgents are the agents with extended cards, gathered from many
 // goroutines as the build meets them.
@@ -76,8 +55,8 @@ func (e *extendedAgents) files(m *manifest.Manifest, signers []*sign.Signer) (fi
 			if err != nil {
 				return nil, 0, fmt.Errorf("agent %q: extended card %s: %w", a.ID, tierName(ec.Tier), err)
 			}
-			files[ExtendedFile(a.ID, ec.Tier, false)] = cards.cardJSON
-			files[ExtendedFile(a.ID, ec.Tier, true)] = cards.legacyJSON
+			files[layout.ExtendedFile(a.ID, ec.Tier, false)] = cards.cardJSON
+			files[layout.ExtendedFile(a.ID, ec.Tier, true)] = cards.legacyJSON
 		}
 	}
 	return files, count, nil

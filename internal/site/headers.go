@@ -3,10 +3,11 @@ package site
 import (
 	"mime"
 
-	"github.com/agentcards/agentcards/internal/manifest"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // Cache lifetimes the published site asks for (README, "Publishing").
@@ -22,7 +23,7 @@ const (
 // IsMachineReadable reports whether urlPath is a card, the JWKS, the
 // catalog or an MCP Server Card: JSON that browsers on other origins fetch.
 func IsMachineReadable(urlPath string) bool {
-	return (strings.Contains(urlPath, "/"+WellKnown+"/") || strings.HasPrefix(urlPath, "/"+CatalogFolder+"/")) && strings.HasSuffix(urlPath, ".json") ||
+	return (strings.Contains(urlPath, "/"+layout.WellKnown+"/") || strings.HasPrefix(urlPath, "/"+layout.CatalogFolder+"/")) && strings.HasSuffix(urlPath, ".json") ||
 		IsServerCard(urlPath)
 }
 
@@ -30,7 +31,7 @@ func IsMachineReadable(urlPath string) bool {
 // (/mcp/<id>/server-card.json).
 func IsServerCard(urlPath string) bool {
 	rel, ok := strings.CutPrefix(urlPath, "/")
-	return ok && manifest.IsServerCardPath(rel)
+	return ok && layout.IsServerCardPath(rel)
 }
 
 // ServerCardCORS are the CORS headers MCP's discovery document asks of a

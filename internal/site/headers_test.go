@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // URLPaths maps each file of a built tree to the URL paths it is served at.
@@ -25,13 +27,13 @@ func TestHeadersFile(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	buildExample(t, out, "ed25519")
 	tree := readTree(t, out)
-	rules, err := ParseHeaders(string(tree[HeadersFile]))
+	rules, err := ParseHeaders(string(tree[layout.HeadersFile]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	machine := 0
 	for name, paths := range URLPaths(tree) {
-		if name == HeadersFile || name == ".nojekyll" {
+		if name == layout.HeadersFile || name == ".nojekyll" {
 			continue
 		}
 		for _, p := range paths {
@@ -106,7 +108,7 @@ func TestHeadersFileMCP(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	buildMCPExample(t, out, "ed25519")
 	tree := readTree(t, out)
-	rules, err := ParseHeaders(string(tree[HeadersFile]))
+	rules, err := ParseHeaders(string(tree[layout.HeadersFile]))
 	if err != nil {
 		t.Fatal(err)
 	}

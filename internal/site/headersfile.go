@@ -5,13 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/templates"
 )
-
-// HeadersFile is the name of the Netlify / Cloudflare Pages headers file
-// the build writes at the top of the output folder.
-const HeadersFile = "_headers"
 
 // headerRule is one block of a _headers file: a path pattern and headers.
 type headerRule struct {
@@ -27,7 +23,7 @@ func headerRules(pages []string, mcp bool) []headerRule {
 		return headerRule{pattern, [][2]string{
 			{"Access-Control-Allow-Origin", "*"},
 			{"Content-Type", ContentType("/x.json")},
-			{"Cache-Control", CacheControl("/" + WellKnown + "/x.json")},
+			{"Cache-Control", CacheControl("/" + layout.WellKnown + "/x.json")},
 		}}
 	}
 	page := func(pattern string) headerRule {
@@ -45,31 +41,31 @@ func headerRules(pages []string, mcp bool) []headerRule {
 	}
 	rules := []headerRule{
 		{"/*", [][2]string{{"X-Content-Type-Options", "nosniff"}}},
-		cards("/" + WellKnown + "/*"),
-		cards("/agents/:id/" + WellKnown + "/*"),
-		cards("/" + CatalogFolder + "/*"),
+		cards("/" + layout.WellKnown + "/*"),
+		cards("/agents/:id/" + layout.WellKnown + "/*"),
+		cards("/" + layout.CatalogFolder + "/*"),
 		page("/"),
 		page("/index.html"),
-		page("/" + NotFoundFile),
+		page("/" + layout.NotFoundFile),
 		page("/agents/:id/"),
 		page("/agents/:id/index.html"),
-		page("/" + PagesFolder + "/:n/"),
-		page("/" + PagesFolder + "/:n/index.html"),
+		page("/" + layout.PagesFolder + "/:n/"),
+		page("/" + layout.PagesFolder + "/:n/index.html"),
 	}
 	for _, a := range templates.Assets {
 		rules = append(rules, file("/"+a))
 	}
 	rules = append(rules,
-		folder("/"+SearchFolder+"/*", "/"+SearchFolder+"/1.json"),
-		file("/"+SitemapFile),
-		folder("/"+SitemapsFolder+"/*", "/"+SitemapsFolder+"/1.xml"),
-		file("/"+RobotsFile),
-		file("/"+SumsFile),
+		folder("/"+layout.SearchFolder+"/*", "/"+layout.SearchFolder+"/1.json"),
+		file("/"+layout.SitemapFile),
+		folder("/"+layout.SitemapsFolder+"/*", "/"+layout.SitemapsFolder+"/1.xml"),
+		file("/"+layout.RobotsFile),
+		file("/"+layout.SumsFile),
 	)
 	if mcp {
-		sc := cards("/" + manifest.MCPFolder + "/:id/" + manifest.ServerCardFile)
+		sc := cards("/" + layout.MCPFolder + "/:id/" + layout.ServerCardFile)
 		sc.Headers = append(sc.Headers, ServerCardCORS...)
-		rules = append(rules, sc, page("/"+manifest.MCPFolder+"/:id/"), page("/"+manifest.MCPFolder+"/:id/index.html"))
+		rules = append(rules, sc, page("/"+layout.MCPFolder+"/:id/"), page("/"+layout.MCPFolder+"/:id/"+layout.IndexFile))
 	}
 	for _, p := range pages {
 		rules = append(rules, page("/"+p+"/"), page("/"+p+"/index.html"))

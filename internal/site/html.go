@@ -10,15 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/markdown"
-)
-
-// Files the docs add at the top of the output folder.
-const (
-	SitemapFile  = "sitemap.xml"
-	RobotsFile   = "robots.txt"
-	NotFoundFile = "404.html"
 )
 
 // TemplatesDir is the folder beside agents.toml whose files override the
@@ -248,7 +242,7 @@ func pager(p, pages int, root string, agents int) *pagerView {
 		if n == 1 {
 			return root
 		}
-		return root + PagesFolder + "/" + strconv.Itoa(n) + "/"
+		return root + layout.PagesFolder + "/" + strconv.Itoa(n) + "/"
 	}
 	v := &pagerView{Page: p, Pages: pages, Agents: agents}
 	if p > 1 {

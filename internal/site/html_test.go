@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 )
@@ -286,7 +287,7 @@ func TestPageFolders(t *testing.T) {
 	if nav := string(tree["about/index.html"]); !strings.Contains(nav, `<a href="../docs/">Documentation</a>`) || strings.Contains(nav, `>The guide</a>`) {
 		t.Errorf("navigation of about/index.html:\n%s", nav)
 	}
-	if !strings.Contains(string(tree["sitemap.xml"]), "/docs/guide/</loc>") || !strings.Contains(string(tree[HeadersFile]), "/docs/guide/") {
+	if !strings.Contains(string(tree["sitemap.xml"]), "/docs/guide/</loc>") || !strings.Contains(string(tree[layout.HeadersFile]), "/docs/guide/") {
 		t.Error("the sitemap or _headers lacks /docs/guide/")
 	}
 	if _, ok := tree["docs/notes.txt"]; ok {

@@ -30,7 +30,7 @@ type agentRecord struct {
 	Key       key
 	Projected string
 	Stats     [3]fileStat // of agentFileNames, as written
-	// Sums are the SHA-256 of those files as written, for SumsFile.
+	// Sums are the SHA-256 of those files as written, for layout.SumsFile.
 	Sums [3][32]byte
 	// Folders are agents/<id> and its .well-known once the files were in
 	// them: a name added to either since changes them.
@@ -42,7 +42,7 @@ type agentRecord struct {
 
 // fileRecord is what a tree holds at one path outside agents/: the key of
 // its inputs (or of its bytes), and the file as written, with its SHA-256
-// (for SumsFile).
+// (for layout.SumsFile).
 type fileRecord struct {
 	Key  key
 	Stat fileStat

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -678,7 +679,7 @@ func TestPlantedInAgentFoldersRemoved(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "outside")
 	os.WriteFile(outside, []byte("not for publishing"), 0o644)
 	for _, tree := range []string{out, standbyPath(out)} {
-		os.WriteFile(filepath.Join(tree, "agents", "agent-1", WellKnown, "extra.json"), []byte(`{"planted":1}`), 0o644)
+		os.WriteFile(filepath.Join(tree, "agents", "agent-1", layout.WellKnown, "extra.json"), []byte(`{"planted":1}`), 0o644)
 		os.WriteFile(filepath.Join(tree, "agents", "agent-2", "key.pem"), []byte("planted"), 0o644)
 		if err := os.Symlink(outside, filepath.Join(tree, "agents", "agent-3", "passwd")); err != nil {
 			t.Fatal(err)
@@ -792,18 +793,18 @@ func TestVerifyTamperedCatalogEntries(t *testing.T) {
 	}
 }
 
-// checkSums checks that a tree's SumsFile lists exactly its other files,
+// checkSums checks that a tree's layout.SumsFile lists exactly its other files,
 // each with its SHA-256, sorted, as sha256sum -c reads it.
 func checkSums(t *testing.T, step string, tree map[string][]byte) {
 	t.Helper()
 	var want strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(tree)) {
-		if name == SumsFile {
+		if name == layout.SumsFile {
 			continue
 		}
 		fmt.Fprintf(&want, "%x  %s\n", sha256.Sum256(tree[name]), name)
 	}
-	if got := string(tree[SumsFile]); got != want.String() {
-		t.Errorf("%s: %s is not the SHA-256 of every file:\n got:\n%s\nwant:\n%s", step, SumsFile, got, want.String())
+	if got := string(tree[layout.SumsFile]); got != want.String() {
+		t.Errorf("%s: %s is not the SHA-256 of every file:\n got:\n%s\nwant:\n%s", step, layout.SumsFile, got, want.String())
 	}
 }

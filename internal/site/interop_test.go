@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -84,16 +85,16 @@ func TestInteropJSSDK(t *testing.T) {
 			signers := testSigners(t, m, ks, keySet...)
 
 			// Probes that must fail, so the checker is known to be able to.
-			cardBytes, _ := os.ReadFile(filepath.Join(out, WellKnown, CardFile))
+			cardBytes, _ := os.ReadFile(filepath.Join(out, layout.WellKnown, layout.CardFile))
 			var c map[string]any
 			json.Unmarshal(cardBytes, &c)
 			c["description"] = "Tampered."
-			writeJSON(t, filepath.Join(out, "probe-tampered", CardFile), c)
-			legacy, _ := os.ReadFile(filepath.Join(out, WellKnown, LegacyFile))
+			writeJSON(t, filepath.Join(out, "probe-tampered", layout.CardFile), c)
+			legacy, _ := os.ReadFile(filepath.Join(out, layout.WellKnown, layout.LegacyFile))
 			var l map[string]any
 			json.Unmarshal(legacy, &l)
 			delete(l, "url")
-			writeJSON(t, filepath.Join(out, "probe-invalid", LegacyFile), l)
+			writeJSON(t, filepath.Join(out, "probe-invalid", layout.LegacyFile), l)
 
 			res := runCheck(t, node, out, JWKSURL(m))
 			if n := len(res); n != 2+2*len(m.Agents)+2 {
@@ -109,7 +110,7 @@ func TestInteropJSSDK(t *testing.T) {
 					if *r.SchemaValid {
 						t.Errorf("%s: a card without url passed the v0.3.0 schema", name)
 					}
-				case strings.HasSuffix(name, CardFile):
+				case strings.HasSuffix(name, layout.CardFile):
 					checkV1Result(t, name, r, out, signers, rep, JWKSURL(m))
 				default:
 					if r.SchemaValid == nil || !*r.SchemaValid {

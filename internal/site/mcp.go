@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/compose"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 )
 
@@ -55,17 +56,17 @@ func (b *builder) mcpFiles(files map[string][]byte, agents map[string]bool) erro
 	m := b.m
 	for i := range m.MCPServers {
 		s := &m.MCPServers[i]
-		dir := manifest.MCPFolder + "/" + s.ID + "/"
+		dir := layout.MCPPage(s.ID)
 		sc, err := card.Marshal(compose.NewServerCard(s))
 		if err != nil {
 			return err
 		}
-		files[dir+manifest.ServerCardFile] = sc
+		files[layout.ServerCard(s.ID)] = sc
 		page, err := b.pages.mcpPage(s, s.A2A != nil && agents[s.ID])
 		if err != nil {
 			return err
 		}
-		files[dir+"index.html"] = page
+		files[dir+layout.IndexFile] = page
 	}
 	return nil
 }

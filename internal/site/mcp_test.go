@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/markdown"
 	"github.com/agentcards/agentcards/internal/mcp"
@@ -117,7 +118,7 @@ func TestServerCardsValidate(t *testing.T) {
 func TestMCPCatalog(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	buildMCPExample(t, out, "ed25519")
-	raw, err := os.ReadFile(filepath.Join(out, WellKnown, CatalogFile))
+	raw, err := os.ReadFile(filepath.Join(out, layout.WellKnown, layout.CatalogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestMCPCatalog(t *testing.T) {
 	if _, err := p.build(nested); err != nil {
 		t.Fatal(err)
 	}
-	raw, _ = os.ReadFile(filepath.Join(nested, WellKnown, CatalogFile))
+	raw, _ = os.ReadFile(filepath.Join(nested, layout.WellKnown, layout.CatalogFile))
 	if _, problems, err := aicatalog.Parse(raw); err != nil || len(problems) > 0 {
 		t.Fatalf("nested root catalog: %v %v", err, problems)
 	}
@@ -183,12 +184,12 @@ func TestMCPOnlySite(t *testing.T) {
 	p.sameAsClean(out, "one agent")
 	p.toml = head + server("weather") + server("rain")
 	p.sameAsClean(out, "MCP servers only")
-	for _, gone := range []string{WellKnown + "/" + CardFile, WellKnown + "/" + LegacyFile, "agents/agent-0"} {
+	for _, gone := range []string{layout.WellKnown + "/" + layout.CardFile, layout.WellKnown + "/" + layout.LegacyFile, "agents/agent-0"} {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(gone))); err == nil {
 			t.Errorf("%s is still published without agents", gone)
 		}
 	}
-	for _, there := range []string{"mcp/weather/server-card.json", "mcp/rain/index.html", WellKnown + "/" + CatalogFile, WellKnown + "/" + JWKSFile, "index.html"} {
+	for _, there := range []string{"mcp/weather/server-card.json", "mcp/rain/index.html", layout.WellKnown + "/" + layout.CatalogFile, layout.WellKnown + "/" + layout.JWKSFile, "index.html"} {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(there))); err != nil {
 			t.Errorf("%s: %v", there, err)
 		}
@@ -248,15 +249,15 @@ func TestMCPPage(t *testing.T) {
 	if !bytes.Contains(index, []byte(`<a href="mcp/weather/">Weather</a>`)) || !bytes.Contains(index, []byte(`<a href="mcp/notes/">com.example/notes</a>`)) {
 		t.Error("the front page does not list the MCP servers")
 	}
-	shard, _ := os.ReadFile(filepath.Join(out, SearchFolder, "1.json"))
+	shard, _ := os.ReadFile(filepath.Join(out, layout.SearchFolder, "1.json"))
 	if !bytes.Contains(shard, []byte(`"k":"mcp"`)) || !bytes.Contains(shard, []byte("get_forecast")) {
 		t.Errorf("the search does not find the MCP servers' tools: %s", shard)
 	}
-	sitemap, _ := os.ReadFile(filepath.Join(out, SitemapFile))
+	sitemap, _ := os.ReadFile(filepath.Join(out, layout.SitemapFile))
 	if !bytes.Contains(sitemap, []byte("https://agents.example.com/mcp/weather/")) {
 		t.Error("the sitemap lacks the MCP pages")
 	}
-	headers, _ := os.ReadFile(filepath.Join(out, HeadersFile))
+	headers, _ := os.ReadFile(filepath.Join(out, layout.HeadersFile))
 	if !bytes.Contains(headers, []byte("/mcp/:id/server-card.json\n  Access-Control-Allow-Origin: *\n  Content-Type: application/json\n")) {
 		t.Errorf("_headers has no Server Card rule:\n%s", headers)
 	}

@@ -171,7 +171,7 @@ func checkOldPrivate(r *privateRecord, p buildPaths) (string, error) {
 }
 
 // cardName is the name of a file a build writes in agents/<id>/ of a
-// private output (ExtendedFile).
+// private output (layout.ExtendedFile).
 var cardName = regexp.MustCompile(`^extended-agent(-card)?(\.[a-z0-9]+(-[a-z0-9]+)*)?\.json$`)
 
 // privateTree is what a previous private output holds.

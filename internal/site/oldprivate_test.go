@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // withPrivateOutput sets site.privateOutput of a project's manifest.
@@ -69,7 +71,7 @@ func TestOldPrivateRemoved(t *testing.T) {
 	if len(rep.Warnings) > 0 {
 		t.Errorf("warnings: %q", rep.Warnings)
 	}
-	if !exists(filepath.Join(p.dir, "private2", ExtendedFile("agent-1", "pro", false))) {
+	if !exists(filepath.Join(p.dir, "private2", layout.ExtendedFile("agent-1", "pro", false))) {
 		t.Error("the new private output has no cards")
 	}
 	rep, err = p.build(out)
@@ -225,7 +227,7 @@ func TestOldPrivateWithoutProof(t *testing.T) {
 		if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "holds files no build wrote (agents/agent-1)") {
 			t.Fatalf("warnings %q", rep.Warnings)
 		}
-		if !exists(filepath.Join(elsewhere, "agent-1", ExtendedCardFile)) || !exists(agent) {
+		if !exists(filepath.Join(elsewhere, "agent-1", layout.ExtendedCardFile)) || !exists(agent) {
 			t.Error("the link was followed")
 		}
 	})
@@ -275,7 +277,7 @@ func TestOldPrivateRestoredOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.RemovedPrivate != "" || !exists(filepath.Join(old, ExtendedFile("agent-1", "pro", false))) {
+	if rep.RemovedPrivate != "" || !exists(filepath.Join(old, layout.ExtendedFile("agent-1", "pro", false))) {
 		t.Errorf("removed %q: the restored folder's cards are gone", rep.RemovedPrivate)
 	}
 	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "restored or copied since") {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/templates"
 )
@@ -314,8 +315,8 @@ func (b *builder) prune(ids []string, names map[string]bool) error {
 	}
 	want := maps.Clone(names)
 	if len(ids) > 0 {
-		want[WellKnown+"/"+CardFile] = true
-		want[WellKnown+"/"+LegacyFile] = true
+		want[layout.WellKnown+"/"+layout.CardFile] = true
+		want[layout.WellKnown+"/"+layout.LegacyFile] = true
 	}
 	for g := range b.plan.groups {
 		for _, p := range b.plan.pieces(g) {

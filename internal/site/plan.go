@@ -1,6 +1,10 @@
 package site
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/agentcards/agentcards/internal/layout"
+)
 
 // Sizes of the pieces listings are cut into, so that no file grows with
 // the number of agents.
@@ -27,14 +31,6 @@ const (
 // PageSize and SitemapMaxURLs; tests make them small. A group is always a
 // whole number of pages.
 var groupSize, flatMax, pageSize, sitemapMaxURLs = GroupSize, FlatMax, PageSize, SitemapMaxURLs
-
-// Folders of listing pieces at the top of the output.
-const (
-	PagesFolder    = "page"     // page/<n>/index.html: the front list, page n >= 2
-	SearchFolder   = "search"   // search/<k>.json: search shard k
-	CatalogFolder  = "catalog"  // catalog/<k>.json: nested AI Catalog k
-	SitemapsFolder = "sitemaps" // sitemaps/<k>.xml: sitemap piece k
-)
 
 // plan is how a build cuts the site's agents into groups, and which
 // listing files each group writes.
@@ -95,9 +91,9 @@ func (p plan) pieces(g int) []string {
 // for a site of one group, else a nested catalog.
 func (p plan) catalogPiece(g int) string {
 	if p.flat() {
-		return WellKnown + "/" + CatalogFile
+		return layout.WellKnown + "/" + layout.CatalogFile
 	}
-	return CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
+	return layout.CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
 }
 
 // frontPage is the file of page p of the front list.
@@ -105,11 +101,11 @@ func frontPage(p int) string {
 	if p == 1 {
 		return "index.html"
 	}
-	return PagesFolder + "/" + strconv.Itoa(p) + "/index.html"
+	return layout.PagesFolder + "/" + strconv.Itoa(p) + "/index.html"
 }
 
 // searchShard is the file of search shard g.
-func searchShard(g int) string { return SearchFolder + "/" + strconv.Itoa(g+1) + ".json" }
+func searchShard(g int) string { return layout.SearchFolder + "/" + strconv.Itoa(g+1) + ".json" }
 
 // sitemapPiece is the file of sitemap piece g, past SitemapMaxURLs.
-func sitemapPiece(g int) string { return SitemapsFolder + "/" + strconv.Itoa(g+1) + ".xml" }
+func sitemapPiece(g int) string { return layout.SitemapsFolder + "/" + strconv.Itoa(g+1) + ".xml" }

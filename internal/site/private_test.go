@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/mcp"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -67,13 +68,13 @@ func TestPrivateOutput(t *testing.T) {
 	}
 	files := readTree(t, priv)
 	want := []string{".gitignore", ownerFile,
-		ExtendedFile("agent-1", "", false), ExtendedFile("agent-1", "", true),
-		ExtendedFile("agent-1", "pro", false), ExtendedFile("agent-1", "pro", true)}
+		layout.ExtendedFile("agent-1", "", false), layout.ExtendedFile("agent-1", "", true),
+		layout.ExtendedFile("agent-1", "pro", false), layout.ExtendedFile("agent-1", "pro", true)}
 	if got := slices.Sorted(mapKeys(files)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
 		t.Fatalf("private output holds %q, want %q", got, want)
 	}
-	if want := "agents/agent-1/extended-agent-card.pro.json"; ExtendedFile("agent-1", "pro", false) != want {
-		t.Errorf("tier file %q", ExtendedFile("agent-1", "pro", false))
+	if want := "agents/agent-1/extended-agent-card.pro.json"; layout.ExtendedFile("agent-1", "pro", false) != want {
+		t.Errorf("tier file %q", layout.ExtendedFile("agent-1", "pro", false))
 	}
 	if st, err := os.Stat(priv); err != nil || st.Mode().Perm() != 0o700 {
 		t.Errorf("private output mode %v, %v", st.Mode(), err)
@@ -99,10 +100,10 @@ func TestPrivateOutput(t *testing.T) {
 			t.Errorf("%s lacks the added skill", name)
 		}
 	}
-	if pro := files[ExtendedFile("agent-1", "pro", false)]; !bytes.Contains(pro, []byte("priority-queue")) || !bytes.Contains(pro, []byte("pro plan with priority queues")) {
+	if pro := files[layout.ExtendedFile("agent-1", "pro", false)]; !bytes.Contains(pro, []byte("priority-queue")) || !bytes.Contains(pro, []byte("pro plan with priority queues")) {
 		t.Error("the pro card lacks its tier")
 	}
-	if bytes.Contains(files[ExtendedFile("agent-1", "", false)], []byte("priority-queue")) {
+	if bytes.Contains(files[layout.ExtendedFile("agent-1", "", false)], []byte("priority-queue")) {
 		t.Error("the extended card holds the pro tier's skill")
 	}
 	public := readTree(t, out)

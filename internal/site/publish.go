@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/secret"
 )
 
@@ -223,8 +224,8 @@ func checkOutDir(out, manifestDir, keysDir string, known bool) error {
 		return nil
 	}
 	foreign := ""
-	if _, err := os.Stat(filepath.Join(out, WellKnown, JWKSFile)); err != nil {
-		foreign = "no " + WellKnown + "/" + JWKSFile
+	if _, err := os.Stat(filepath.Join(out, layout.WellKnown, layout.JWKSFile)); err != nil {
+		foreign = "no " + layout.WellKnown + "/" + layout.JWKSFile
 	}
 	for _, e := range entries {
 		if !slices.Contains(TopLevel, e.Name()) && !validSlug(e.Name()) {

@@ -7,19 +7,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/templates"
-)
-
-// Paths inside the output tree.
-const (
-	WellKnown   = ".well-known"
-	CardFile    = "agent-card.json"
-	LegacyFile  = "agent.json"
-	JWKSFile    = "jwks.json"
-	CatalogFile = "ai-catalog.json"
 )
 
 // Options is what a build needs.
@@ -85,7 +77,7 @@ type Report struct {
 
 // JWKSURL is the absolute URL of the site's JWKS, the jku of every signature.
 func JWKSURL(m *manifest.Manifest) string {
-	return m.Site.BaseURL + "/" + WellKnown + "/" + JWKSFile
+	return layout.URL(m.Site.BaseURL, layout.JWKS)
 }
 
 // Build brings the site up to date: it writes the standby tree beside
@@ -247,7 +239,7 @@ func realPath(p string) (string, error) {
 // TopLevel is every name a build writes at the top of the output folder
 // (the templates' assets among them); a folder holding anything else is
 // not replaced.
-var TopLevel = append([]string{WellKnown, "agents", "index.html", ".nojekyll", HeadersFile, NotFoundFile, RobotsFile, SitemapFile, SumsFile, PagesFolder, SearchFolder, CatalogFolder, SitemapsFolder, "search-index.json"}, templates.Assets...)
+var TopLevel = append([]string{layout.WellKnown, layout.AgentsFolder, layout.IndexFile, layout.NoJekyll, layout.HeadersFile, layout.NotFoundFile, layout.RobotsFile, layout.SitemapFile, layout.SumsFile, layout.PagesFolder, layout.SearchFolder, layout.CatalogFolder, layout.SitemapsFolder, layout.SearchIndexFile}, templates.Assets...)
 
 // LeakError is an output file that would publish private key material.
 type LeakError struct {

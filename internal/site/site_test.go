@@ -18,6 +18,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 )
@@ -454,7 +455,7 @@ func TestProjectionMatchesReport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	m, rep := buildExample(t, out, "ed25519")
 	for _, a := range m.Agents {
-		b, _ := os.ReadFile(filepath.Join(out, "agents", a.ID, WellKnown, CardFile))
+		b, _ := os.ReadFile(filepath.Join(out, "agents", a.ID, layout.WellKnown, layout.CardFile))
 		unsigned, _ := card.Unsigned(b)
 		_, omitted, err := card.SDKProjection(unsigned)
 		removed := card.Paths(omitted)
@@ -491,7 +492,7 @@ func TestProjectionSignaturesOff(t *testing.T) {
 	if len(rep.Projected["invoice-reader"]) == 0 {
 		t.Error("report does not name the card the SDKs cannot verify")
 	}
-	b, _ := os.ReadFile(filepath.Join(out, "agents", "invoice-reader", WellKnown, CardFile))
+	b, _ := os.ReadFile(filepath.Join(out, "agents", "invoice-reader", layout.WellKnown, layout.CardFile))
 	var c card.V1
 	json.Unmarshal(b, &c)
 	if len(c.Signatures) != 1 {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/templates"
 )
 
@@ -13,7 +14,7 @@ import (
 // index, extra pages, the 404 page, assets, the MCP servers' files,
 // _headers, robots.txt and the sitemap. Each is written only when its
 // bytes differ from what the tree holds. It returns the names of all
-// these files and SumsFile, which prune keeps.
+// these files and layout.SumsFile, which prune keeps.
 func (b *builder) siteFiles(ids []string) (map[string]bool, error) {
 	files := map[string][]byte{}
 	if err := b.machineFiles(files); err != nil {
@@ -32,13 +33,13 @@ func (b *builder) siteFiles(ids []string) (map[string]bool, error) {
 	b.hostFiles(files, ids)
 	names := map[string]bool{}
 	if len(ids) > 0 {
-		names[WellKnown+"/"+CardFile] = true
-		names[WellKnown+"/"+LegacyFile] = true
+		names[layout.WellKnown+"/"+layout.CardFile] = true
+		names[layout.WellKnown+"/"+layout.LegacyFile] = true
 	}
 	for name := range files {
 		names[name] = true
 	}
-	names[SumsFile] = true // written last, by checksums
+	names[layout.SumsFile] = true // written last, by checksums
 
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if err := b.tree.put(name, hashParts(files[name]), files[name]); err != nil {
@@ -55,7 +56,7 @@ func (b *builder) machineFiles(files map[string][]byte) error {
 	if err != nil {
 		return err
 	}
-	files[WellKnown+"/"+JWKSFile] = jwks
+	files[layout.WellKnown+"/"+layout.JWKSFile] = jwks
 	// GitHub Pages deployed from a branch runs Jekyll, which drops
 	// dot-folders such as .well-known unless this file exists.
 	files[".nojekyll"] = []byte{}
@@ -64,7 +65,7 @@ func (b *builder) machineFiles(files map[string][]byte) error {
 		if err != nil {
 			return err
 		}
-		files[WellKnown+"/"+CatalogFile] = idx
+		files[layout.WellKnown+"/"+layout.CatalogFile] = idx
 	}
 	return nil
 }
@@ -79,7 +80,7 @@ func (pg *pages) siteFiles(files map[string][]byte) error {
 	if err != nil {
 		return err
 	}
-	files[NotFoundFile] = nf
+	files[layout.NotFoundFile] = nf
 	for _, a := range templates.Assets {
 		files[a] = pg.tpl.Asset(a)
 	}
@@ -94,14 +95,14 @@ func (b *builder) hostFiles(files map[string][]byte, ids []string) {
 	for _, p := range b.pages.info.all() {
 		slugs = append(slugs, p.Slug)
 	}
-	files[HeadersFile] = renderHeaders(slugs, len(m.MCPServers) > 0)
+	files[layout.HeadersFile] = renderHeaders(slugs, len(m.MCPServers) > 0)
 	if n := len(headerRules(slugs, len(m.MCPServers) > 0)); n > CloudflareMaxRules {
 		b.notes.add(fmt.Sprintf("_headers has %d rules; Cloudflare Pages reads only the first %d (fewer extra pages in site/ keep it under)", n, CloudflareMaxRules))
 	}
-	files[RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + SitemapFile + "\n")
-	files[SitemapFile] = b.sitemap(ids)
+	files[layout.RobotsFile] = []byte("User-agent: *\nAllow: /\nSitemap: " + m.Site.BaseURL + "/" + layout.SitemapFile + "\n")
+	files[layout.SitemapFile] = b.sitemap(ids)
 	if b.plan.indexed {
 		// The pages that are not an agent's, for the sitemap index.
-		files[SitemapsFolder+"/site.xml"] = urlset(append([]string{m.Site.BaseURL + "/"}, b.pageURLs()...))
+		files[layout.SitemapsFolder+"/site.xml"] = urlset(append([]string{m.Site.BaseURL + "/"}, b.pageURLs()...))
 	}
 }

@@ -3,6 +3,8 @@ package site
 import (
 	"bytes"
 	"encoding/xml"
+
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // sitemap is sitemap.xml: every page's URL, or, past SitemapMaxURLs, an
@@ -14,7 +16,7 @@ func (b *builder) sitemap(ids []string) []byte {
 		for g := range b.plan.groups {
 			locs = append(locs, m.Site.BaseURL+"/"+sitemapPiece(g))
 		}
-		return sitemapIndex(append(locs, m.Site.BaseURL+"/"+SitemapsFolder+"/site.xml"))
+		return sitemapIndex(append(locs, m.Site.BaseURL+"/"+layout.SitemapsFolder+"/site.xml"))
 	}
 	urls := []string{m.Site.BaseURL + "/"}
 	for _, id := range ids {

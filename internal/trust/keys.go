@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 )
@@ -190,7 +191,7 @@ func (c *Cache) Get(ctx context.Context, key string, read func() (*Keys, error))
 func CardURL(u *url.URL) *url.URL {
 	c := &url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host, Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
 	if c.Path == "" || c.Path == "/" {
-		c.Path, c.RawPath = "/.well-known/agent-card.json", ""
+		c.Path, c.RawPath = layout.RootCardPath, ""
 	}
 	return c
 }
@@ -200,5 +201,5 @@ func CardURL(u *url.URL) *url.URL {
 // the user named, never wherever a redirect led: a redirect to another
 // site must not lend it trust.
 func OriginJWKS(u *url.URL) string {
-	return u.Scheme + "://" + u.Host + "/.well-known/jwks.json"
+	return layout.URL(u.Scheme+"://"+u.Host, layout.JWKS)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // Entry is the outcome for one entry of a catalog that Catalog walked.
@@ -99,7 +100,7 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 	walked := aicatalog.Walk(ctx, root, aicatalog.WalkOptions{Cards: opts.Fetch, Catalogs: catOpts.Fetch, MaxEntries: copts.MaxEntries, ServerCard: checkServerCard}, func(v *aicatalog.Visit) {
 		// The JWKS is held to the network of the catalog that named the
 		// entry, as the card was.
-		ks, err := trustedKeys(ctx, opts, aicatalog.Origin(v.URL)+"/.well-known/jwks.json", "", v.From)
+		ks, err := trustedKeys(ctx, opts, layout.URL(aicatalog.Origin(v.URL), layout.JWKS), "", v.From)
 		if err != nil {
 			v.Outcome, v.Problem = EntryFailed, err.Error()
 			return
@@ -275,7 +276,7 @@ func hostPublisher(identifier string) string {
 // a problem.
 func sitePublisher(dir, base string, jkus map[string]bool, strict bool, rep *Report) func(what, pub string) {
 	origin, err := url.Parse(base)
-	tied := base != "" && err == nil && jkus[base+"/.well-known/jwks.json"]
+	tied := base != "" && err == nil && jkus[layout.URL(base, layout.JWKS)]
 	saidUntied := false
 	return func(what, pub string) {
 		if pub == "" {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // ExtendedOptions steer the check of an agent's live extended card.
@@ -371,27 +372,17 @@ func restError(data []byte) string {
 	return fmt.Sprintf("%q", data)
 }
 
-// IsExtendedCardFile reports whether a file name is one a build writes
-// extended cards to (extended-agent-card[.tier].json, or
-// extended-agent[.tier].json for v0.3).
-func IsExtendedCardFile(name string) bool {
-	return strings.HasPrefix(name, "extended-agent-card.") || strings.HasPrefix(name, "extended-agent.")
-}
-
 // checkExtendedFile compares a built extended card file with the public
 // card of the same agent in the public site folder (-jwks SITE): the
 // agent is the folder the file lies in (agents/<id>/).
 func checkExtendedFile(path string, body []byte, site string, opts Options, c *Card, rep *Report) {
 	id := filepath.Base(filepath.Dir(path))
-	name := "agent-card.json"
-	if strings.HasPrefix(filepath.Base(path), "extended-agent.") {
-		name = "agent.json"
-	}
+	name := layout.PublicOf(filepath.Base(path))
 	if site == "" {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: not compared with its public card: give -jwks the public site folder", path))
 		return
 	}
-	publicPath := filepath.Join(site, "agents", id, ".well-known", name)
+	publicPath := filepath.Join(site, filepath.FromSlash(layout.AgentFile(id, name)))
 	pub, err := readLocal(publicPath, opts)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/site"
@@ -118,7 +119,7 @@ tags = ["finance"]
 		t.Fatal(err)
 	}
 	if overlay {
-		if extended, err = os.ReadFile(filepath.Join(m.PrivateDir(), filepath.FromSlash(site.ExtendedFile("ledger", "", false)))); err != nil {
+		if extended, err = os.ReadFile(filepath.Join(m.PrivateDir(), filepath.FromSlash(layout.ExtendedFile("ledger", "", false)))); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // Local files: read as regular files only (never a named pipe or a device)
@@ -92,7 +93,7 @@ func siteRoot(path string) (string, error) {
 		return "", err
 	}
 	for dir := filepath.Dir(real); within(dir, wd); dir = filepath.Dir(dir) {
-		if st, err := os.Stat(filepath.Join(dir, ".well-known", "jwks.json")); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(layout.JWKS))); err == nil && st.Mode().IsRegular() {
 			return dir, nil
 		}
 		if dir == wd {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/trust"
 )
@@ -22,7 +23,7 @@ import (
 
 // verifySite checks every card under dir, its JWKS and its catalog.
 func verifySite(ctx context.Context, dir string, opts Options, rep *Report) error {
-	jwksPath := filepath.Join(dir, ".well-known", "jwks.json")
+	jwksPath := filepath.Join(dir, filepath.FromSlash(layout.JWKS))
 	if _, err := os.Stat(jwksPath); err != nil && opts.JWKS == "" {
 		return usagef("%s is not a built site: no .well-known/jwks.json", dir)
 	}
@@ -33,7 +34,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	// The catalogs are read while the cards are checked.
 	cats := make(chan *siteCatalogs, 1)
 	go func() { cats <- preloadCatalogs(dir, catalogOptions(opts)) }()
-	rootPath := filepath.Join(dir, ".well-known", "agent-card.json")
+	rootPath := filepath.Join(dir, filepath.FromSlash(layout.RootCard))
 	rootCard, rootErr := readLocal(rootPath, opts)
 	checked, err := checkCards(dir, ks, opts, rootCard, rootErr == nil)
 	if err != nil {
@@ -98,7 +99,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	case len(files) > 2 || !slices.Contains(files, rootPath):
 		// A site of agents whose root card is none of theirs (a single-card
 		// site has only the root's cards).
-		if agents, _ := filepath.Glob(filepath.Join(dir, "agents", "*", ".well-known", "agent-card.json")); len(agents) > 0 {
+		if agents, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(layout.AgentCard("*")))); len(agents) > 0 {
 			rep.Problems = append(rep.Problems, dir+": /.well-known/agent-card.json is not the card of any agent under agents/")
 		}
 	}
@@ -124,8 +125,8 @@ type checked struct {
 // once. The outcomes come sorted by path. rootCard is the site's root card
 // (when hasRoot): agent-card.json files elsewhere equal to it are marked.
 func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRoot bool) ([]checked, error) {
-	agentsDir := filepath.Join(dir, "agents")
-	rootDir := filepath.Join(dir, ".well-known")
+	agentsDir := filepath.Join(dir, layout.AgentsFolder)
+	rootDir := filepath.Join(dir, layout.WellKnown)
 	type task struct {
 		path    string
 		d       fs.DirEntry // a card file, or an agent's folder to walk
@@ -163,7 +164,7 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 				if err != nil {
 					return checked{path: p, card: Card{Source: p, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
 				}
-				isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == "agent-card.json" && bytes.Equal(body, rootCard)
+				isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == layout.CardFile && bytes.Equal(body, rootCard)
 				o := opts
 				// The root card is a copy: linted once. Both shapes of a
 				// card are linted (a hostile site may change either);
@@ -206,7 +207,7 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 	if !slices.IsSortedFunc(out, byPath) {
 		slices.SortFunc(out, byPath)
 	}
-	twinLint(out, filepath.Join(rootDir, "agent-card.json"))
+	twinLint(out, filepath.Join(rootDir, layout.CardFile))
 	return out, nil
 }
 
@@ -224,7 +225,7 @@ func twinLint(out []checked, rootCardPath string) {
 	}
 	for i := 1; i < len(out); i++ {
 		c, prev := &out[i], out[i-1]
-		if filepath.Base(c.path) != "agent.json" || prev.path != filepath.Join(filepath.Dir(c.path), "agent-card.json") {
+		if filepath.Base(c.path) != layout.LegacyFile || prev.path != filepath.Join(filepath.Dir(c.path), layout.CardFile) {
 			continue
 		}
 		first := prev.card.Lint
@@ -258,14 +259,14 @@ func walkFiles(dir string, visit func(p string, d fs.DirEntry)) error {
 
 // isCardFile reports an agent-card.json or agent.json (not a folder).
 func isCardFile(d fs.DirEntry) bool {
-	return !d.IsDir() && (d.Name() == "agent-card.json" || d.Name() == "agent.json")
+	return !d.IsDir() && (d.Name() == layout.CardFile || d.Name() == layout.LegacyFile)
 }
 
 // checkRootLegacy: the root agent.json must be the default agent's, whose
 // agent-card.json the root's equals (in cardDir).
 func checkRootLegacy(dir, cardDir string, opts Options, rep *Report) {
-	legacyRoot, _ := readLocal(filepath.Join(dir, ".well-known", "agent.json"), opts)
-	legacy, _ := readLocal(filepath.Join(cardDir, "agent.json"), opts)
+	legacyRoot, _ := readLocal(filepath.Join(dir, filepath.FromSlash(layout.RootLegacy)), opts)
+	legacy, _ := readLocal(filepath.Join(cardDir, layout.LegacyFile), opts)
 	if string(legacyRoot) != string(legacy) {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: root agent.json is not the default agent's (%s)", dir, filepath.Dir(cardDir)))
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/fetch"
-	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/layout"
 )
 
 // A built site's catalogs: the root ai-catalog.json and the catalogs nested
@@ -64,7 +64,7 @@ type siteCatalogs struct {
 // checked: the root catalog, and the nested catalogs its entries name
 // under the base URL of its host. checkCatalog reads any other it needs.
 func preloadCatalogs(dir string, copts Options) *siteCatalogs {
-	c := &siteCatalogs{root: loadCatalog(filepath.Join(dir, ".well-known", "ai-catalog.json"), copts), nested: map[string]loadedCatalog{}}
+	c := &siteCatalogs{root: loadCatalog(filepath.Join(dir, filepath.FromSlash(layout.Catalog)), copts), nested: map[string]loadedCatalog{}}
 	if c.root.readErr != nil || c.root.parseErr != nil {
 		return c
 	}
@@ -110,7 +110,7 @@ func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats 
 	}
 	cat := cats.root.cat
 	rep.Notes = append(rep.Notes, unsignedCatalogNote(dir))
-	specProblems(dir, "ai-catalog.json", cats.root.problems, rep)
+	specProblems(dir, layout.CatalogFile, cats.root.problems, rep)
 	base := siteBase(dir, cat, jkus, rep)
 	c := &catalogCheck{
 		dir: dir, base: base, read: read, cats: cats, opts: opts, copts: copts, rep: rep,
@@ -128,11 +128,11 @@ func siteBase(dir string, cat *aicatalog.Catalog, jkus map[string]bool, rep *Rep
 	base := strings.TrimSuffix(cat.HostDocumentationURL, "/")
 	if base == "" {
 		for j := range jkus {
-			base = strings.TrimSuffix(j, "/.well-known/jwks.json")
+			base = strings.TrimSuffix(j, "/"+layout.JWKS)
 		}
 	}
 	if base != "" {
-		want := base + "/.well-known/jwks.json"
+		want := layout.URL(base, layout.JWKS)
 		for j := range jkus {
 			if j != want {
 				rep.Problems = append(rep.Problems, fmt.Sprintf("%s: cards name jku %s, but the site's JWKS is %s", dir, j, want))
@@ -264,7 +264,7 @@ func (c *catalogCheck) serverCardEntry(what string, i int, e aicatalog.Entry) {
 		return
 	}
 	rel := strings.TrimPrefix(e.URL, c.base+"/")
-	if !manifest.IsServerCardPath(rel) {
+	if !layout.IsServerCardPath(rel) {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not a Server Card of this site (mcp/<id>/server-card.json)", dir, what, i, e.Identifier, e.URL))
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/trust"
 )
@@ -272,7 +273,7 @@ func readTrustedKeys(ctx context.Context, opts Options, src string, from *fetch.
 	}
 	if st, err := os.Stat(src); err == nil && st.IsDir() {
 		// A built site folder: its JWKS.
-		src = filepath.Join(src, ".well-known", "jwks.json")
+		src = filepath.Join(src, filepath.FromSlash(layout.JWKS))
 	}
 	data, err := readLocal(src, opts)
 	if err != nil {
@@ -297,7 +298,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 			return usagef("%v", err)
 		}
 		if root != "" {
-			local = filepath.Join(root, ".well-known", "jwks.json")
+			local = filepath.Join(root, filepath.FromSlash(layout.JWKS))
 		}
 	}
 	ks, err := trustedKeys(ctx, opts, "", local, nil)
@@ -305,7 +306,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		return err
 	}
 	c := checkCard(path, body, ks, opts)
-	if IsExtendedCardFile(filepath.Base(path)) {
+	if layout.IsExtendedName(filepath.Base(path)) {
 		site := ""
 		if st, err := os.Stat(opts.JWKS); err == nil && st.IsDir() {
 			site = opts.JWKS
