@@ -15,6 +15,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agentcards/agentcards/internal/builtsite"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/compose"
 	"github.com/agentcards/agentcards/internal/fetch"
@@ -300,126 +301,117 @@ func lintURL(u *url.URL, client *fetch.Client) ([]lintedCard, error) {
 	return []lintedCard{c}, nil
 }
 
-// lintSite lints a built site: every agent's agent-card.json and
-// agent.json (the second reporting only what the first does not: both are
-// made from one entry, and a hostile site may change either), the root
-// cards unless they copy an agent's, and every MCP Server Card. Only
-// regular files are read: a card that is a link is reported, not read. A
-// folder that is not a
-// site has each of its .json files linted as a card (lintFolder).
+// lintSite lints a built site (read by builtsite): every agent's
+// agent-card.json and agent.json (the second reporting only what the first
+// does not: both are made from one entry, and a hostile site may change
+// either), the root cards unless they copy an agent's, every MCP Server
+// Card and the catalogs. Only regular files are read: a card that is a link
+// is reported, not read. A folder that is not a site has each of its .json
+// files linted as a card (lintFolder).
 func lintSite(dir string, limit int64) ([]lintedCard, []error) {
-	type pair struct{ card, legacy string } // paths, "" when absent
-	folders := map[string]*pair{}
-	var order, servers, catalogs []string
-	var linkErrs []error
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, p)
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		last := parts[len(parts)-1]
-		isCatalog := len(parts) == 2 && parts[0] == layout.WellKnown && last == layout.CatalogFile || len(parts) == 2 && parts[0] == layout.CatalogFolder && strings.HasSuffix(last, ".json")
-		isCard := (len(parts) == 2 && parts[0] == layout.WellKnown || len(parts) == 4 && parts[0] == layout.AgentsFolder && parts[2] == layout.WellKnown) && (last == layout.CardFile || last == layout.LegacyFile)
-		isServer := len(parts) == 3 && parts[0] == layout.MCPFolder && last == layout.ServerCardFile
-		if !d.Type().IsRegular() {
-			// A link is not followed, and not passed over in silence
-			// either: a hostile site would hide a card behind one.
-			if isCatalog || isCard || isServer {
-				linkErrs = append(linkErrs, fileError{p, fmt.Errorf("%s is not a plain file (a symbolic link?): not read; a site's cards are plain files", p)})
-			}
-			return nil
-		}
-		switch {
-		case isCatalog:
-			catalogs = append(catalogs, p)
-		case isCard:
-			f := filepath.Dir(p)
-			if folders[f] == nil {
-				folders[f] = &pair{}
-				order = append(order, f)
-			}
-			if last == layout.CardFile {
-				folders[f].card = p
-			} else {
-				folders[f].legacy = p
-			}
-		case isServer:
-			servers = append(servers, p)
-		}
-		return nil
-	})
+	files, err := builtsite.List(dir)
 	if err != nil {
 		return nil, []error{err}
 	}
-	if len(order) == 0 && len(servers) == 0 && len(linkErrs) == 0 {
+	var sited, servers, catalogs []builtsite.File
+	var errs []error
+	for _, f := range files {
+		k := f.Kind
+		if k != builtsite.ServerCard && !k.IsCatalog() && (k == builtsite.StrayCard || !k.IsCard()) {
+			continue
+		}
+		if !f.Regular() {
+			// A link is not followed, and not passed over in silence
+			// either: a hostile site would hide a card behind one.
+			errs = append(errs, fileError{f.Path, fmt.Errorf("%s is not a plain file (a symbolic link?): not read; a site's cards are plain files", f.Path)})
+			continue
+		}
+		switch {
+		case k.IsCatalog():
+			catalogs = append(catalogs, f)
+		case k == builtsite.ServerCard:
+			servers = append(servers, f)
+		default:
+			sited = append(sited, f)
+		}
+	}
+	if len(sited) == 0 && len(servers) == 0 && len(errs) == 0 {
 		return lintFolder(dir, limit)
 	}
 	lr := &lint.Linter{}
-	read := func(p string) ([]byte, lintedCard, error) { return lintFile(lr, p, limit, false) }
-	var out []lintedCard
-	errs := linkErrs
-	// An agent's shapes, by their bytes: the root cards copy one agent's.
-	agentCards := map[string][]lint.Finding{}
-	rootDir := filepath.Join(dir, layout.WellKnown)
-	slices.Sort(order)
-	slices.SortStableFunc(order, func(a, b string) int { // the root last
-		return cmpBool(a == rootDir, b == rootDir)
-	})
-	for _, f := range order {
-		pr := folders[f]
-		var first []lint.Finding
-		var copied bool
-		if pr.card != "" {
-			data, c, err := read(pr.card)
-			switch {
-			case err != nil:
-				errs = append(errs, err)
-			case f == rootDir && agentCards[string(data)] != nil:
-				first, copied = agentCards[string(data)], true
-			default:
-				first = c.Findings
-				if f != rootDir {
-					agentCards[string(data)] = nonNil(c.Findings)
-				}
-				out = append(out, c)
-			}
-		}
-		if pr.legacy != "" {
-			data, c, err := read(pr.legacy)
-			switch {
-			case err != nil:
-				errs = append(errs, err)
-			case f == rootDir && copied && agentCards[string(data)] != nil:
-			default:
-				if pr.card != "" {
-					c.Findings = lint.Twin(first, c.Findings)
-				}
-				if f != rootDir {
-					agentCards[string(data)] = nonNil(c.Findings)
-				}
-				out = append(out, c)
-			}
-		}
-	}
-	for _, p := range servers {
-		if _, c, err := lintFile(lr, p, limit, true); err != nil {
+	out, cardErrs := lintPairs(lr, builtsite.Pairs(sited), limit)
+	errs = append(errs, cardErrs...)
+	for _, f := range servers {
+		if _, c, err := lintFile(lr, f.Path, limit, true); err != nil {
 			errs = append(errs, err)
 		} else {
 			out = append(out, c)
 		}
 	}
-	// The catalogs, whose entries' names and descriptions reach the
-	// models that pick agents: the text rules, for what the cards do not
-	// say already (an entry repeats its card's description).
+	catOut, catErrs := lintCatalogs(lr, catalogs, out, limit)
+	return append(out, catOut...), append(errs, catErrs...)
+}
+
+// lintPairs lints the cards of a site, folder by folder, the root's last:
+// an agent.json reports what its agent-card.json does not, and the root's
+// cards are left out when they copy an agent's.
+func lintPairs(lr *lint.Linter, pairs []builtsite.Pair, limit int64) ([]lintedCard, []error) {
+	read := func(f *builtsite.File) ([]byte, lintedCard, error) { return lintFile(lr, f.Path, limit, false) }
+	var out []lintedCard
+	var errs []error
+	// An agent's shapes, by their bytes: the root cards copy one agent's.
+	agentCards := map[string][]lint.Finding{}
+	for _, pr := range pairs {
+		var first []lint.Finding
+		var copied bool
+		if pr.Card != nil {
+			data, c, err := read(pr.Card)
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+			case pr.Root && agentCards[string(data)] != nil:
+				first, copied = agentCards[string(data)], true
+			default:
+				first = c.Findings
+				if !pr.Root {
+					agentCards[string(data)] = nonNil(c.Findings)
+				}
+				out = append(out, c)
+			}
+		}
+		if pr.Legacy != nil {
+			data, c, err := read(pr.Legacy)
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+			case pr.Root && copied && agentCards[string(data)] != nil:
+			default:
+				if pr.Card != nil {
+					c.Findings = lint.Twin(first, c.Findings)
+				}
+				if !pr.Root {
+					agentCards[string(data)] = nonNil(c.Findings)
+				}
+				out = append(out, c)
+			}
+		}
+	}
+	return out, errs
+}
+
+// lintCatalogs lints a site's catalogs, whose entries' names and
+// descriptions reach the models that pick agents: the text rules, for what
+// the cards (linted as cards) do not say already (an entry repeats its
+// card's description).
+func lintCatalogs(lr *lint.Linter, catalogs []builtsite.File, cards []lintedCard, limit int64) ([]lintedCard, []error) {
 	var said []lint.Finding
-	for _, c := range out {
+	for _, c := range cards {
 		said = append(said, c.Findings...)
 	}
-	for _, p := range catalogs {
+	var out []lintedCard
+	var errs []error
+	for _, f := range catalogs {
+		p := f.Path
 		data, err := verify.ReadLocalFile(p, limit)
 		if err == nil {
 			var doc map[string]any
@@ -436,17 +428,6 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 		}
 	}
 	return out, errs
-}
-
-// cmpBool orders false before true.
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
 
 // nonNil is fs, or an empty list for nil, so that a map of them tells a
