@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentcards/agentcards/internal/builtsite"
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/trust"
@@ -118,51 +119,33 @@ type checked struct {
 	read, isRoot bool
 }
 
-// checkCards finds every agent-card.json and agent.json under dir and
-// checks each against ks, on every core, as it goes: the folders under
-// agents/ (one per agent) are walked and their cards verified by one
-// worker each, so no more than a card per worker is held in memory at
-// once. The outcomes come sorted by path. rootCard is the site's root card
-// (when hasRoot): agent-card.json files elsewhere equal to it are marked.
+// checkCards finds every agent-card.json and agent.json under dir (wherever
+// it lies: builtsite lists them) and checks each against ks, on every
+// core. Each worker holds one card at a time. The outcomes come sorted by
+// path. rootCard is the site's root card (when hasRoot): agent-card.json
+// files elsewhere equal to it are marked.
 func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRoot bool) ([]checked, error) {
-	agentsDir := filepath.Join(dir, layout.AgentsFolder)
 	rootDir := filepath.Join(dir, layout.WellKnown)
-	type task struct {
-		path    string
-		d       fs.DirEntry // a card file, or an agent's folder to walk
-		subtree bool
-	}
-	var tasks []task
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && filepath.Dir(p) == agentsDir {
-			tasks = append(tasks, task{p, d, true})
-			return filepath.SkipDir
-		}
-		if isCardFile(d) {
-			tasks = append(tasks, task{p, d, false})
-		}
-		return nil
-	})
+	files, err := builtsite.List(dir)
 	if err != nil {
 		return nil, err
 	}
-	found := make([][]checked, len(tasks))
-	errs := make([]error, len(tasks))
+	files = slices.DeleteFunc(files, func(f builtsite.File) bool { return !isCardFile(f.Entry) })
+	out := make([]checked, len(files))
 	linter := &lint.Linter{}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(tasks), 1)) {
+	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
 		wg.Go(func() {
 			var buf []byte // the card being checked: one per worker
-			check := func(p string, d fs.DirEntry) checked {
+			for i := int(next.Add(1)) - 1; i < len(files); i = int(next.Add(1)) - 1 {
+				p, d := files[i].Path, files[i].Entry
 				var body []byte
 				var err error
 				body, buf, err = readCard(p, d, opts, buf)
 				if err != nil {
-					return checked{path: p, card: Card{Source: p, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
+					out[i] = checked{path: p, card: Card{Source: p, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
+					continue
 				}
 				isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == layout.CardFile && bytes.Equal(body, rootCard)
 				o := opts
@@ -171,36 +154,11 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 				// what the agent.json repeats is dropped below.
 				o.skipLint = isRoot
 				o.linter = linter
-				c := checked{path: p, card: checkCard(p, body, ks, o), read: d.Type().IsRegular()}
-				c.isRoot = isRoot
-				return c
-			}
-			for i := int(next.Add(1)) - 1; i < len(tasks); i = int(next.Add(1)) - 1 {
-				t := tasks[i]
-				if !t.subtree {
-					found[i] = []checked{check(t.path, t.d)}
-					continue
-				}
-				errs[i] = walkFiles(t.path, func(p string, d fs.DirEntry) {
-					if isCardFile(d) {
-						found[i] = append(found[i], check(p, d))
-					}
-				})
+				out[i] = checked{path: p, card: checkCard(p, body, ks, o), read: d.Type().IsRegular(), isRoot: isRoot}
 			}
 		})
 	}
 	wg.Wait()
-	n := 0
-	for i := range tasks {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		n += len(found[i])
-	}
-	out := make([]checked, 0, n)
-	for i := range tasks {
-		out = append(out, found[i]...)
-	}
 	// The walk's order is by name, folder by folder, which is usually
 	// the order of the paths too.
 	byPath := func(a, b checked) int { return strings.Compare(a.path, b.path) }
@@ -234,27 +192,6 @@ func twinLint(out []checked, rootCardPath string) {
 		}
 		c.card.Lint = lint.Twin(first, c.card.Lint)
 	}
-}
-
-// walkFiles calls visit on every entry under dir (a folder) that is not a
-// folder, in lexical order, as filepath.WalkDir would, but without
-// statting dir first: its caller read it as a folder's entry.
-func walkFiles(dir string, visit func(p string, d fs.DirEntry)) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		if e.IsDir() {
-			if err := walkFiles(p, visit); err != nil {
-				return err
-			}
-			continue
-		}
-		visit(p, e)
-	}
-	return nil
 }
 
 // isCardFile reports an agent-card.json or agent.json (not a folder).
