@@ -315,8 +315,17 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 	}
 	var sited, servers, catalogs []builtsite.File
 	var errs []error
+	public := isDir(filepath.Join(dir, layout.WellKnown))
 	for _, f := range files {
 		k := f.Kind
+		switch {
+		case k == builtsite.Link:
+			errs = append(errs, fileError{f.Path, fmt.Errorf("%s is a symbolic link: not followed; a built site holds none (a host serves none), so its files are plain files", f.Path)})
+			continue
+		case k == builtsite.ExtendedCard && public:
+			errs = append(errs, fileError{f.Path, fmt.Errorf("%s is an extended card in a public site: extended cards are for authenticated callers only; remove it and publish only the build's public output", f.Path)})
+			continue
+		}
 		if k != builtsite.ServerCard && !k.IsCatalog() && (k == builtsite.StrayCard || !k.IsCard()) {
 			continue
 		}
@@ -524,4 +533,10 @@ func lintAgent(m *manifest.Manifest, a *manifest.Agent, source, name string) (li
 		return lintedCard{}, fmt.Errorf("%s: agent %s: %v", source, a.ID, err)
 	}
 	return lintedCard{Source: source, Agent: a.ID, Card: name, Findings: findings}, nil
+}
+
+// isDir reports whether p is a folder (not a link to one).
+func isDir(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.IsDir()
 }

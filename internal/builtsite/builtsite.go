@@ -54,6 +54,10 @@ const (
 	// ExtendedCard is agents/<id>/extended-agent[-card][.<tier>].json,
 	// where a private output holds extended cards.
 	ExtendedCard
+	// Link is a symbolic link anywhere in the site, to a file or a
+	// folder: a build writes none and a host serves none, so a site's
+	// reader refuses it rather than follow it out of the site.
+	Link
 )
 
 // Classify is the kind of the file at rel, a slash path inside a site.
@@ -168,6 +172,9 @@ func classify(dir, p string, d fs.DirEntry) (File, bool) {
 		return File{}, false
 	}
 	k := Classify(filepath.ToSlash(rel))
+	if d.Type()&fs.ModeSymlink != 0 {
+		k = Link
+	}
 	return File{Path: p, Kind: k, Entry: d}, k != Other
 }
 

@@ -58,6 +58,10 @@ func TestListAndPairs(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, ".well-known", "agent-card.json"), link); err != nil {
 		t.Skip("no symbolic links:", err)
 	}
+	// A folder that is a link is listed too, as a link, never walked.
+	if err := os.Symlink(filepath.Join(dir, "agents", "b"), filepath.Join(dir, "agents", "d")); err != nil {
+		t.Fatal(err)
+	}
 	files, err := List(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +70,9 @@ func TestListAndPairs(t *testing.T) {
 	for _, f := range files {
 		rel, _ := filepath.Rel(dir, f.Path)
 		got = append(got, filepath.ToSlash(rel))
-		if f.Regular() != (f.Path != link) {
-			t.Errorf("%s: Regular() = %v", rel, f.Regular())
+		isLink := f.Path == link || f.Path == filepath.Join(dir, "agents", "d")
+		if f.Regular() == isLink || (f.Kind == Link) != isLink {
+			t.Errorf("%s: Regular() = %v, Kind %d", rel, f.Regular(), f.Kind)
 		}
 	}
 	// filepath.WalkDir's order, index.html and other files left out.
@@ -75,7 +80,7 @@ func TestListAndPairs(t *testing.T) {
 		".well-known/agent-card.json", ".well-known/agent.json", ".well-known/ai-catalog.json", ".well-known/jwks.json",
 		"agents/a/.well-known/agent.json", "agents/a/deep/agent-card.json",
 		"agents/b/.well-known/agent-card.json", "agents/b/.well-known/agent.json",
-		"agents/c/.well-known/agent-card.json",
+		"agents/c/.well-known/agent-card.json", "agents/d",
 		"catalog/1.json", "mcp/s/server-card.json",
 	}
 	if !slices.Equal(got, want) {
@@ -87,13 +92,14 @@ func TestListAndPairs(t *testing.T) {
 		rel, _ := filepath.Rel(dir, pr.Dir)
 		dirs = append(dirs, filepath.ToSlash(rel))
 	}
-	if want := []string{"agents/a/.well-known", "agents/b/.well-known", "agents/c/.well-known", ".well-known"}; !slices.Equal(dirs, want) {
+	// Links are no card of a pair: their readers refuse them.
+	if want := []string{"agents/a/.well-known", "agents/b/.well-known", ".well-known"}; !slices.Equal(dirs, want) {
 		t.Errorf("Pairs: %q, want %q", dirs, want)
 	}
 	if a := pairs[0]; a.Card != nil || a.Legacy == nil || a.Root {
 		t.Errorf("agents/a: %+v", a)
 	}
-	if r := pairs[3]; !r.Root || r.Card == nil || r.Legacy == nil {
+	if r := pairs[2]; !r.Root || r.Card == nil || r.Legacy == nil {
 		t.Errorf("root: %+v", r)
 	}
 }

@@ -31,6 +31,42 @@ func ReadLocalFile(path string, limit int64) ([]byte, error) {
 	return readLocal(path, Options{Fetch: &fetch.Client{MaxBytes: limit}})
 }
 
+// readInSite is readLocal for the file at path inside the built site dir:
+// no part of path below dir may be a symbolic link (a build writes none,
+// and a host serves none: a link would make verify vouch for a file the
+// site does not publish).
+func readInSite(dir, path string, opts Options) ([]byte, error) {
+	if err := noLinkBelow(dir, path); err != nil {
+		return nil, err
+	}
+	return readLocal(path, opts)
+}
+
+// noLinkBelow reports a symbolic link on the way from dir down to path.
+func noLinkBelow(dir, path string) error {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	cur := dir
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		st, err := os.Lstat(cur)
+		if err != nil {
+			return nil // missing: readLocal says so
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return linkError(cur)
+		}
+	}
+	return nil
+}
+
+// linkError refuses a symbolic link in a built site.
+func linkError(path string) error {
+	return fmt.Errorf("%s is a symbolic link: not followed; a built site holds none (a host serves none), so verify reads only plain files", path)
+}
+
 // readLocal reads a local card or JWKS: a regular file no larger than the
 // fetch size limit (-max-bytes).
 func readLocal(path string, opts Options) ([]byte, error) {
@@ -115,6 +151,9 @@ func within(path, dir string) bool {
 // found to be regular, with as few system calls as the platform allows
 // (readRegular).
 func readCard(path string, d fs.DirEntry, opts Options, buf []byte) (body, newBuf []byte, err error) {
+	if d.Type()&fs.ModeSymlink != 0 {
+		return nil, buf, linkError(path)
+	}
 	if d.Type().IsRegular() {
 		body, buf, ok, err := readRegular(path, maxBytes(opts), buf)
 		if ok {

@@ -28,6 +28,9 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if _, err := os.Stat(jwksPath); err != nil && opts.JWKS == "" {
 		return usagef("%s is not a built site: no .well-known/jwks.json", dir)
 	}
+	if err := noLinkBelow(dir, jwksPath); err != nil && opts.JWKS == "" {
+		return usagef("%v", err)
+	}
 	ks, err := trustedKeys(ctx, opts, "", jwksPath, nil)
 	if err != nil {
 		return err
@@ -36,7 +39,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	cats := make(chan *siteCatalogs, 1)
 	go func() { cats <- preloadCatalogs(dir, catalogOptions(opts)) }()
 	rootPath := filepath.Join(dir, filepath.FromSlash(layout.RootCard))
-	rootCard, rootErr := readLocal(rootPath, opts)
+	rootCard, rootErr := readInSite(dir, rootPath, opts)
 	checked, err := checkCards(dir, ks, opts, rootCard, rootErr == nil)
 	if err != nil {
 		return usagef("%v", err)
@@ -130,7 +133,12 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 	if err != nil {
 		return nil, err
 	}
-	files = slices.DeleteFunc(files, func(f builtsite.File) bool { return !isCardFile(f.Entry) })
+	// Cards, and what must not be in a published site at all: links
+	// (a build writes none) and extended cards (for authenticated
+	// callers only), each reported as a card that did not verify.
+	files = slices.DeleteFunc(files, func(f builtsite.File) bool {
+		return !isCardFile(f.Entry) && f.Kind != builtsite.Link && f.Kind != builtsite.ExtendedCard
+	})
 	out := make([]checked, len(files))
 	linter := &lint.Linter{}
 	var next atomic.Int64
@@ -142,7 +150,11 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 				p, d := files[i].Path, files[i].Entry
 				var body []byte
 				var err error
-				body, buf, err = readCard(p, d, opts, buf)
+				if files[i].Kind == builtsite.ExtendedCard && d.Type()&fs.ModeSymlink == 0 {
+					err = fmt.Errorf("%s is an extended card in a public site: extended cards are for authenticated callers only; remove it and publish only the build's public output", p)
+				} else {
+					body, buf, err = readCard(p, d, opts, buf)
+				}
 				if err != nil {
 					out[i] = checked{path: p, card: Card{Source: p, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
 					continue
@@ -202,8 +214,8 @@ func isCardFile(d fs.DirEntry) bool {
 // checkRootLegacy: the root agent.json must be the default agent's, whose
 // agent-card.json the root's equals (in cardDir).
 func checkRootLegacy(dir, cardDir string, opts Options, rep *Report) {
-	legacyRoot, _ := readLocal(filepath.Join(dir, filepath.FromSlash(layout.RootLegacy)), opts)
-	legacy, _ := readLocal(filepath.Join(cardDir, layout.LegacyFile), opts)
+	legacyRoot, _ := readInSite(dir, filepath.Join(dir, filepath.FromSlash(layout.RootLegacy)), opts)
+	legacy, _ := readInSite(dir, filepath.Join(cardDir, layout.LegacyFile), opts)
 	if string(legacyRoot) != string(legacy) {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: root agent.json is not the default agent's (%s)", dir, filepath.Dir(cardDir)))
 	}

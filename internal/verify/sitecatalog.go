@@ -45,7 +45,9 @@ type loadedCatalog struct {
 
 // loadCatalog reads and parses the catalog at p.
 func loadCatalog(p string, copts Options) loadedCatalog {
-	data, err := readLocal(p, copts)
+	// p is .well-known/ai-catalog.json or catalog/<name>.json: two levels
+	// below the site, neither of them a link.
+	data, err := readInSite(filepath.Dir(filepath.Dir(p)), p, copts)
 	if err != nil {
 		return loadedCatalog{readErr: err}
 	}
