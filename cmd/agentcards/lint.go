@@ -320,7 +320,7 @@ func lintSite(dir string, limit int64) ([]lintedCard, []error) {
 		k := f.Kind
 		switch {
 		case k == builtsite.Link:
-			errs = append(errs, fileError{f.Path, fmt.Errorf("%s is a symbolic link: not followed; a built site holds none (a host serves none), so its files are plain files", f.Path)})
+			errs = append(errs, fileError{f.Path, fmt.Errorf("%s is a symbolic link, not a plain file: not followed; a built site holds none (a host serves none)", f.Path)})
 			continue
 		case k == builtsite.ExtendedCard && public:
 			errs = append(errs, fileError{f.Path, fmt.Errorf("%s is an extended card in a public site: extended cards are for authenticated callers only; remove it and publish only the build's public output", f.Path)})

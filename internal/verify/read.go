@@ -64,7 +64,7 @@ func noLinkBelow(dir, path string) error {
 
 // linkError refuses a symbolic link in a built site.
 func linkError(path string) error {
-	return fmt.Errorf("%s is a symbolic link: not followed; a built site holds none (a host serves none), so verify reads only plain files", path)
+	return fmt.Errorf("%s is a symbolic link, not a plain file: not followed; a built site holds none (a host serves none)", path)
 }
 
 // readLocal reads a local card or JWKS: a regular file no larger than the
