@@ -196,15 +196,20 @@ func (st *buildState) save(path string) error {
 	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
 		return err
 	}
-	// A new file (never through whatever is at the name already), renamed
-	// over the old one.
+	return writeFileAtomic(path, buf.Bytes(), 0o644)
+}
+
+// writeFileAtomic writes data to a new file beside path (never through
+// whatever is at that name already, a link among them) and renames it over
+// path.
+func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	tmp := path + ".tmp"
 	os.Remove(tmp)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
 	}

@@ -69,11 +69,7 @@ func saveLastPrivate(manifestDir, manifest string, r *privateRecord) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFileAtomic(path, data, 0o600)
 }
 
 // ownerID is the inode and change time of the owner file in dir.
