@@ -102,11 +102,9 @@ func htmlText(data []byte, depth int) string {
 			}
 			if t.Data == "bdo" && hasAttr(t, "dir", "rtl") {
 				flow.WriteRune(rlo) // shown backwards, up to </bdo>
-			} else if rtl.name == "" && !voidElements[t.Data] && bidiOverride(t) {
+			} else if !rtl.enter(t.Data) && !voidElements[t.Data] && bidiOverride(t) {
 				flow.WriteRune(rlo)
 				rtl.open(t.Data)
-			} else if rtl.name != "" && t.Data == rtl.name {
-				rtl.depth++
 			}
 			if t.Data == "base" && base == "" {
 				for _, a := range t.Attr {
@@ -153,10 +151,9 @@ func htmlText(data []byte, depth int) string {
 // attribute, display:none, visibility:hidden) and keeps the text shown
 // without them.
 type hiding struct {
-	name  string // the hidden element open, or ""
-	depth int    // elements of that name open inside it
-	seen  bool
-	shown strings.Builder
+	hidden scope // the hidden element open, if any
+	seen   bool
+	shown  strings.Builder
 }
 
 // voidElements have no end tag, so hide nothing after them.
@@ -164,34 +161,21 @@ var voidElements = map[string]bool{"area": true, "base": true, "br": true, "col"
 	"input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
 
 func (h *hiding) write(s string) {
-	if h.name == "" {
+	if h.hidden.name == "" {
 		h.shown.WriteString(s)
 	}
 }
 
 // start notes an element t begins.
 func (h *hiding) start(t html.Token) {
-	switch {
-	case h.name != "":
-		if t.Data == h.name {
-			h.depth++
-		}
-	case !voidElements[t.Data] && hidden(t):
-		h.name, h.depth, h.seen = t.Data, 0, true
+	if !h.hidden.enter(t.Data) && !voidElements[t.Data] && hidden(t) {
+		h.hidden.open(t.Data)
+		h.seen = true
 	}
 }
 
 // end notes an element named name ends.
-func (h *hiding) end(name string) {
-	if h.name == "" || name != h.name {
-		return
-	}
-	if h.depth == 0 {
-		h.name = ""
-	} else {
-		h.depth--
-	}
-}
+func (h *hiding) end(name string) { h.hidden.close(name) }
 
 // hidden reports whether the element t begins is not shown: a template,
 // an element with the hidden attribute, or a style attribute that hides
@@ -206,12 +190,18 @@ func hidden(t html.Token) bool {
 		case "hidden":
 			return true
 		case "style":
-			if hidingCSS.MatchString(strings.ToLower(strings.Join(strings.Fields(cssUnescape(a.Val)), ""))) {
+			if hidingCSS.MatchString(styleText(a.Val)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// styleText is a style attribute's CSS as the rules here read it: escapes
+// decoded, lower case, without white space.
+func styleText(val string) string {
+	return strings.ToLower(strings.Join(strings.Fields(cssUnescape(val)), ""))
 }
 
 // hidingCSS matches declarations, white space removed, that hide an
@@ -224,7 +214,7 @@ var hidingCSS = regexp.MustCompile(`(?:^|;)(?:display:none|visibility:(?:hidden|
 func bidiOverride(t html.Token) bool {
 	for _, a := range t.Attr {
 		if a.Key == "style" {
-			css := strings.ToLower(strings.Join(strings.Fields(cssUnescape(a.Val)), ""))
+			css := styleText(a.Val)
 			if strings.Contains(css, "bidi-override") && strings.Contains(css, "direction:rtl") {
 				return true
 			}
@@ -241,6 +231,18 @@ type scope struct {
 }
 
 func (s *scope) open(name string) { s.name, s.depth = name, 0 }
+
+// enter notes an element named name begins, and reports whether one is
+// followed already (an element of its name inside it is counted).
+func (s *scope) enter(name string) bool {
+	if s.name == "" {
+		return false
+	}
+	if name == s.name {
+		s.depth++
+	}
+	return true
+}
 
 // close reports whether the end tag of name ends the element followed.
 func (s *scope) close(name string) bool {
