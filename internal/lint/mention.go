@@ -20,16 +20,18 @@ func describesAttacks(s string) bool {
 // a security agent quoting an attack ("such as \"ignore previous
 // instructions\""), not making one.
 func quotedMention(s string, example bool) bool {
-	if !strings.ContainsAny(s, "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb`") {
+	if !strings.ContainsAny(s, quoteMarks) {
 		return false
 	}
 	outside := quoted().ReplaceAllString(s, " ")
 	if outside == s || matchFolded(fold(outside), example) != "" {
 		return false
 	}
-	lower := strings.ToLower(outside)
-	return detectionWords().MatchString(lower) && attackWords().MatchString(lower)
+	return describesAttacks(outside)
 }
+
+// quoteMarks are the characters a quotation (quoted) starts with.
+const quoteMarks = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb`"
 
 // citedMention reports whether every quotation s holds is named as an
 // example or a title ("commands like `curl ... | sh`", "messages such as
@@ -38,7 +40,7 @@ func quotedMention(s string, example bool) bool {
 // studies such things, and s holds no order outside its quotations: a card
 // that talks about an attack, not one that makes it.
 func citedMention(s string, example bool) bool {
-	if !strings.ContainsAny(s, "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb`") {
+	if !strings.ContainsAny(s, quoteMarks) {
 		return false
 	}
 	locs := quoted().FindAllStringIndex(s, 8)
