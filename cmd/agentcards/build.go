@@ -20,7 +20,8 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	manifestPath := fs.String("manifest", "agents.toml", "the manifest to build")
 	outDir := fs.String("out", "", "output folder (default: site.output from the manifest, else public)")
 	var keyFiles multiFlag
-	fs.Var(&keyFiles, "key", "private signing key PEM `file` (repeatable; also $"+sign.EnvSigningKey+")")
+	fs.Var(&keyFiles, "key", "private signing key PEM `file` (repeatable; also $"+sign.EnvSigningKey+"")
+	verbose := fs.Bool("v", false, "print every note, also those that ask nothing of you")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -54,10 +55,9 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if errors.Is(err, keyring.ErrDevKeyRefused) {
 		return fmt.Errorf("no signing key, and CI=%s: refusing to sign with a development key. Give the key through $%s (a secret holding the PEM) or -key FILE; see README, \"Signing keys\"", getenv("CI"), sign.EnvSigningKey)
 	}
-	if res != nil {
-		printRing(stderr, res.Ring, m.Site.BaseURL)
-		res.PrintKeys(stderr)
-	}
+	// A build that failed wrote nothing: its error is all it says. What
+	// the keys would have been (the development key, a rotation's notes)
+	// is said by the build that succeeds.
 	if problems := manifestProblems(err, *manifestPath, stderr); problems != nil {
 		return problems
 	}
@@ -67,16 +67,17 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 		return fmt.Errorf("%v\nthe previous output (if any) was left untouched", err)
 	}
-	printBuilt(stdout, stderr, m, res)
+	printBuilt(stdout, stderr, m, res, *verbose)
 	return nil
 }
 
-// printBuilt says what a build that succeeded made: its notes, the site
-// and who signed it, its lint findings, the extended cards and the
-// warnings.
-func printBuilt(stdout, stderr io.Writer, m *manifest.Manifest, res *build.Result) {
+// printBuilt says what a build that succeeded made, then what asks
+// something of the user: the summary lines on stdout; on stderr the
+// warnings about the base URL and the keys, the notes (all of them with
+// verbose), the lint findings, the build's warnings, and last, once, that
+// the development key signed.
+func printBuilt(stdout, stderr io.Writer, m *manifest.Manifest, res *build.Result, verbose bool) {
 	rep, signers := res.Report, res.Ring.Signers
-	res.PrintNotes(stderr)
 	var kids []string
 	for _, s := range signers {
 		kids = append(kids, s.KID+" ("+s.Alg+")")
@@ -90,14 +91,18 @@ func printBuilt(stdout, stderr io.Writer, m *manifest.Manifest, res *build.Resul
 		signed = "no agent card to sign (JWKS: " + strings.Join(kids, ", ") + ")"
 	}
 	fmt.Fprintf(stdout, "built %s: %s%s, %d files, %s\n", terminal.Escape(m.OutputDir()), plural(rep.Agents, "agent"), servers, rep.Files, signed)
-	res.Lint.Print(stderr)
 	if rep.Extended > 0 {
 		fmt.Fprintf(stdout, "built %s: %s, for the agents' own servers to return from GetExtendedAgentCard; never publish this folder (README, \"Extended cards\")\n", terminal.Escape(rep.PrivateDir), plural(rep.Extended, "extended card"))
 	}
 	if rep.RemovedPrivate != "" {
 		fmt.Fprintf(stdout, "removed %s: the private output an earlier build wrote (site.privateOutput changed)\n", terminal.Escape(rep.RemovedPrivate))
 	}
+	warnBaseURL(stderr, m.Site.BaseURL)
+	res.PrintKeys(stderr)
+	res.PrintNotes(stderr, verbose)
+	res.Lint.Print(stderr)
 	res.PrintWarnings(stderr)
+	res.PrintDevKey(stderr, false)
 }
 
 // manifestProblems prints the diagnostics err carries, one per line, and
@@ -120,25 +125,10 @@ func isCI(getenv env) bool {
 	return v != "" && v != "false" && v != "0"
 }
 
-// printRing says loudly that a development key signs, and warns of a
-// baseUrl with a path, where no well-known URI can live.
-func printRing(stderr io.Writer, ring *keyring.Ring, baseURL string) {
-	warnDevKey(stderr, ring)
+// warnBaseURL warns of a baseUrl with a path, where no well-known URI
+// can live.
+func warnBaseURL(stderr io.Writer, baseURL string) {
 	if u, err := url.Parse(baseURL); err == nil && strings.Trim(u.Path, "/") != "" {
 		fmt.Fprintf(stderr, "warning: site.baseUrl %s has a path: well-known URIs exist only at an origin's root (RFC 8615), so A2A clients asking %s://%s/.well-known/agent-card.json will not find these cards. A GitHub project page (owner.github.io/repo/) cannot serve them; use a custom domain (README, \"Publishing to GitHub Pages\").\n", baseURL, u.Scheme, u.Host)
 	}
-}
-
-// warnDevKey says loudly that a development key signs.
-func warnDevKey(stderr io.Writer, ring *keyring.Ring) {
-	if ring.DevKey == "" {
-		return
-	}
-	verb := "using"
-	if ring.DevCreated {
-		verb = "created"
-	}
-	fmt.Fprintf(stderr, "WARNING: no signing key configured: %s the DEVELOPMENT key %s (kid %s).\n"+
-		"WARNING: its public half is added to this build's jwks.json. Do not publish this site;\n"+
-		"WARNING: make a real key with `agentcards keygen` and sign with $%s or -key FILE instead (README, \"Signing keys\").\n", verb, ring.DevKey, ring.Signers[0].KID, sign.EnvSigningKey)
 }

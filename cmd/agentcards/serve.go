@@ -19,6 +19,7 @@ func runServe(args []string, stdout, stderr io.Writer, getenv env) error {
 	addr := fs.String("addr", preview.DefaultAddr, "listen address (loopback only)")
 	var keyFiles multiFlag
 	fs.Var(&keyFiles, "key", "private signing key PEM `file` (repeatable; also $"+sign.EnvSigningKey+"; default: the development key)")
+	verbose := fs.Bool("v", false, "print every note of each build, also those that ask nothing of you")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -29,12 +30,9 @@ func runServe(args []string, stdout, stderr io.Writer, getenv env) error {
 	if err != nil {
 		return err
 	}
-	if len(privs) == 0 {
-		fmt.Fprintln(stderr, "note: previewing with the development key (fine for a local preview; `build` refuses it under CI)")
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := preview.Start(ctx, preview.Config{Manifest: *manifestPath, Addr: *addr, Keys: privs, Secret: getenv(sign.EnvSigningKey), Log: stderr})
+	srv, err := preview.Start(ctx, preview.Config{Manifest: *manifestPath, Addr: *addr, Keys: privs, Secret: getenv(sign.EnvSigningKey), Log: stderr, Verbose: *verbose})
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,9 @@ type Config struct {
 	Log io.Writer
 	// Poll is how often sources are checked for changes (default 500ms).
 	Poll time.Duration
+	// Verbose logs every note of a build, not only the ones that ask
+	// something of the user (build.Result.PrintNotes).
+	Verbose bool
 }
 
 // Server is a running preview.
@@ -161,8 +164,9 @@ func (s *Server) rebuild() {
 	// What build would say of this site, beyond the files it wrote.
 	if s.builds == 1 {
 		res.PrintKeys(s.cfg.Log)
+		res.PrintDevKey(s.cfg.Log, true)
 	}
-	res.PrintNotes(s.cfg.Log)
+	res.PrintNotes(s.cfg.Log, s.cfg.Verbose)
 	res.Lint.Print(s.cfg.Log)
 	res.PrintWarnings(s.cfg.Log)
 	if s.builds > 1 {

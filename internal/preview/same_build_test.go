@@ -34,7 +34,7 @@ func (s *syncBuffer) String() string {
 // TestServeBuildsAsBuildDoes: serve runs the build's own checks (one
 // build entry): a page holding the text of $AGENTCARDS_SIGNING_KEY is
 // refused, as `agentcards build` refuses it, and the cards' lint findings
-// and the build's notes are printed.
+// and, verbose, all the build's notes are printed.
 func TestServeBuildsAsBuildDoes(t *testing.T) {
 	dir, privs := exampleProject(t)
 	const secretText = "s3cr3t-8f2b7c1d9e4a6b3c5d7e9f1a2b4c6d8e"
@@ -58,7 +58,7 @@ func TestServeBuildsAsBuildDoes(t *testing.T) {
 	var log syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv, err := Start(ctx, Config{Manifest: filepath.Join(dir, "agents.toml"), Addr: "127.0.0.1:0", Keys: privs, Secret: secretText, Poll: 50 * time.Millisecond, Log: &log})
+	srv, err := Start(ctx, Config{Manifest: filepath.Join(dir, "agents.toml"), Addr: "127.0.0.1:0", Keys: privs, Secret: secretText, Poll: 50 * time.Millisecond, Log: &log, Verbose: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestServeBuildsAsBuildDoes(t *testing.T) {
 	if !strings.Contains(log.String(), "warning: lint: agent travel-planner") {
 		t.Errorf("no lint findings in the log:\n%s", log.String())
 	}
-	// The notes build prints: the example's scope-less requirements.
+	// The notes build -v prints: the example's scope-less requirements.
 	if !strings.Contains(log.String(), "have security requirements without scopes") {
 		t.Errorf("no note of the scope-less requirements in the log:\n%s", log.String())
 	}
