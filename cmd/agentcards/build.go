@@ -20,7 +20,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	manifestPath := fs.String("manifest", "agents.toml", "the manifest to build")
 	outDir := fs.String("out", "", "output folder (default: site.output from the manifest, else public)")
 	var keyFiles multiFlag
-	fs.Var(&keyFiles, "key", "private signing key PEM `file` (repeatable; also $"+sign.EnvSigningKey+"")
+	fs.Var(&keyFiles, "key", "private signing key PEM `file` (repeatable; also $"+sign.EnvSigningKey+"; default: the keys keygen left in .agentcards/, else the development key)")
 	verbose := fs.Bool("v", false, "print every note, also those that ask nothing of you")
 	if err := parseFlags(fs, args); err != nil {
 		return err

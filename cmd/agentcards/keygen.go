@@ -73,17 +73,22 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 
 	if *from == "" {
-		path, err := keyring.WritePrivateKey(key, pub.KeyID, *out)
-		if err != nil {
+		path, next := *out, "agentcards build -key "+*out
+		if path == "" {
+			// Beside the manifest, where a build given no key finds it.
+			if path, err = keyring.LocalKeyPath(filepath.Dir(*manifestPath), pub.KeyID); err != nil {
+				return err
+			}
+			next = "agentcards build"
+			if *manifestPath != "agents.toml" {
+				next += " -manifest " + *manifestPath
+			}
+		}
+		if path, err = keyring.WritePrivateKey(key, pub.KeyID, path); err != nil {
 			return fmt.Errorf("%v (keygen never overwrites a key)", err)
 		}
 		fmt.Fprintf(stdout, "private key: %s (keep it secret; never commit it)\n", path)
-		defer fmt.Fprintf(stdout, "\nNext:\n"+
-			"  git add %s        # the public key is safe to publish\n"+
-			"  gh secret set %s --env signing < %s   # the environment the publish workflow uses\n"+
-			"  then delete %s, or keep it somewhere safe outside the repository.\n"+
-			"Local builds sign with it through -key %s or $%s.\n",
-			filepath.Join(dir, pub.KeyID+".json"), sign.EnvSigningKey, path, path, path, sign.EnvSigningKey)
+		defer printKeygenNext(stdout, next, filepath.Join(dir, pub.KeyID+".json"), path)
 	}
 	p, err := sign.WritePublicJWK(dir, pub)
 	if err != nil {
@@ -91,4 +96,16 @@ func runKeygen(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	fmt.Fprintf(stdout, "public key:  %s\nkid:         %s\nalg:         %s\n", p, pub.KeyID, pub.Algorithm)
 	return nil
+}
+
+// printKeygenNext says what to do with a key keygen made: build with it
+// (next is the command), commit its public half, and give the private
+// one to the publish workflow.
+func printKeygenNext(stdout io.Writer, next, public, private string) {
+	fmt.Fprintf(stdout, "\nNext:\n"+
+		"  %s   # signs with the new key\n"+
+		"  git add %s   # the public key is safe to publish\n"+
+		"  gh secret set %s --env signing < %s   # for the publish workflow\n"+
+		"Keep %s out of git, and a copy somewhere safe: CI signs with the secret, never with this file.\n",
+		next, public, sign.EnvSigningKey, private, private)
 }

@@ -18,7 +18,7 @@ func runServe(args []string, stdout, stderr io.Writer, getenv env) error {
 	manifestPath := fs.String("manifest", "agents.toml", "the manifest to serve")
 	addr := fs.String("addr", preview.DefaultAddr, "listen address (loopback only)")
 	var keyFiles multiFlag
-	fs.Var(&keyFiles, "key", "private signing key PEM `file` (repeatable; also $"+sign.EnvSigningKey+"; default: the development key)")
+	fs.Var(&keyFiles, "key", "private signing key PEM `file` (repeatable; also $"+sign.EnvSigningKey+"; default: the keys keygen left in .agentcards/, else the development key)")
 	verbose := fs.Bool("v", false, "print every note of each build, also those that ask nothing of you")
 	if err := parseFlags(fs, args); err != nil {
 		return err

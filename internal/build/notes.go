@@ -10,13 +10,16 @@ import (
 )
 
 // PrintKeys writes the notes and warnings of the keys a build signs with
-// (keyring.Ring's).
+// (keyring.Ring's), and which key file it found when none was given.
 func (r *Result) PrintKeys(w io.Writer) {
 	for _, n := range r.Ring.Notes {
 		fmt.Fprintf(w, "note: %s\n", terminal.Escape(n))
 	}
 	for _, x := range r.Ring.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", terminal.Escape(x))
+	}
+	if len(r.Ring.Found) > 0 {
+		fmt.Fprintf(w, "note: signed with %s, found there because no -key or $AGENTCARDS_SIGNING_KEY was given (README, \"Signing keys\")\n", terminal.Escape(strings.Join(r.Ring.Found, " and ")))
 	}
 }
 

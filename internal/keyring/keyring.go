@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,11 +74,10 @@ func Read(files []string, envValue string) ([]Private, error) {
 func WritePrivateKey(key crypto.Signer, kid, out string) (string, error) {
 	path := out
 	if path == "" {
-		kd, err := sign.PrivateDir(".")
-		if err != nil {
+		var err error
+		if path, err = LocalKeyPath(".", kid); err != nil {
 			return "", err
 		}
-		path = filepath.Join(kd, "signing-key-"+kid[:12]+".pem")
 	}
 	pemBytes, err := sign.EncodePrivatePEM(key)
 	if err != nil {
@@ -98,6 +96,9 @@ type Ring struct {
 	// DevKey is the development key's path when the build signs with it.
 	DevKey     string
 	DevCreated bool
+	// Found are the key files in .agentcards/ the build signs with, no
+	// key having been given (LocalKeyPath).
+	Found []string
 	// Notes are keys given that do not sign (next, retired).
 	Notes []string
 	// Warnings are retired keys overdue for dropping.
@@ -124,13 +125,17 @@ type Options struct {
 	Private []Private
 	// JKU is the JWKS URL every signature names.
 	JKU string
-	// AllowDev allows the development key when no private key is given.
+	// AllowDev allows, when no private key is given, the keys kept in
+	// DevDir's .agentcards/ (LocalKeyPath) and else the development key:
+	// never under CI, where the key comes from the secret.
 	AllowDev bool
 }
 
 // Open loads the keys folder and makes a signer for each private key (its
 // alg from its public JWK; a key without one is an error). With no private
-// key it uses the development key kept in o.DevDir when o.AllowDev is set.
+// key, when o.AllowDev is set, it signs with the active keys keygen left
+// in o.DevDir's .agentcards/ (Ring.Found), or else with the development
+// key kept there.
 //
 // A keys folder that does not exist (and that the manifest does not name)
 // is a project that has not committed its keys yet, such as a new
@@ -164,6 +169,11 @@ func Open(o Options) (*Ring, error) {
 	}
 	r := &Ring{Keys: keys, Warnings: rot.Overdue(time.Now())}
 	if len(privs) == 0 {
+		if o.AllowDev {
+			if found, err := r.useLocal(o, keys, rot); found || err != nil {
+				return r, err
+			}
+		}
 		if err := r.useDevKey(o); err != nil {
 			return nil, err
 		}
@@ -261,7 +271,7 @@ func (r *Ring) useDevKey(o Options) error {
 	}
 	r.Keys.Add(s.Public)
 	r.Signers, r.DevKey, r.DevCreated = []*sign.Signer{s}, path, created
-	r.Private = []crypto.Signer{key}
+	r.Private = append(r.Private, key)
 	return nil
 }
 
