@@ -168,7 +168,7 @@ func startServer(t *testing.T, cmd *exec.Cmd, port string) *bytes.Buffer {
 func verifyExtended(t *testing.T, cardURL, key string) (int, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	args := []string{"verify", "-extended"}
+	args := []string{"verify", "-v", "-extended"} // -v: each signature
 	if key != "" {
 		args = append(args, "-header-env", "X-API-Key=LEDGER_KEY")
 	}

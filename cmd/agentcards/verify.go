@@ -32,6 +32,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	all := fs.Bool("all", false, "require every signature to verify, not just one")
 	strict := fs.Bool("strict", false, "require a signature over the whole card (RFC 8785), not only over the A2A SDKs' projection; with a catalog, refuse an entry whose identifier claims a publisher other than the domain whose keys signed its card")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
+	verbose := fs.Bool("v", false, "show every signature of every card and where its keys came from, not only those of the cards that failed")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "timeout for each HTTP request")
 	maxBytes := fs.Int64("max-bytes", fetch.DefaultMaxBytes, "largest document fetched, in bytes")
 	cacert := fs.String("cacert", "", "trust only the CA certificates in this PEM `file` for https (default: the system's)")
@@ -103,7 +104,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 		// One write per line would be a system call per line: 100,000
 		// of them for a site of 20,000 cards.
 		w := bufio.NewWriterSize(stdout, 64<<10)
-		printReport(w, rep)
+		printReport(w, rep, *verbose)
 		if err := w.Flush(); err != nil {
 			return err
 		}
@@ -186,67 +187,16 @@ func entryWords(o string) string {
 	return outcomeWords(o)
 }
 
-func printReport(w io.Writer, rep *verify.Report) {
+// printReport writes one line per card, with its signatures when it did
+// not verify in full or verbose is set, the catalog entries and site notes, and one
+// summary line (printSummary).
+func printReport(w io.Writer, rep *verify.Report, verbose bool) {
 	// Each card's lines are put together in one buffer, without fmt: a
 	// site may have tens of thousands of cards.
 	var b []byte
-	esc := func(s string) { b = append(b, terminal.Escape(s)...) }
 	for _, c := range rep.Cards {
-		b = b[:0]
-		esc(c.Source)
-		b = append(b, ": "...)
-		b = append(b, strings.ToUpper(outcomeWords(c.Outcome))...)
-		b = append(b, " (A2A "...)
-		esc(c.Version)
-		if c.Name != "" {
-			b = append(b, ` "`...)
-			esc(c.Name)
-			b = append(b, '"')
-		}
-		b = append(b, ")\n"...)
-		if c.JWKS != "" {
-			b = append(b, "  trusted JWKS: "...)
-			esc(c.JWKS)
-			b = append(b, '\n')
-		}
-		for _, s := range c.Signatures {
-			b = append(b, "  signature "...)
-			b = strconv.AppendInt(b, int64(s.Index+1), 10)
-			b = append(b, ": kid "...)
-			esc(orDash(s.KID))
-			b = append(b, ", alg "...)
-			esc(orDash(s.Alg))
-			b = append(b, ": "...)
-			switch {
-			case s.Verified && s.Covers == "strict":
-				b = append(b, "verified, covers the whole card (RFC 8785)\n"...)
-			case s.Verified:
-				b = append(b, "verified over the A2A SDKs' projection only; not covered: "...)
-				if len(s.Uncovered) > 0 {
-					esc(strings.Join(s.Uncovered, ", "))
-				} else {
-					b = append(b, "nothing now in the card (fields may have been removed)"...)
-				}
-				b = append(b, '\n')
-			default:
-				b = append(b, "NOT verified: "...)
-				esc(s.Reason)
-				b = append(b, '\n')
-			}
-		}
-		for _, p := range c.Problems {
-			b = append(b, "  problem: "...)
-			esc(p)
-			b = append(b, '\n')
-		}
-		for _, f := range c.Lint {
-			b = append(b, "  lint: "...)
-			b = append(b, formatFinding(f)...)
-			b = append(b, '\n')
-		}
-		if c.DevelopmentKey {
-			b = append(b, "  note: signed by an agentcards DEVELOPMENT key (kid dev-...), which `build` makes when no signing key is configured: fine for a local preview, never for a published site\n"...)
-		}
+		// A card verified in full is a line; what falls short shows why.
+		b = appendCard(b[:0], c, verbose || c.Outcome != verify.OutcomeVerified)
 		w.Write(b)
 	}
 	printEntries(w, rep)
@@ -262,15 +212,153 @@ func printReport(w io.Writer, rep *verify.Report) {
 	for _, wn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", terminal.Escape(wn))
 	}
-	if rep.Verified {
-		fmt.Fprintf(w, "verified: %d card(s)", len(rep.Cards))
-		if n := rep.WellFormedServerCards(); n > 0 {
-			fmt.Fprintf(w, "; %d MCP Server Card(s) well-formed (unsigned)", n)
+	printSummary(w, rep)
+}
+
+// appendCard appends a card's lines to b: its outcome, then, with detail,
+// where its keys came from and each signature, then its problems and
+// lint findings.
+func appendCard(b []byte, c verify.Card, detail bool) []byte {
+	esc := func(s string) { b = append(b, terminal.Escape(s)...) }
+	esc(c.Source)
+	b = append(b, ": "...)
+	b = append(b, strings.ToUpper(outcomeWords(c.Outcome))...)
+	if c.Version != "" {
+		b = append(b, " (A2A "...)
+		esc(c.Version)
+		if c.Name != "" {
+			b = append(b, ` "`...)
+			esc(c.Name)
+			b = append(b, '"')
 		}
-		fmt.Fprintln(w)
-	} else {
-		fmt.Fprintln(w, "NOT VERIFIED")
+		b = append(b, ')')
 	}
+	b = append(b, '\n')
+	if detail && c.JWKS != "" && c.Version != "" { // none for what is no card
+		b = append(b, "  trusted JWKS: "...)
+		esc(c.JWKS)
+		b = append(b, '\n')
+	}
+	for _, s := range c.Signatures {
+		if !detail {
+			break
+		}
+		b = append(b, "  signature "...)
+		b = strconv.AppendInt(b, int64(s.Index+1), 10)
+		b = append(b, ": kid "...)
+		esc(orDash(s.KID))
+		b = append(b, ", alg "...)
+		esc(orDash(s.Alg))
+		b = append(b, ": "...)
+		switch whole := strictBy(c, s.KID); {
+		case s.Verified && s.Covers == "strict":
+			b = append(b, "verified, covers the whole card (RFC 8785)\n"...)
+		case s.Verified && whole > 0 && len(s.Uncovered) > 0:
+			// The build's second signature, for the SDKs: expected.
+			b = append(b, "verified too, over the card as the A2A SDKs read it (made so that they verify it; they erase "...)
+			esc(strings.Join(s.Uncovered, ", "))
+			b = append(b, ", which signature "...)
+			b = strconv.AppendInt(b, int64(whole), 10)
+			b = append(b, " covers)\n"...)
+		case s.Verified:
+			b = append(b, "verified over the A2A SDKs' projection only; not covered: "...)
+			if len(s.Uncovered) > 0 {
+				esc(strings.Join(s.Uncovered, ", "))
+			} else {
+				b = append(b, "nothing now in the card (fields may have been removed)"...)
+			}
+			b = append(b, '\n')
+		default:
+			b = append(b, "NOT verified: "...)
+			esc(s.Reason)
+			b = append(b, '\n')
+		}
+	}
+	for _, p := range c.Problems {
+		b = append(b, "  problem: "...)
+		esc(p)
+		b = append(b, '\n')
+	}
+	for _, f := range c.Lint {
+		b = append(b, "  lint: "...)
+		b = append(b, formatFinding(f)...)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// strictBy is the number of a verified signature of c over the whole
+// card by kid, or 0.
+func strictBy(c verify.Card, kid string) int {
+	for _, s := range c.Signatures {
+		if s.Verified && s.Covers == "strict" && s.KID == kid {
+			return s.Index + 1
+		}
+	}
+	return 0
+}
+
+// printSummary writes the run's one summary line, with the keys that
+// verified the cards, after a note if a development key signed any, and
+// then, when the run failed, what to do next.
+func printSummary(w io.Writer, rep *verify.Report) {
+	sum := rep.Summary
+	if sum.DevelopmentKey > 0 {
+		fmt.Fprintf(w, "note: %d card(s) signed by an agentcards DEVELOPMENT key (kid dev-...), which `build` makes when no signing key is configured: fine for a local preview, never for a published site\n", sum.DevelopmentKey)
+	}
+	line := fmt.Sprintf("verified %d card(s), failed %d", sum.Verified, sum.Failed)
+	if !rep.Verified {
+		line = "NOT VERIFIED: " + line
+	}
+	if sum.EntriesFailed > 0 {
+		line += fmt.Sprintf(", %d catalog entr%s not verified", sum.EntriesFailed, map[bool]string{true: "y", false: "ies"}[sum.EntriesFailed == 1])
+	}
+	if sum.Problems > 0 {
+		line += fmt.Sprintf(", %d problem(s)", sum.Problems)
+	}
+	if n := rep.WellFormedServerCards(); n > 0 {
+		line += fmt.Sprintf("; %d MCP Server Card(s) well-formed (unsigned)", n)
+	}
+	if len(sum.Keys) > 0 {
+		short := make([]string, len(sum.Keys))
+		for i, k := range sum.Keys {
+			short[i] = shortKID(k)
+		}
+		line += "; keys: " + strings.Join(short, ", ")
+	}
+	fmt.Fprintln(w, terminal.Escape(line))
+	if !rep.Verified {
+		fmt.Fprintln(w, nextStep(rep))
+	}
+}
+
+// shortKID is a kid cut to its first 12 characters (after dev-), as
+// keygen names key files, or the whole kid when it is short.
+func shortKID(kid string) string {
+	n := 12
+	if strings.HasPrefix(kid, "dev-") {
+		n += len("dev-")
+	}
+	if len(kid) <= n+3 {
+		return kid
+	}
+	return kid[:n] + "..."
+}
+
+// nextStep says what to check after a run that failed, by what failed
+// first: something that was no card, a signature, or the rest.
+func nextStep(rep *verify.Report) string {
+	sigFailed := false
+	for _, c := range rep.Cards {
+		sigFailed = sigFailed || (!c.Verified && len(c.Signatures) > 0)
+	}
+	switch {
+	case rep.Summary.NotCards > 0:
+		return "next: check the paths and URLs above: each should lead to an agent card (.well-known/agent-card.json); for a site, verify its folder or origin"
+	case sigFailed:
+		return "next: check that the trusted JWKS is the one the site publishes (-jwks; by default the card's origin, or the site folder it lies in); if you built the site, run `agentcards build` again and verify what it wrote"
+	}
+	return "next: fix the problems above (a site you built: run `agentcards build` again), then verify again; `agentcards verify -v` shows every signature"
 }
 
 func outcomeWords(o string) string {

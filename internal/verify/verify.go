@@ -90,6 +90,8 @@ type Card struct {
 	// description is the card's description, which a site's catalog
 	// entry repeats (siteEntryProblems).
 	description string
+	// notCard says the file or response was no card at all (notACard).
+	notCard bool
 }
 
 // Outcomes of a card.
@@ -117,6 +119,8 @@ type Report struct {
 	// ServerCards are the MCP Server Cards a site's catalog lists.
 	ServerCards []ServerCard `json:"serverCards,omitempty"`
 	Verified    bool         `json:"verified"`
+	// Summary counts the outcomes (set by Finish).
+	Summary *Summary `json:"summary,omitempty"`
 }
 
 // ServerCard is an MCP Server Card of a site, as checked. Server Cards
@@ -166,8 +170,10 @@ func (rep *Report) WellFormedServerCards() int {
 }
 
 // Finish sets rep.Verified: every card verified, no catalog entry failed
-// or left unchecked for a bound, and no site or catalog problem.
+// or left unchecked for a bound, and no site or catalog problem; and
+// rep.Summary.
 func Finish(rep *Report) {
+	rep.Summary = summarize(rep)
 	rep.Verified = len(rep.Cards)+rep.WellFormedServerCards() > 0 && len(rep.Problems) == 0
 	for _, c := range rep.Cards {
 		if !c.Verified {
@@ -324,6 +330,11 @@ func checkCard(source string, body []byte, ks *trust.Keys, opts Options) Card {
 	c.Problems = append(c.Problems, ks.Problems...)
 	head, err := card.Decode(body, card.Strict)
 	if err != nil {
+		if what := notACard(source, body, err); what != "" {
+			c.notCard = true
+			c.Problems = append(c.Problems, what)
+			return c
+		}
 		c.Problems = append(c.Problems, "card refused: "+err.Error())
 		return c
 	}

@@ -1,0 +1,82 @@
+package verify
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
+
+// Summary is a run in numbers: the cards verified and failed, and the
+// keys whose signatures verified them.
+type Summary struct {
+	Verified int `json:"verified"`
+	Failed   int `json:"failed"`
+	// Keys are the kids of every signature that verified, sorted.
+	Keys []string `json:"keys"`
+	// DevelopmentKey counts the cards a development key signed.
+	DevelopmentKey int `json:"developmentKey,omitempty"`
+	// NotCards counts the targets that were no card at all: empty, not
+	// JSON, an HTML page (a wrong path or URL, not a forgery).
+	NotCards int `json:"notCards,omitempty"`
+	// EntriesFailed counts the catalog entries that failed or were
+	// skipped; Problems the site and catalog problems.
+	EntriesFailed int `json:"entriesFailed,omitempty"`
+	Problems      int `json:"problems,omitempty"`
+}
+
+// summarize counts rep's outcomes (Finish).
+func summarize(rep *Report) *Summary {
+	s := &Summary{Keys: []string{}, Problems: len(rep.Problems)}
+	keys := map[string]bool{}
+	for _, c := range rep.Cards {
+		if c.Verified {
+			s.Verified++
+		} else {
+			s.Failed++
+		}
+		if c.DevelopmentKey {
+			s.DevelopmentKey++
+		}
+		if c.notCard {
+			s.NotCards++
+		}
+		for _, sig := range c.Signatures {
+			if sig.Verified && sig.KID != "" {
+				keys[sig.KID] = true
+			}
+		}
+	}
+	for k := range keys {
+		s.Keys = append(s.Keys, k)
+	}
+	slices.Sort(s.Keys)
+	for _, e := range rep.Entries {
+		if e.Outcome == EntryFailed || e.Outcome == EntrySkipped {
+			s.EntriesFailed++
+		}
+	}
+	return s
+}
+
+// notACard says, in plain words, what body is when it is no card at all
+// (empty, an HTML page, not JSON, cut short), given the error decoding it
+// gave; "" when it is JSON that the card rules refuse. A file and a
+// response (source a URL) are named as what they are.
+func notACard(source string, body []byte, err error) string {
+	what, hint := "file", "is the path right?"
+	if strings.HasPrefix(source, "https://") || strings.HasPrefix(source, "http://") {
+		what, hint = "response", "is the URL right?"
+	}
+	text := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
+	switch {
+	case len(text) == 0:
+		return "empty " + what + " (" + hint + ")"
+	case text[0] == '<':
+		return "an HTML page, not a card (" + hint + ")"
+	case err.Error() == "unexpected end of JSON":
+		return "not JSON: the " + what + " ends before the JSON does (truncated?)"
+	case !bytes.ContainsAny(text[:1], `{["-0123456789tfn`):
+		return "not JSON: " + strings.TrimPrefix(err.Error(), "not valid JSON: ") + " (" + hint + ")"
+	}
+	return ""
+}
