@@ -22,7 +22,7 @@ var commands = []string{"build", "serve", "verify", "lint", "keygen", "keys", "i
 
 var helps = map[string]commandHelp{
 	"build": {
-		synopsis: []string{"build [-manifest agents.toml] [-out DIR] [-key FILE]..."},
+		synopsis: []string{"build [-manifest agents.toml] [-out DIR] [-key FILE]... [-v]"},
 		about: "Builds and signs the site from agents.toml into public/ (site.output), and the agents'\n" +
 			"extended cards into private/ (site.privateOutput). With no key configured it signs with\n" +
 			"a development key kept in .agentcards/, and says so; under CI=true it refuses to.",
@@ -33,7 +33,7 @@ var helps = map[string]commandHelp{
 		},
 	},
 	"serve": {
-		synopsis: []string{"serve [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]..."},
+		synopsis: []string{"serve [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]... [-v]"},
 		about: "Builds the site into a temporary folder and serves it on loopback, rebuilding when the\n" +
 			"manifest, site/, templates/ or keys/ change. Ctrl-C (or SIGTERM) stops it.",
 		examples: []string{
@@ -43,7 +43,7 @@ var helps = map[string]commandHelp{
 	},
 	"verify": {
 		synopsis: []string{
-			"verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] [-catalog] [-allow-private] [-max-entries N] TARGET...",
+			"verify [-jwks URL|FILE|SITE] [-all] [-strict] [-json] [-v] [-catalog] [-allow-private] [-max-entries N] TARGET...",
 			"verify -extended [-H 'Name: value']... [-header-env Name=VAR]... URL...",
 		},
 		about: "Checks that cards are signed by keys you trust. TARGET is a card file, a built site folder,\n" +
