@@ -189,6 +189,7 @@ func usage() string {
 // runHelp is `agentcards help [COMMAND]`: the list, or a command's help
 // with its flags (from the command's own flag set, asked for -h).
 func runHelp(args []string, stdout, stderr io.Writer, getenv env) error {
+	args = withoutHelpFlags(args) // "help -h", "help build -h": help all the same
 	switch {
 	case len(args) == 0:
 		fmt.Fprint(stdout, usage())
@@ -199,8 +200,7 @@ func runHelp(args []string, stdout, stderr io.Writer, getenv env) error {
 	name := args[0]
 	run, ok := runners()[name]
 	if !ok || name == "help" || name == "version" {
-		if h, known := helps[name]; known {
-			_ = h
+		if _, known := helps[name]; known {
 			printHelp(stdout, name, nil)
 			return nil
 		}
@@ -212,6 +212,17 @@ func runHelp(args []string, stdout, stderr io.Writer, getenv env) error {
 		return nil
 	}
 	return err
+}
+
+// withoutHelpFlags is args without -h, -help and --help.
+func withoutHelpFlags(args []string) []string {
+	var kept []string
+	for _, a := range args {
+		if a != "-h" && a != "-help" && a != "--help" {
+			kept = append(kept, a)
+		}
+	}
+	return kept
 }
 
 // didYouMean is " (did you mean X?)" for the command closest to name, or

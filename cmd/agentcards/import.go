@@ -30,7 +30,7 @@ func runImport(args []string, stdout, stderr io.Writer, getenv env) error {
 	asCatalog := fs.Bool("catalog", false, "SOURCE is an AI Catalog (an origin means its /.well-known/ai-catalog.json): import every A2A card it lists (default for a URL or file named ai-catalog.json, or a file holding a catalog)")
 	allowPrivate := fs.Bool("allow-private", false, "with a catalog file: fetch the URLs it names as if each were named on the command line (loopback over http, private and link-local addresses too), for a catalog of local or intranet agents you vouch for; by default they may lead only to public addresses, as a public catalog's may")
 	maxEntries := fs.Int("max-entries", aicatalog.DefaultMaxEntries, "with a catalog: take at most `N` entries in all, nested catalogs' included, breadth-first in catalog order")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		return usageOrHelp(err)
 	}
 	if fs.NArg() != 1 {

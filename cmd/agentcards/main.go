@@ -55,6 +55,9 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 			fmt.Fprintf(stderr, "agentcards: unknown command %q%s\n\n%s", terminal.Escape(name), didYouMean(name), usage())
 			return 2
 		}
+		if asksForHelp(args[1:]) {
+			stderr = stdout // help that was asked for is output, as with `agentcards help CMD`
+		}
 		err = r(args[1:], stdout, stderr, getenv)
 	}
 	switch {
@@ -76,6 +79,20 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		fmt.Fprintf(stderr, "agentcards %s: %s\n", args[0], terminal.EscapeLines(err.Error()))
 		return 1
 	}
+}
+
+// asksForHelp reports whether args hold -h, -help or --help before any
+// "--".
+func asksForHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // runner runs one command.
@@ -100,8 +117,10 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// parseFlags parses args, flags anywhere among them (see flagsFirst), for a
+// command that takes no other argument.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		return usageOrHelp(err)
 	}
 	if fs.NArg() > 0 {

@@ -66,7 +66,7 @@ func runMCP(args []string, stdout, stderr io.Writer, getenv env) error {
 	f := mcpFetchFlags(fs)
 	out, timeout, maxBytes, cacert := f.out, f.timeout, f.maxBytes, f.cacert
 	headers, headerEnv := f.headers, f.headerEnv
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args[1:])); err != nil {
 		return usageOrHelp(err)
 	}
 	if fs.NArg() != 1 {
