@@ -18,9 +18,20 @@ type commandHelp struct {
 }
 
 // commands are the commands in the order `agentcards help` lists them.
-var commands = []string{"build", "serve", "verify", "lint", "keygen", "keys", "import", "mcp", "schema", "version", "help"}
+var commands = []string{"init", "build", "serve", "verify", "lint", "keygen", "keys", "import", "mcp", "schema", "version", "help"}
 
 var helps = map[string]commandHelp{
+	"init": {
+		synopsis: []string{"init [DIR]"},
+		about: "Starts a project in DIR (default: this folder, made if missing): a commented agents.toml\n" +
+			"with one agent, agents.schema.json for editors, site/index.md, a .gitignore for the\n" +
+			"build's output and private keys, and .github/workflows/publish.yml for GitHub Pages.\n" +
+			"It never overwrites a file (an existing .gitignore gets the lines it lacks).",
+		examples: []string{
+			"agentcards init my-agents && cd my-agents && agentcards build && agentcards serve",
+			"agentcards init",
+		},
+	},
 	"build": {
 		synopsis: []string{"build [-manifest agents.toml] [-out DIR] [-key FILE]... [-v]"},
 		about: "Builds and signs the site from agents.toml into public/ (site.output), and the agents'\n" +

@@ -1,6 +1,7 @@
 // Command agentcards builds a static site of signed A2A Agent Cards from
 // agents.toml.
 //
+//	agentcards init   [DIR]
 //	agentcards build  [-manifest agents.toml] [-out DIR] [-key FILE]...
 //	agentcards schema
 //	agentcards version
@@ -101,7 +102,7 @@ type runner func(args []string, stdout, stderr io.Writer, getenv env) error
 // runners are the commands by name.
 func runners() map[string]runner {
 	return map[string]runner{
-		"build": runBuild, "keygen": runKeygen, "verify": runVerify, "lint": runLint, "import": runImport,
+		"init": runInit, "build": runBuild, "keygen": runKeygen, "verify": runVerify, "lint": runLint, "import": runImport,
 		"serve": runServe, "keys": runKeys, "mcp": runMCP, "schema": runSchema, "version": runVersion, "help": runHelp,
 	}
 }

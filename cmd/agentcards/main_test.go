@@ -342,3 +342,31 @@ func cmdProtected(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), append(b, '\n'), 0o644))
 }
+
+// TestHelpEverywhere holds every command and subcommand to -h: help on
+// standard output, exit status 0, nothing on standard error, wherever the
+// -h is on the line; "help -h" and "help CMD -h" too.
+func TestHelpEverywhere(t *testing.T) {
+	lines := [][]string{{"help", "-h"}, {"-h"}, {"help", "--help"}}
+	for _, c := range commands {
+		lines = append(lines, []string{c, "-h"}, []string{"help", c}, []string{"help", c, "-h"}, []string{"help", "-h", c})
+	}
+	lines = append(lines,
+		[]string{"keys", "list", "-h"}, []string{"keys", "next", "-help"}, []string{"keys", "retire", "somekid", "-h"},
+		[]string{"mcp", "fetch", "-h"}, []string{"mcp", "fetch", "https://mcp.example.test/mcp", "-h"},
+		[]string{"verify", "public", "-h"}, []string{"lint", "card.json", "--help"}, []string{"import", "card.json", "-h"},
+		[]string{"build", "-manifest", "x.toml", "-h"}, []string{"init", "somewhere", "-h"},
+	)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, args := range lines {
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr, func(string) string { return "" })
+		if code != 0 || stderr.Len() != 0 || !strings.Contains(stdout.String(), "Usage:") {
+			t.Errorf("agentcards %s: exit %d, stderr %q, stdout %.80q; want exit 0, help on stdout only", strings.Join(args, " "), code, stderr.String(), stdout.String())
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("help wrote %d entries in the working folder", len(entries))
+	}
+}
