@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/prereq"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/templates"
 )
@@ -44,13 +45,7 @@ type jsResult struct {
 // Without node the test is skipped, except under CI, where it fails.
 func runJS(t *testing.T, fn string, texts []string) []jsResult {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no node on PATH (.ci/run installs Debian's nodejs)")
-		}
-		t.Skip("no node on PATH: the JS canonicalizer is not checked")
-	}
+	node := prereq.Node(t)
 	// The embedded copy, which is what a build publishes.
 	set, err := templates.Load("")
 	if err != nil {

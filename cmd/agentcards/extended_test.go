@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentcards/agentcards/internal/prereq"
 )
 
 const (
@@ -295,15 +297,5 @@ func TestExtendedCardGoServer(t *testing.T) {
 // .ci/run installs both.
 func interopNode(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(interopDir, "node_modules", "@a2a-js", "sdk", "package.json"))
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("needs node and `npm ci --prefix testdata/interop`: ", err)
-		}
-		t.Skip("needs node and `npm ci --prefix testdata/interop`: ", err)
-	}
-	return node
+	return prereq.Node(t, "@a2a-js/sdk")
 }

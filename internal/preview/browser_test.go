@@ -3,12 +3,12 @@ package preview
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentcards/agentcards/internal/prereq"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -17,16 +17,7 @@ import (
 // skipped, except under CI, where .ci/run installs it.
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no chromium on PATH (.ci/run installs Debian's chromium)")
-	}
-	t.Skip("no chromium on PATH: apt-get install chromium")
-	return ""
+	return prereq.Chromium(t)
 }
 
 // artifacts is where screenshots go: $AGENTCARDS_ARTIFACTS, else a folder
@@ -275,13 +266,10 @@ func TestBrowserReloads(t *testing.T) {
 // accessibility checker the browser test runs in each page.
 func axeSource(t *testing.T) string {
 	t.Helper()
+	prereq.NPM(t, "axe-core")
 	b, err := os.ReadFile("../../testdata/interop/node_modules/axe-core/axe.min.js")
 	if err != nil {
-		msg := "axe-core needs `npm ci --prefix testdata/interop`: " + err.Error()
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		t.Fatal(err)
 	}
 	return string(b)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/layout"
+	"github.com/agentcards/agentcards/internal/prereq"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -33,18 +34,7 @@ type nodeResult struct {
 // interop packages are missing, except under CI, where that is a failure.
 func requireNode(t *testing.T) string {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(interopDir, "node_modules", "@a2a-js", "sdk", "package.json"))
-	}
-	if err != nil {
-		msg := "interop needs node and `npm ci --prefix testdata/interop`: " + err.Error()
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return node
+	return prereq.Node(t, "@a2a-js/sdk")
 }
 
 func runCheck(t *testing.T, node, siteDir, jku string) map[string]nodeResult {

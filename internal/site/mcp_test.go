@@ -22,6 +22,7 @@ import (
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/markdown"
 	"github.com/agentcards/agentcards/internal/mcp"
+	"github.com/agentcards/agentcards/internal/prereq"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/verify"
 )
@@ -316,12 +317,7 @@ func TestMCPInteropJSSDK(t *testing.T) {
 // and returns its endpoint.
 func startReferenceServer(t *testing.T, node string) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(interopDir, "node_modules", "@modelcontextprotocol", "server-everything", "package.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("the MCP reference server is not installed: npm ci --prefix testdata/interop")
-		}
-		t.Skip("the MCP reference server is not installed: npm ci --prefix testdata/interop")
-	}
+	prereq.NPM(t, "@modelcontextprotocol/server-everything")
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, node, "mcp-everything.mjs", "0")
 	cmd.Dir = interopDir

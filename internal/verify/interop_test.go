@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/prereq"
 )
 
 const interopDir = "../../testdata/interop"
@@ -21,17 +21,7 @@ const interopDir = "../../testdata/interop"
 // when all it leaves out is empty, with exactly those members listed; a card
 // with a member outside the schema (which the SDK signs without) does not.
 func TestSDKSignedCardsVerify(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(interopDir, "node_modules", "@a2a-js", "sdk", "package.json"))
-	}
-	if err != nil {
-		msg := "needs node and `npm ci --prefix testdata/interop`: " + err.Error()
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node := prereq.Node(t, "@a2a-js/sdk")
 	out := t.TempDir()
 	cmd := exec.Command(node, "sdk-sign.mjs", out)
 	cmd.Dir = interopDir
