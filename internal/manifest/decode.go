@@ -44,32 +44,60 @@ func (c *checker) line(l int) int {
 }
 
 func (c *checker) errorf(path, format string, args ...any) {
+	c.report(path, false, fmt.Sprintf(format, args...))
+}
+
+// unknownf reports an unknown key: where the key is, but sorted at the
+// start of its table, before the table's other problems.
+func (c *checker) unknownf(path, format string, args ...any) {
+	c.report(path, true, fmt.Sprintf(format, args...))
+}
+
+// report adds a diagnostic about path unless path has one already;
+// first sorts it at the start of the table holding path.
+func (c *checker) report(path string, first bool, msg string) {
 	if c.seen[path] {
 		return
 	}
+	c.markSeen(path)
+	d := Diagnostic{File: c.file, Path: path, Msg: msg}
+	if pos, ok := c.position(path); ok {
+		d.Line, d.Col = c.line(pos.line), pos.col(c.src)
+	}
+	if first {
+		if pos, ok := c.position(parentPath(path)); ok {
+			d.sortLine, d.sortCol = c.line(pos.line), pos.col(c.src)
+		}
+	}
+	c.errs = append(c.errs, d)
+}
+
+// markSeen keeps later problems of path from being reported.
+func (c *checker) markSeen(path string) {
 	if c.seen == nil {
 		c.seen = map[string]bool{}
 	}
 	c.seen[path] = true
-	d := Diagnostic{File: c.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// position is where the source shows path, or else the nearest key
+// enclosing it.
+func (c *checker) position(path string) (position, bool) {
 	if c.pos == nil {
 		// Positions cost as much as decoding: find them only when a
 		// diagnostic needs one.
 		c.pos = indexPositions(c.src, c.firstAgent)
 	}
-	// Use the nearest enclosing key the source shows.
 	for p := path; ; {
 		if pos, ok := c.pos[p]; ok {
-			d.Line, d.Col = c.line(pos.line), pos.col(c.src)
-			break
+			return pos, true
 		}
 		parent := parentPath(p)
 		if parent == p {
-			break
+			return position{}, false
 		}
 		p = parent
 	}
-	c.errs = append(c.errs, d)
 }
 
 // parentPath strips the last element of a key path ("a.b[2]" -> "a.b",
@@ -159,8 +187,14 @@ func (c *checker) decodeStruct(path string, depth int, src any, dst reflect.Valu
 			// secret.
 			if why := secretKey(k, tbl[k]); why != "" {
 				c.errorf(kp, "%s", why)
-			} else {
-				c.errorf(kp, "unknown key%s", suggest(k, fields))
+				continue
+			}
+			hint, meant := suggest(k, fields)
+			c.unknownf(kp, "unknown key%s", hint)
+			if _, given := tbl[meant]; meant != "" && !given {
+				// The did-you-mean says what to do about the key
+				// missing here: no "required" for it too.
+				c.markSeen(join(path, meant))
 			}
 			continue
 		}
@@ -448,21 +482,22 @@ func tomlFields(t reflect.Type) map[string]int {
 // fieldCache holds tomlFields per struct type; the maps are only read.
 var fieldCache sync.Map
 
-// suggest returns " (did you mean X?)" for the known key closest to k, or "".
-func suggest(k string, known map[string]int) string {
+// suggest returns " (did you mean X?)" for the known key X closest to k,
+// and X; or the list of known keys, and "".
+func suggest(k string, known map[string]int) (hint, meant string) {
 	best, bestDist := "", 4
 	for _, cand := range slices.Sorted(maps.Keys(known)) {
 		if normalizeKey(cand) == normalizeKey(k) {
-			return fmt.Sprintf(" (did you mean %q?)", cand)
+			return fmt.Sprintf(" (did you mean %q?)", cand), cand
 		}
 		if d := EditDistance(strings.ToLower(k), strings.ToLower(cand)); d < bestDist && d <= len(cand)/2 {
 			best, bestDist = cand, d
 		}
 	}
 	if best != "" {
-		return fmt.Sprintf(" (did you mean %q?)", best)
+		return fmt.Sprintf(" (did you mean %q?)", best), best
 	}
-	return fmt.Sprintf("; known keys here: %s", strings.Join(slices.Sorted(maps.Keys(known)), ", "))
+	return fmt.Sprintf("; known keys here: %s", strings.Join(slices.Sorted(maps.Keys(known)), ", ")), ""
 }
 
 // EditDistance is the Levenshtein distance between a and b, in runes: how

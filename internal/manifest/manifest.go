@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -280,8 +282,13 @@ type Diagnostic struct {
 	File string // path of the manifest as given
 	Line int    // 1-based; 0 when unknown
 	Col  int    // 1-based, in characters; 0 when unknown
-	Path string // key path such as agents[1].skills[0].tags; may be empty
+	Path string // key path such as agents["travel"].skills[0].tags; may be empty
 	Msg  string
+
+	// sortLine and sortCol, when set, are where Sort places the
+	// diagnostic instead of Line and Col: an unknown key sorts at the
+	// start of its table, before the table's other problems.
+	sortLine, sortCol int
 }
 
 func (d Diagnostic) String() string {
@@ -301,6 +308,26 @@ func (d Diagnostic) String() string {
 
 // Errors is every problem found in a manifest, in source order.
 type Errors []Diagnostic
+
+// Sort orders e as problems are reported: by line and column, except that
+// the unknown keys of a table come first among its problems (a misspelt
+// key is the cause of the "required" beside it), keeping the order of
+// those on the same spot.
+func (e Errors) Sort() {
+	sort.SliceStable(e, func(i, j int) bool {
+		a, b := e[i].sortKey(), e[j].sortKey()
+		return slices.Compare(a[:], b[:]) < 0
+	})
+}
+
+// sortKey is where Sort places d: its table's start for an unknown key
+// (ahead of the table's other problems there), then its own place.
+func (d Diagnostic) sortKey() [5]int {
+	if d.sortLine > 0 {
+		return [5]int{d.sortLine, d.sortCol, 0, d.Line, d.Col}
+	}
+	return [5]int{d.Line, d.Col, 1}
+}
 
 func (e Errors) Error() string {
 	lines := make([]string, len(e))
@@ -383,7 +410,7 @@ func parseWhole(name, dir string, src []byte) (*Manifest, []synthAgent, error) {
 		}
 	}
 	if len(c.errs) > 0 {
-		sortDiagnostics(c.errs)
+		c.errs.Sort()
 		return nil, nil, c.errs
 	}
 	return m, synth, nil

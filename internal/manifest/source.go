@@ -437,7 +437,7 @@ func (s *Source) decodeAll() ([]Agent, Errors) {
 	}
 	all = append(all, s.CheckIDs(ids)...)
 	if len(all) > 0 {
-		sortDiagnostics(all)
+		all.Sort()
 		return nil, all
 	}
 	return agents, nil
@@ -468,18 +468,6 @@ func (s *Source) Close() error {
 		return nil
 	}
 	return s.c.Close()
-}
-
-// sortDiagnostics orders diagnostics by line and column, keeping the
-// order of those on the same spot.
-func sortDiagnostics(e Errors) {
-	sort.SliceStable(e, func(i, j int) bool {
-		a, b := e[i], e[j]
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
 }
 
 // Source wraps a manifest already loaded, so that it can be built like an

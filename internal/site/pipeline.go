@@ -143,19 +143,10 @@ func (b *builder) collect(results []groupResult) ([]string, error) {
 	}
 	problems = append(problems, b.src.CheckIDs(ids)...)
 	if len(problems) > 0 {
-		sortProblems(problems)
+		problems.Sort()
 		return nil, problems
 	}
 	return ids, nil
-}
-
-func sortProblems(e manifest.Errors) {
-	slices.SortStableFunc(e, func(a, b manifest.Diagnostic) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		return a.Col - b.Col
-	})
 }
 
 // prepare reads what every page needs (templates, site/ pages) and works
