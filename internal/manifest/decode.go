@@ -33,6 +33,9 @@ type checker struct {
 	fileLine func(int) int
 	errs     Errors
 	seen     map[string]bool // key paths that have a diagnostic already
+	// names are the ids that name list elements in diagnostics, by the
+	// element's key path (agents[2] -> "b"); see named.
+	names map[string]string
 }
 
 // line is the manifest's line for line l of c.src.
@@ -60,7 +63,7 @@ func (c *checker) report(path string, first bool, msg string) {
 		return
 	}
 	c.markSeen(path)
-	d := Diagnostic{File: c.file, Path: path, Msg: msg}
+	d := Diagnostic{File: c.file, Path: c.named(path), Msg: c.namedMsg(msg)}
 	if pos, ok := c.position(path); ok {
 		d.Line, d.Col = c.line(pos.line), pos.col(c.src)
 	}
@@ -156,7 +159,7 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 	case reflect.Bool:
 		b, ok := src.(bool)
 		if !ok {
-			c.errorf(path, "expected true or false, got %s", describe(src))
+			c.wrongType(path, src, dst.Type())
 			return
 		}
 		dst.SetBool(b)
@@ -174,7 +177,7 @@ func (c *checker) decode(path string, depth int, src any, dst reflect.Value) {
 func (c *checker) decodeStruct(path string, depth int, src any, dst reflect.Value) {
 	tbl, ok := src.(map[string]any)
 	if !ok {
-		c.errorf(path, "expected a table, got %s", describe(src))
+		c.wrongType(path, src, dst.Type())
 		return
 	}
 	fields := tomlFields(dst.Type())
@@ -190,12 +193,21 @@ func (c *checker) decodeStruct(path string, depth int, src any, dst reflect.Valu
 				continue
 			}
 			hint, meant := suggest(k, fields)
+			if normalizeKey(meant) != normalizeKey(k) {
+				if there := elsewhere(path, dst.Type(), k); there != "" {
+					c.unknownf(kp, "%s", there)
+					continue
+				}
+			}
 			c.unknownf(kp, "unknown key%s", hint)
 			if _, given := tbl[meant]; meant != "" && !given {
 				// The did-you-mean says what to do about the key
 				// missing here: no "required" for it too.
 				c.markSeen(join(path, meant))
 			}
+			continue
+		}
+		if c.emptyField(kp, tbl[k], dst.Type(), k, dst.Field(idx).Type()) {
 			continue
 		}
 		c.decode(kp, depth+1, tbl[k], dst.Field(idx))
@@ -211,11 +223,11 @@ func (c *checker) decodeString(path string, src any, dst reflect.Value) {
 		return
 	}
 	if !ok {
-		c.errorf(path, "expected a string, got %s", describe(src))
+		c.wrongType(path, src, dst.Type())
 		return
 	}
 	if s == "" {
-		c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
+		c.errorf(path, "%s", emptyHint(path, dst.Type(), true))
 		return
 	}
 	c.checkSecretText(path, s)
@@ -226,13 +238,14 @@ func (c *checker) decodeString(path string, src any, dst reflect.Value) {
 func (c *checker) decodeSlice(path string, depth int, src any, dst reflect.Value) {
 	items, ok := asList(src)
 	if !ok {
-		c.errorf(path, "expected an array, got %s", describe(src))
+		c.wrongType(path, src, dst.Type())
 		return
 	}
 	if len(items) == 0 {
-		c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
+		c.errorf(path, "%s", emptyHint(path, dst.Type(), true))
 		return
 	}
+	c.nameElements(path, dst.Type().Elem(), items)
 	out := reflect.MakeSlice(dst.Type(), len(items), len(items))
 	for i, it := range items {
 		c.decode(path+"["+strconv.Itoa(i)+"]", depth+1, it, out.Index(i))
@@ -245,11 +258,11 @@ func (c *checker) decodeSlice(path string, depth int, src any, dst reflect.Value
 func (c *checker) decodeMap(path string, depth int, src any, dst reflect.Value) {
 	tbl, ok := src.(map[string]any)
 	if !ok {
-		c.errorf(path, "expected a table, got %s", describe(src))
+		c.wrongType(path, src, dst.Type())
 		return
 	}
 	if len(tbl) == 0 {
-		c.errorf(path, "must not be empty: give a value, or leave the key out where it is optional")
+		c.errorf(path, "%s", emptyHint(path, dst.Type(), true))
 		return
 	}
 	if dst.Type().Elem().Kind() == reflect.Interface && secret.IsPrivateJWK(tbl) {

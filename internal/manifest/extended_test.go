@@ -276,31 +276,31 @@ func TestExtendedDiagnostics(t *testing.T) {
 		want      []string
 	}{
 		{"no authentication on the public card", validAgent + "[agents.extended]\nversion = \"2\"\n",
-			[]string{"m.toml:19:1: agents[0].extended: an extended card is served only to authenticated callers"}},
+			[]string{"m.toml:19:1: agents[\"a\"].extended: an extended card is served only to authenticated callers"}},
 		{"id", securedAgent + "[agents.extended]\nid = \"b\"\n",
-			[]string{"agents[0].extended.id: an extended card describes the same agent, so its id cannot change"}},
+			[]string{"agents[\"a\"].extended.id: an extended card describes the same agent, so its id cannot change"}},
 		{"extendedAgentCard", securedAgent + "[agents.extended.capabilities]\nextendedAgentCard = false\n",
-			[]string{"agents[0].extended.capabilities.extendedAgentCard: the build sets this"}},
+			[]string{"agents[\"a\"].extended.capabilities.extendedAgentCard: the build sets this"}},
 		{"unknown key", securedAgent + "[agents.extended]\nupdatedAt = \"2026-11-20T09:30:00Z\"\n",
-			[]string{"agents[0].extended.updatedAt: unknown key"}},
+			[]string{"agents[\"a\"].extended.updatedAt: unknown key"}},
 		{"added skill repeats a public id", securedAgent + "[[agents.extended.addSkills]]\nid = \"s2\"\nname = \"N\"\ndescription = \"D\"\ntags = [\"t\"]\n",
-			[]string{`m.toml:42:1: agents[0].extended.addSkills[0].id: duplicate skill id "s2" (also agents[0].skills[1].id)`}},
+			[]string{`m.toml:42:1: agents["a"].extended.addSkills["s2"].id: duplicate skill id "s2" (also agents["a"].skills["s2"].id)`}},
 		{"added skill without tags", securedAgent + "[[agents.extended.addSkills]]\nid = \"x\"\nname = \"N\"\ndescription = \"D\"\n",
-			[]string{"agents[0].extended.addSkills[0].tags: required: at least one tag"}},
+			[]string{"agents[\"a\"].extended.addSkills[\"x\"].tags: required: at least one tag"}},
 		{"requirement names an undeclared scheme", securedAgent + "[agents.extended]\nsecurityRequirements = [{ nope = [] }]\n",
-			[]string{`agents[0].extended.securityRequirements[0].nope: names scheme "nope", which the agent does not declare (declared: key)`}},
+			[]string{`agents["a"].extended.securityRequirements[0].nope: names scheme "nope", which the agent does not declare (declared: key)`}},
 		{"overlay URL over http", securedAgent + "[agents.extended]\ndocumentationUrl = \"http://docs.example.com/x\"\n",
-			[]string{"agents[0].extended.documentationUrl: \"http://docs.example.com/x\" uses http"}},
+			[]string{"agents[\"a\"].extended.documentationUrl: \"http://docs.example.com/x\" uses http"}},
 		{"secret in an overlay", securedAgent + "[agents.extended]\ndescription = \"key: -----BEGIN PRIVATE KEY-----\\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\\n-----END PRIVATE KEY-----\"\n",
-			[]string{"agents[0].extended.description: contains"}},
+			[]string{"agents[\"a\"].extended.description: contains"}},
 		{"secret key in an overlay scheme", securedAgent + "[agents.extended.securitySchemes.key]\ntype = \"apiKey\"\nlocation = \"header\"\nname = \"X\"\napiKey = \"abc\"\n",
-			[]string{"agents[0].extended.securitySchemes.key.apiKey: looks like a secret"}},
+			[]string{"agents[\"a\"].extended.securitySchemes.key.apiKey: looks like a secret"}},
 		{"tier name", securedAgent + "[agents.extended.tiers.Pro]\nversion = \"2\"\n",
-			[]string{`agents[0].extended.tiers.Pro: tier name "Pro"`}},
+			[]string{`agents["a"].extended.tiers.Pro: tier name "Pro"`}},
 		{"tiers do not nest", securedAgent + "[agents.extended.tiers.pro.tiers.max]\nversion = \"3\"\n",
-			[]string{"agents[0].extended.tiers.pro.tiers: tiers do not nest"}},
+			[]string{"agents[\"a\"].extended.tiers.pro.tiers: tiers do not nest"}},
 		{"tier skill problem", securedAgent + "[[agents.extended.tiers.pro.addSkills]]\nid = \"bad id\"\nname = \"N\"\ndescription = \"D\"\ntags = [\"t\"]\n",
-			[]string{`agents[0].extended.tiers.pro.addSkills[0].id: "bad id": use letters`}},
+			[]string{`agents["a"].extended.tiers.pro.addSkills[0].id: "bad id": use letters`}},
 		{"tier scheme wins and breaks a public requirement's scopes", securedAgent + `[agents.extended.tiers.pro.securitySchemes.key]
 type = "oauth2"
 [agents.extended.tiers.pro.securitySchemes.key.flows.clientCredentials]
@@ -308,14 +308,14 @@ tokenUrl = "https://id.example.com/token"
 scopes = { read = "Read" }
 [agents.extended.tiers.pro]
 securityRequirements = [{ key = ["write"] }]
-`, []string{`agents[0].extended.tiers.pro.securityRequirements[0].key[0]: scope "write" is not among the scopes scheme "key" declares (read)`}},
+`, []string{`agents["a"].extended.tiers.pro.securityRequirements[0].key[0]: scope "write" is not among the scopes scheme "key" declares (read)`}},
 		{"tier redefines a scheme the public requirements use", securedAgent + `[agents.extended.tiers.gold.securitySchemes.key]
 type = "oauth2"
 [agents.extended.tiers.gold.securitySchemes.key.flows.deviceCode]
 deviceAuthorizationUrl = "https://id.example.com/device"
 tokenUrl = "https://id.example.com/token"
 scopes = { read = "Read" }
-`, []string{`m.toml:41:1: agents[0].extended.tiers.gold: the card this table makes breaks agents[0].securityRequirements: every requirement names a device code scheme`}},
+`, []string{`m.toml:41:1: agents["a"].extended.tiers.gold: the card this table makes breaks agents["a"].securityRequirements: every requirement names a device code scheme`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("m.toml", []byte(tc.src))

@@ -399,6 +399,9 @@ func parseWhole(name, dir string, src []byte) (*Manifest, []synthAgent, error) {
 		}
 		return fmt.Sprintf("agents[%d].id", i)
 	}
+	// Problems across agents name them by index, as Source.CheckIDs does:
+	// two agents with one id are told apart so.
+	c.names = nil
 	for _, p := range checkIDs(m.Site.DefaultAgent, ids, len(m.MCPServers), idPath) {
 		switch p.index {
 		case -2:

@@ -126,7 +126,7 @@ func TestSkillIDs(t *testing.T) {
 	write("snap.json", snap)
 	write("agents.toml", head+"a2a.skillIds = { \"Get\" = \"get-upper\", \"get\" = \"get-lower\" }\n"+tail)
 	_, err := manifest.Load(filepath.Join(dir, "agents.toml"))
-	want := `mcpServers[0].a2a.skillIds: tools "a b", "a/b" and "a?b" all become skill id "a-b": name their skill ids with skillIds`
+	want := `mcpServers["s"].a2a.skillIds: tools "a b", "a/b" and "a?b" all become skill id "a-b": name their skill ids with skillIds`
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") != 0 {
 		t.Fatalf("got %v, want one problem: %s", err, want)
 	}

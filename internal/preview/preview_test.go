@@ -230,7 +230,7 @@ func TestRebuild(t *testing.T) {
 	os.WriteFile(manifestPath, []byte(strings.Replace(string(good), `version = "2.4.1"`, `version = ""`, 1)), 0o644)
 	waitFor("the failure", func() bool { _, e := srv.Status(); return e != "" })
 	resp, body := get(t, srv.URL+"/")
-	if resp.StatusCode != 200 || !strings.Contains(body, "Renamed agents") || !strings.Contains(body, `role="alert"`) || !strings.Contains(body, "agents[0].version: must not be empty") {
+	if resp.StatusCode != 200 || !strings.Contains(body, "Renamed agents") || !strings.Contains(body, `role="alert"`) || !strings.Contains(body, `agents[&#34;travel-planner&#34;].version: must not be empty`) {
 		t.Errorf("failed rebuild: %d\n%s", resp.StatusCode, body[:min(len(body), 600)])
 	}
 	if _, card := get(t, srv.URL+"/.well-known/agent-card.json"); strings.Contains(card, "alert") {
