@@ -194,8 +194,12 @@ func (c *checker) decodeStruct(path string, depth int, src any, dst reflect.Valu
 			}
 			hint, meant := suggest(k, fields)
 			if normalizeKey(meant) != normalizeKey(k) {
-				if there := elsewhere(path, dst.Type(), k); there != "" {
+				if there, home := elsewhere(path, dst.Type(), tbl, k); there != "" {
 					c.unknownf(kp, "%s", there)
+					if home != "" {
+						// Moving it is the fix for its absence there.
+						c.markSeen(home)
+					}
 					continue
 				}
 			}

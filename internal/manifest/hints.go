@@ -187,8 +187,10 @@ func (c *checker) emptyField(path string, v any, st reflect.Type, key string, ft
 // elsewhere says in which tables below the table at path (of struct type
 // t) a key k that is not t's own belongs: "tags is a key of
 // [[agents.skills]], not of [[agents]]: move it there, like tags =
-// [\"travel\"]"; "" when k belongs in none of them.
-func elsewhere(path string, t reflect.Type, k string) string {
+// [\"travel\"]"; "" when k belongs in none of them. home is the key's
+// path in the one table it belongs in, when that is a single table of
+// tbl (the table at path) that lacks the key.
+func elsewhere(path string, t reflect.Type, tbl map[string]any, k string) (msg, home string) {
 	var homes []string
 	var like string
 	for _, idx := range tomlFields(t) {
@@ -207,16 +209,18 @@ func elsewhere(path string, t reflect.Type, k string) string {
 		child := join(path, f.Tag.Get("toml"))
 		if f.Type.Kind() == reflect.Slice {
 			child += "[0]"
+		} else if sub, _ := tbl[f.Tag.Get("toml")].(map[string]any); sub[k] == nil {
+			home = join(child, k)
 		}
 		homes = append(homes, headerOf(child))
 		_, like = shape(join(child, k), ft.Field(j).Type)
 	}
 	switch len(homes) {
 	case 0:
-		return ""
+		return "", ""
 	case 1:
-		return fmt.Sprintf("%s is a key of %s, not of %s: move it there, like %s", k, homes[0], headerOf(path), like)
+		return fmt.Sprintf("%s is a key of %s, not of %s: move it there, like %s", k, homes[0], headerOf(path), like), home
 	}
 	slices.Sort(homes)
-	return fmt.Sprintf("%s is a key of %s, not of %s: move it to the one it belongs to", k, strings.Join(homes, " and "), headerOf(path))
+	return fmt.Sprintf("%s is a key of %s, not of %s: move it to the one it belongs to", k, strings.Join(homes, " and "), headerOf(path)), ""
 }
