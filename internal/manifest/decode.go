@@ -36,6 +36,7 @@ type checker struct {
 	// names are the ids that name list elements in diagnostics, by the
 	// element's key path (agents[2] -> "b"); see named.
 	names map[string]string
+	lists []list // lists whose elements names will name; see nameElements
 }
 
 // line is the manifest's line for line l of c.src.
@@ -249,7 +250,7 @@ func (c *checker) decodeSlice(path string, depth int, src any, dst reflect.Value
 		c.errorf(path, "%s", emptyHint(path, dst.Type(), true))
 		return
 	}
-	c.nameElements(path, dst.Type().Elem(), items)
+	c.nameElements(path, dst.Type().Elem(), items, 0)
 	out := reflect.MakeSlice(dst.Type(), len(items), len(items))
 	for i, it := range items {
 		c.decode(path+"["+strconv.Itoa(i)+"]", depth+1, it, out.Index(i))

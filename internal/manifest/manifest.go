@@ -401,7 +401,7 @@ func parseWhole(name, dir string, src []byte) (*Manifest, []synthAgent, error) {
 	}
 	// Problems across agents name them by index, as Source.CheckIDs does:
 	// two agents with one id are told apart so.
-	c.names = nil
+	c.names, c.lists = nil, nil
 	for _, p := range checkIDs(m.Site.DefaultAgent, ids, len(m.MCPServers), idPath) {
 		switch p.index {
 		case -2:

@@ -21,40 +21,56 @@ var idPatterns = map[reflect.Type]*regexp.Regexp{
 	reflect.TypeFor[Skill]():     skillIDRE,
 }
 
-// nameElements records the ids that name the elements of the list at
-// path, of element type el: an id is used only when it is valid and, but
-// for agents, no other element of the list has it. An agent is named by
-// its id even when another has it too, as when it is read on its own
-// (Source.Agent), which cannot know; its line tells the two apart, and
-// the problem of the duplicate id names both by index.
-func (c *checker) nameElements(path string, el reflect.Type, items []any) {
-	re, ok := idPatterns[el]
-	if !ok {
-		return
+// list is a list whose elements may be named by their ids: the elements
+// of the list at path, of type el, from index first on.
+type list struct {
+	path  string
+	el    reflect.Type
+	items []any
+	first int
+}
+
+// nameElements notes the list at path, of element type el, whose
+// elements are named by their ids once a diagnostic needs them (a manifest
+// without problems never spends time on names).
+func (c *checker) nameElements(path string, el reflect.Type, items []any, first int) {
+	if _, ok := idPatterns[el]; ok {
+		c.lists = append(c.lists, list{path, el, items, first})
 	}
-	unique := el != reflect.TypeFor[Agent]()
-	at := make(map[string]int, len(items))
-	for i, it := range items {
-		tbl, _ := it.(map[string]any)
-		id, _ := tbl["id"].(string)
-		if !re.MatchString(id) {
-			continue
+}
+
+// resolveNames names the elements of the lists noted so far: by an id
+// that is valid and, but for agents, that no other element of the list
+// has. An agent is named by its id even when another has it too, as when
+// it is read on its own (Source.Agent), which cannot know; its line tells
+// the two apart, and the problem of the duplicate id names both by index.
+func (c *checker) resolveNames() {
+	for _, l := range c.lists {
+		re := idPatterns[l.el]
+		unique := l.el != reflect.TypeFor[Agent]()
+		at := make(map[string]int, len(l.items))
+		for i, it := range l.items {
+			tbl, _ := it.(map[string]any)
+			id, _ := tbl["id"].(string)
+			if !re.MatchString(id) {
+				continue
+			}
+			if _, dup := at[id]; dup && unique {
+				at[id] = -1
+				continue
+			}
+			at[id] = l.first + i
+			if !unique {
+				c.nameElement(l.path+"["+strconv.Itoa(l.first+i)+"]", id)
+			}
 		}
-		if !unique {
-			c.nameElement(path+"["+strconv.Itoa(i)+"]", id)
-			continue
+		for id, i := range at {
+			if unique && i >= 0 {
+				c.nameElement(l.path+"["+strconv.Itoa(i)+"]", id)
+			}
 		}
-		if _, dup := at[id]; dup {
-			at[id] = -1
-			continue
-		}
-		at[id] = i
 	}
-	for id, i := range at {
-		if i >= 0 {
-			c.nameElement(path+"["+strconv.Itoa(i)+"]", id)
-		}
-	}
+	c.lists = nil
 }
 
 // nameElement names the list element at path (agents[2]) by id.
@@ -68,6 +84,9 @@ func (c *checker) nameElement(path, id string) {
 // named is path with each element that has a name written by it:
 // agents[2].skills[0] -> agents["b"].skills["search"].
 func (c *checker) named(path string) string {
+	if len(c.lists) > 0 {
+		c.resolveNames()
+	}
 	if len(c.names) == 0 || !strings.Contains(path, "]") {
 		return path
 	}
@@ -98,6 +117,9 @@ var listPathRE = regexp.MustCompile(`\b(?:agents|mcpServers)(?:\.(?:"(?:[^"\\]|\
 
 // namedMsg is msg with the key paths it mentions named as by named.
 func (c *checker) namedMsg(msg string) string {
+	if len(c.lists) > 0 {
+		c.resolveNames()
+	}
 	if len(c.names) == 0 || !strings.Contains(msg, "]") {
 		return msg
 	}

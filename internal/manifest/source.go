@@ -332,9 +332,7 @@ func (s *Source) Agent(i int, raw []byte) (*Agent, Errors) {
 		c.errorf(p, "could not read this agent's table on its own")
 		return nil, c.errs
 	}
-	if id, _ := list[0]["id"].(string); slugRE.MatchString(id) {
-		c.nameElement(p, id)
-	}
+	c.nameElements("agents", reflect.TypeFor[Agent](), []any{list[0]}, i)
 	c.decode(p, 2, list[0], reflect.ValueOf(a).Elem())
 	c.validateAgent(p, s.Head, a)
 	if len(c.errs) > 0 {
