@@ -3,7 +3,8 @@
 // The manifest uses the A2A specification's own field names (camelCase), so
 // the specification documents it. Every problem found is reported at once,
 // each as a Diagnostic carrying the file, line and column where the TOML
-// source allows it, and always the key path (agents[1].skills[0].tags).
+// source allows it, and always the key path (agents["travel"].skills[0].tags,
+// agents and skills named by their ids where they have usable ones).
 package manifest
 
 import (
