@@ -23,8 +23,19 @@ func TestTemplatesFollowLayout(t *testing.T) {
 			"served at <code>" + layout.RootCardPath + "</code>",
 		},
 		"layout.html": {
-			`href="{{.Root}}` + layout.Catalog + `"`,
+			`href="{{.Root}}` + layout.KeysPage + `"`,
+			`href="{{.Root}}` + layout.CatalogPage + `"`,
 			`href="{{.Root}}` + layout.JWKS + `"`,
+			`href="{{.Root}}` + layout.Catalog + `"`,
+			`href="{{.Root}}` + layout.FaviconFile + `"`,
+		},
+		"keys.html": {`href="{{.Root}}` + layout.JWKS + `"`},
+		"catalog.html": {
+			`href="{{.Root}}` + layout.Catalog + `"`,
+			`href="{{$.Root}}` + layout.AgentPage(id) + `"`,
+			`href="{{$.Root}}` + layout.AgentCard(id) + `"`,
+			`href="{{$.Root}}` + layout.MCPPage(id) + `"`,
+			`href="{{$.Root}}` + layout.ServerCard(id) + `"`,
 		},
 		"mcp.html": {
 			`href="` + root + layout.ServerCard(id) + `"`,

@@ -33,32 +33,63 @@
     return loading;
   }
 
+  function el(tag, cls, text) {
+    var n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (text !== undefined) n.textContent = text;
+    return n;
+  }
+
+  // A result shows what the list shows of the agent or server: its icon,
+  // badges, facts and tags.
   function item(e) {
-    var li = document.createElement('li');
-    li.className = 'agent';
-    li.setAttribute('data-id', e.i);
-    var h = document.createElement('h2');
-    var a = document.createElement('a');
+    var mcpEntry = e.k === 'mcp';
+    var li = el('li', 'agent');
+    li.setAttribute(mcpEntry ? 'data-mcp' : 'data-id', e.i);
+    var h = el('h2');
+    if (e.c && /^https?:\/\//i.test(e.c)) {
+      var img = el('img', 'icon');
+      img.src = e.c;
+      img.alt = '';
+      img.width = 28;
+      img.height = 28;
+      img.loading = 'lazy';
+      h.appendChild(img);
+      h.appendChild(document.createTextNode(' '));
+    }
+    var a = el('a', '', e.n);
     // An MCP server's page is mcp/<id>/, an agent's agents/<id>/.
-    a.href = base + (e.k === 'mcp' ? 'mcp/' : 'agents/') + encodeURIComponent(e.i) + '/';
-    a.textContent = e.n;
-    var v = document.createElement('span');
-    v.className = 'version';
-    v.textContent = 'v' + e.v;
+    a.href = base + (mcpEntry ? 'mcp/' : 'agents/') + encodeURIComponent(e.i) + '/';
     h.appendChild(a);
     h.appendChild(document.createTextNode(' '));
-    h.appendChild(v);
-    if (e.k === 'mcp') {
-      var b = document.createElement('span');
-      b.className = 'badge';
-      b.textContent = 'MCP server';
+    h.appendChild(el('span', 'version', 'v' + e.v));
+    var flags = e.f || '';
+    if (mcpEntry || flags.indexOf('d') !== -1) {
       h.appendChild(document.createTextNode(' '));
-      h.appendChild(b);
+      h.appendChild(el('span', 'badge', mcpEntry ? 'MCP server' : 'default'));
     }
-    var p = document.createElement('p');
-    p.textContent = e.s;
     li.appendChild(h);
+    var p = el('p', '', e.s);
+    if (mcpEntry) {
+      p.appendChild(document.createTextNode(' '));
+      p.appendChild(el('span', 'note', '(' + e.o + ' tool' + (e.o === 1 ? '' : 's') + ')'));
+    }
     li.appendChild(p);
+    if (!mcpEntry) {
+      var facts = el('p', 'facts', e.a && e.a.length ? 'Auth: ' + e.a.join(' or ') : 'No authentication');
+      [['s', 'streaming'], ['p', 'push']].forEach(function (f) {
+        if (flags.indexOf(f[0]) === -1) return;
+        facts.appendChild(document.createTextNode(' · '));
+        facts.appendChild(el('span', 'badge', f[1]));
+      });
+      li.appendChild(facts);
+    }
+    if (e.g && e.g.length) {
+      var tags = el('ul', 'tags');
+      tags.setAttribute('aria-label', 'Tags');
+      e.g.forEach(function (t) { tags.appendChild(el('li', '', t)); });
+      li.appendChild(tags);
+    }
     return li;
   }
 

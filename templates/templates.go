@@ -15,14 +15,14 @@ import (
 	"github.com/agentcards/agentcards/internal/regular"
 )
 
-//go:embed *.html *.css *.js
+//go:embed *.html *.css *.js *.svg
 var files embed.FS
 
 // Pages are the page templates; each is parsed with layout.html.
-var Pages = []string{"index.html", "agent.html", "page.html", "404.html", "mcp.html"}
+var Pages = []string{"index.html", "agent.html", "page.html", "404.html", "mcp.html", "keys.html", "catalog.html"}
 
 // Assets are copied to the site root as they are.
-var Assets = []string{"style.css", "search.js", "copy.js", "signature.js"}
+var Assets = []string{"style.css", "search.js", "copy.js", "signature.js", "favicon.svg"}
 
 // Set is the templates and assets for one build.
 type Set struct {

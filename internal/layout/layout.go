@@ -43,6 +43,15 @@ const (
 	CatalogFolder = "catalog"
 	// SitemapsFolder holds sitemaps/<k>.xml: sitemap piece k.
 	SitemapsFolder = "sitemaps"
+	// KeysFolder holds keys/index.html: the page of the published keys
+	// (the JWKS, for people).
+	KeysFolder = "keys"
+	// CatalogPageFolder holds ai-catalog/index.html: the page of the root
+	// AI Catalog, for people. It is not CatalogFolder, whose files are
+	// served as JSON.
+	CatalogPageFolder = "ai-catalog"
+	// FaviconFile is the site's icon, linked from every page's head.
+	FaviconFile = "favicon.svg"
 	// SearchIndexFile is the search index of a site of one shard.
 	SearchIndexFile = "search-index.json"
 	// SitemapFile is the sitemap (or sitemap index).
@@ -76,6 +85,16 @@ const (
 	JWKS = WellKnown + "/" + JWKSFile
 	// Catalog is the root AI Catalog.
 	Catalog = WellKnown + "/" + CatalogFile
+)
+
+// Paths of the site's pages for people about its machine files.
+const (
+	// KeysPage is the URL path, from the site's root, of the keys' page:
+	// keys/.
+	KeysPage = KeysFolder + "/"
+	// CatalogPage is the URL path, from the site's root, of the
+	// catalog's page: ai-catalog/.
+	CatalogPage = CatalogPageFolder + "/"
 )
 
 // AgentDir is the folder of agent id: agents/<id>.

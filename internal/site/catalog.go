@@ -162,6 +162,29 @@ func representativeQueries(a *manifest.Agent) []string {
 	return qs
 }
 
+// listedTags are the tags the front list and the search show for an
+// agent: every tag of its skills (skillTags), except for an agent
+// synthesized from an MCP server's tools, whose skills' tags carry each
+// tool's behaviour hints ("read-only", "destructive"...): what one tool
+// claims is no fact about the others, so such an agent shows the tags
+// every one of its skills has.
+func listedTags(a *manifest.Agent) []string {
+	if !slices.ContainsFunc(a.Capabilities.Extensions, func(e manifest.Extension) bool { return e.URI == manifest.MCPToolsExtension }) || len(a.Skills) == 0 {
+		return skillTags(a)
+	}
+	var tags []string
+	for _, t := range a.Skills[0].Tags {
+		all := !slices.Contains(tags, t)
+		for _, s := range a.Skills[1:] {
+			all = all && slices.Contains(s.Tags, t)
+		}
+		if all {
+			tags = append(tags, t)
+		}
+	}
+	return tags
+}
+
 // skillTags is every tag of an agent's skills, first use first, once each.
 func skillTags(a *manifest.Agent) []string {
 	var tags []string

@@ -68,6 +68,7 @@ var contentTypes = map[string]string{
 	".json": "application/json",
 	".xml":  "application/xml",
 	".txt":  "text/plain; charset=utf-8",
+	".svg":  "image/svg+xml",
 }
 
 // ContentType is the Content-Type a URL path of the site is served with.

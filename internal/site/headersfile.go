@@ -51,6 +51,10 @@ func headerRules(pages []string, mcp bool) []headerRule {
 		page("/agents/:id/index.html"),
 		page("/" + layout.PagesFolder + "/:n/"),
 		page("/" + layout.PagesFolder + "/:n/index.html"),
+		page("/" + layout.KeysPage),
+		page("/" + layout.KeysPage + layout.IndexFile),
+		page("/" + layout.CatalogPage),
+		page("/" + layout.CatalogPage + layout.IndexFile),
 	}
 	for _, a := range templates.Assets {
 		rules = append(rules, file("/"+a))

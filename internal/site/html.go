@@ -100,9 +100,18 @@ type pageData struct {
 	SearchShards int
 	Agent        *agentPage
 	Body         template.HTML
+	// TOC is a Markdown page's table of contents, when it is long: it
+	// goes between Lead (the page's first heading) and Rest.
+	TOC        []tocEntry
+	Lead, Rest template.HTML
 	// MCP is an MCP server's page; MCPServers the front page's list.
 	MCP        *mcpView
 	MCPServers []indexMCP
+	// Keys and Catalog are the keys' and the catalog's pages; Count is
+	// how many agents the site has.
+	Keys    []keyView
+	Catalog *catalogView
+	Count   int
 }
 
 // indexMCP is what the front page shows of an MCP server.
@@ -143,8 +152,10 @@ type agentPage struct {
 	Security                     []schemeWords
 	SecuritySummary              string
 	Skills                       []skillView
-	Signatures                   []signatureView
-	VerifyCommand                string
+	// TOC lists the sections of a page with many skills.
+	TOC           []tocEntry
+	Signatures    []signatureView
+	VerifyCommand string
 }
 
 type schemeWords struct{ Name, Words, Description string }
@@ -199,15 +210,12 @@ func (pg *pages) frontPage(p, pages int, agents []*manifest.Agent) ([]byte, erro
 	}
 	if p == 1 {
 		data.Intro = pg.intro
-		for i := range m.MCPServers {
-			s := &m.MCPServers[i]
-			data.MCPServers = append(data.MCPServers, indexMCP{ID: s.ID, Title: serverTitle(s), Version: s.Version, Description: s.Description, Tools: len(s.Snapshot.Tools), Tags: s.Tags})
-		}
+		data.MCPServers = pg.mcpList()
 	}
 	for _, a := range agents {
 		data.Agents = append(data.Agents, indexAgent{
 			ID: a.ID, Name: a.Name, Version: a.Version, Summary: summary(a.Description),
-			IconURL: a.IconURL, Tags: skillTags(a), Default: pg.plan.isDefault(a.ID),
+			IconURL: a.IconURL, Tags: listedTags(a), Default: pg.plan.isDefault(a.ID),
 			Auth: authKinds(a), Streaming: a.Capabilities.Streaming, PushNotifications: a.Capabilities.PushNotifications,
 		})
 	}
@@ -301,6 +309,9 @@ func (pg *pages) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 	p.SecuritySummary = describeRequirements(a.SecurityRequirements, "Clients authenticate with")
 	for _, s := range a.Skills {
 		p.Skills = append(p.Skills, skillView{Skill: s, Security: describeRequirements(s.SecurityRequirements, "")})
+	}
+	if len(a.Skills) >= tocMinSkills {
+		p.TOC = agentTOC(p)
 	}
 	for _, s := range signers {
 		p.Signatures = append(p.Signatures, signatureView{KID: s.KID, Alg: s.Alg})

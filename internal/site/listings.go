@@ -31,11 +31,12 @@ func (b *builder) writeListings(g int, ms []member, pieces []string, gk key) err
 	}
 	todo = append(todo,
 		piece{b.plan.catalogPiece(g), func() ([]byte, error) { return catalogDocument(b.m, agents, b.plan.flat()) }},
+		piece{catalogPageFile, func() ([]byte, error) { return b.pages.catalogPage(agents) }},
 		piece{searchShard(g), func() ([]byte, error) {
 			if g == 0 {
-				return searchShardData(agents, b.m.MCPServers)
+				return searchShardData(agents, b.m.MCPServers, b.plan.isDefault)
 			}
-			return searchShardData(agents, nil)
+			return searchShardData(agents, nil, b.plan.isDefault)
 		}})
 	if b.plan.indexed {
 		todo = append(todo, piece{sitemapPiece(g), func() ([]byte, error) {

@@ -224,13 +224,13 @@ func TestMCPPage(t *testing.T) {
 		`<td><code>https://mcp.example.com/weather</code></td><td>Streamable HTTP</td><td>2025-11-25, 2026-07-28</td>`,
 		`<li><code>Authorization</code> (required) (secret: your own credential): Bearer token from the Example Weather console.</li>`,
 		`<h3>Get forecast <code class="id">get_forecast</code></h3>`,
-		`<td><code>units</code></td><td>string</td><td>no</td><td>Units; empty for the server&#39;s choice</td><td><code>&#34;&#34;</code></td><td><code>&#34;&#34;</code> <code>&#34;metric&#34;</code> <code>&#34;imperial&#34;</code></td>`,
-		`<td><code>city</code></td><td>string</td><td>yes</td>`,
-		`<td><code>days</code></td><td>integer</td><td>no</td><td></td><td><code>3</code></td>`,
-		`<td><code>days[].high</code></td><td>number</td>`,
-		`<td><code>near.lat</code></td><td>number</td><td>yes</td>`,
-		`<td><code>tags</code></td><td>array of string</td><td>no</td><td></td><td><code>[]</code></td>`,
-		`<td><code>region</code></td><td>string | null</td>`,
+		`<td data-label="Name"><code>units</code></td><td data-label="Type">string</td><td data-label="Required">no</td><td data-label="Description">Units; empty for the server&#39;s choice</td><td data-label="Default"><code>&#34;&#34;</code></td><td data-label="Allowed values"><code>&#34;&#34;</code> <code>&#34;metric&#34;</code> <code>&#34;imperial&#34;</code></td>`,
+		`<td data-label="Name"><code>city</code></td><td data-label="Type">string</td><td data-label="Required">yes</td>`,
+		`<td data-label="Name"><code>days</code></td><td data-label="Type">integer</td><td data-label="Required">no</td><td data-label="Description"></td><td data-label="Default"><code>3</code></td>`,
+		`<td data-label="Name"><code>days[].high</code></td><td data-label="Type">number</td>`,
+		`<td data-label="Name"><code>near.lat</code></td><td data-label="Type">number</td><td data-label="Required">yes</td>`,
+		`<td data-label="Name"><code>tags</code></td><td data-label="Type">array of string</td><td data-label="Required">no</td><td data-label="Description"></td><td data-label="Default"><code>[]</code></td>`,
+		`<td data-label="Name"><code>region</code></td><td data-label="Type">string | null</td>`,
 		`<li>read-only</li><li>idempotent</li><li>open-world</li>`,
 		`<li>destructive</li><li>closed-world</li>`,
 		`<p class="label">Output</p>`,
@@ -457,7 +457,7 @@ protocolVersion = "1.0"
 	out := filepath.Join(dir, "public")
 	buildWithTestKeys(t, loadWithTestKeys(t, filepath.Join(dir, "agents.toml")), out, "ed25519")
 	page, _ := os.ReadFile(filepath.Join(out, "mcp", "ship", "index.html"))
-	if want := `<td><code>addr.city</code></td><td>string</td><td>yes</td><td>City of the address</td>`; !bytes.Contains(page, []byte(want)) {
+	if want := `<td data-label="Name"><code>addr.city</code></td><td data-label="Type">string</td><td data-label="Required">yes</td><td data-label="Description">City of the address</td>`; !bytes.Contains(page, []byte(want)) {
 		t.Errorf("the page lacks %s", want)
 	}
 	raw, err := os.ReadFile(filepath.Join(out, "agents", "ship", ".well-known", "agent-card.json"))

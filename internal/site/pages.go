@@ -49,6 +49,7 @@ func (pg *pages) extraPages(files map[string][]byte) error {
 	for _, p := range pg.info.all() {
 		data := pg.base(p.Title, "", pageRoot(p.Slug))
 		data.Body = p.Body
+		data.TOC, data.Lead, data.Rest = pageTOC(p.Body)
 		data.Canonical = pg.m.Site.BaseURL + "/" + p.Slug + "/"
 		page, err := pg.render("page.html", data)
 		if err != nil {

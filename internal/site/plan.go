@@ -81,6 +81,10 @@ func (p plan) pieces(g int) []string {
 		out = append(out, frontPage(n))
 	}
 	out = append(out, p.catalogPiece(g), searchShard(g))
+	if p.flat() {
+		// The catalog's page lists what the one catalog does.
+		out = append(out, catalogPageFile)
+	}
 	if p.indexed {
 		out = append(out, sitemapPiece(g))
 	}
@@ -95,6 +99,10 @@ func (p plan) catalogPiece(g int) string {
 	}
 	return layout.CatalogFolder + "/" + strconv.Itoa(g+1) + ".json"
 }
+
+// catalogPageFile is the catalog's page: a listing piece of a site of one
+// group, else a file of the whole site.
+const catalogPageFile = layout.CatalogPage + layout.IndexFile
 
 // frontPage is the file of page p of the front list.
 func frontPage(p int) string {

@@ -9,9 +9,12 @@ import (
 )
 
 // searchShardData is one search shard: for each agent its id, name,
-// version, a short summary, and the distinct lower-case words of its name,
-// description, tags and skills, which is what the search matches.
-func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer) ([]byte, error) {
+// version, a short summary, the distinct lower-case words of its name,
+// description, tags and skills, which is what the search matches, and
+// what the front list shows of it besides (icon, badges, facts, tags), so
+// that a result looks like the list's entry. isDefault says which agent
+// the origin serves.
+func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer, isDefault func(string) bool) ([]byte, error) {
 	type entry struct {
 		ID      string `json:"i"`
 		Name    string `json:"n"`
@@ -20,6 +23,14 @@ func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer) ([]
 		Words   string `json:"w"`
 		// Kind is "mcp" for an MCP server (its page is mcp/<id>/).
 		Kind string `json:"k,omitempty"`
+		// Icon, Tags and Auth are the list's; Flags holds "d" for the
+		// default agent, "s" for streaming and "p" for push
+		// notifications; Tools is an MCP server's count of tools.
+		Icon  string   `json:"c,omitempty"`
+		Tags  []string `json:"g,omitempty"`
+		Auth  []string `json:"a,omitempty"`
+		Flags string   `json:"f,omitempty"`
+		Tools int      `json:"o,omitempty"`
 	}
 	out := make([]entry, 0, len(agents)+len(servers))
 	for i := range servers {
@@ -29,7 +40,7 @@ func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer) ([]
 		for _, t := range s.Snapshot.Tools {
 			parts = append(parts, t.Name, t.Title, clip(t.Description, 300))
 		}
-		out = append(out, entry{ID: s.ID, Name: serverTitle(s), Version: s.Version, Summary: clip(s.Description, 160), Words: searchWords(parts), Kind: "mcp"})
+		out = append(out, entry{ID: s.ID, Name: serverTitle(s), Version: s.Version, Summary: clip(s.Description, 160), Words: searchWords(parts), Kind: "mcp", Tags: s.Tags, Tools: len(s.Snapshot.Tools)})
 	}
 	for _, a := range agents {
 		parts := []string{a.ID, a.Name, a.Description}
@@ -37,7 +48,18 @@ func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer) ([]
 		for _, s := range a.Skills {
 			parts = append(parts, s.Name, s.Description)
 		}
-		out = append(out, entry{ID: a.ID, Name: a.Name, Version: a.Version, Summary: clip(summary(a.Description), 160), Words: searchWords(parts)})
+		flags := ""
+		if isDefault(a.ID) {
+			flags += "d"
+		}
+		if a.Capabilities.Streaming {
+			flags += "s"
+		}
+		if a.Capabilities.PushNotifications {
+			flags += "p"
+		}
+		out = append(out, entry{ID: a.ID, Name: a.Name, Version: a.Version, Summary: clip(summary(a.Description), 160), Words: searchWords(parts),
+			Icon: a.IconURL, Tags: listedTags(a), Auth: authKinds(a), Flags: flags})
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

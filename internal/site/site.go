@@ -239,7 +239,7 @@ func realPath(p string) (string, error) {
 // TopLevel is every name a build writes at the top of the output folder
 // (the templates' assets among them); a folder holding anything else is
 // not replaced.
-var TopLevel = append([]string{layout.WellKnown, layout.AgentsFolder, layout.IndexFile, layout.NoJekyll, layout.HeadersFile, layout.NotFoundFile, layout.RobotsFile, layout.SitemapFile, layout.SumsFile, layout.PagesFolder, layout.SearchFolder, layout.CatalogFolder, layout.SitemapsFolder, layout.SearchIndexFile}, templates.Assets...)
+var TopLevel = append([]string{layout.WellKnown, layout.AgentsFolder, layout.IndexFile, layout.NoJekyll, layout.HeadersFile, layout.NotFoundFile, layout.RobotsFile, layout.SitemapFile, layout.SumsFile, layout.PagesFolder, layout.SearchFolder, layout.CatalogFolder, layout.SitemapsFolder, layout.SearchIndexFile, layout.KeysFolder, layout.CatalogPageFolder}, templates.Assets...)
 
 // LeakError is an output file that would publish private key material.
 type LeakError struct {

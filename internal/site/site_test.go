@@ -269,7 +269,8 @@ func TestTreeAndCards(t *testing.T) {
 	m, rep := buildExample(t, out, "ed25519", "es256", "rs256", "ps256")
 	tree := readTree(t, out)
 	want := []string{".nojekyll", "index.html", ".well-known/agent-card.json", ".well-known/agent.json", ".well-known/jwks.json", ".well-known/ai-catalog.json",
-		"404.html", "_headers", "robots.txt", "sitemap.xml", "search/1.json", "search.js", "copy.js", "signature.js", "style.css", "verify/index.html", "sha256sums.txt"}
+		"404.html", "_headers", "robots.txt", "sitemap.xml", "search/1.json", "search.js", "copy.js", "signature.js", "style.css", "favicon.svg", "verify/index.html", "sha256sums.txt",
+		"keys/index.html", "ai-catalog/index.html"}
 	for _, a := range m.Agents {
 		want = append(want, "agents/"+a.ID+"/.well-known/agent-card.json", "agents/"+a.ID+"/.well-known/agent.json", "agents/"+a.ID+"/index.html")
 	}

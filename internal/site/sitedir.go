@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/regular"
 )
 
@@ -194,7 +195,7 @@ func (d *siteDir) checkDocs(ids []string) error {
 var templateIDs = []string{"main", "q", "count", "agents", "no-match", "docs-h", "ifaces-h", "call-h", "caps-h", "sec-h", "skills-h", "sig-h", "mcp-h", "card-signature"}
 
 // reservedTop are top-level names the build writes itself.
-var reservedTop = []string{"agents", "index", "404", "search", "style", "sitemap", "robots", "mcp"}
+var reservedTop = []string{"agents", "index", "404", "search", "style", "sitemap", "robots", "mcp", layout.KeysFolder, layout.CatalogPageFolder}
 
 func validSlug(s string) bool {
 	if s == "" || len(s) > 64 {

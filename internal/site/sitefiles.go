@@ -23,6 +23,17 @@ func (b *builder) siteFiles(ids []string) (map[string]bool, error) {
 	if err := b.pages.siteFiles(files); err != nil {
 		return nil, err
 	}
+	keys, err := b.pages.keysPage(b.opts.Keys, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	files[layout.KeysPage+layout.IndexFile] = keys
+	if !b.plan.flat() {
+		// A site of one group has it among its listings.
+		if files[catalogPageFile], err = b.pages.catalogPage(nil); err != nil {
+			return nil, err
+		}
+	}
 	agents := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		agents[id] = true

@@ -26,10 +26,11 @@ func (b *builder) sitemap(ids []string) []byte {
 }
 
 // pageURLs are the URLs of the pages that are neither an agent's nor the
-// front list's: the extra pages and the MCP servers' pages.
+// front list's: the keys' and the catalog's pages, the extra pages and
+// the MCP servers' pages.
 func (b *builder) pageURLs() []string {
 	m := b.m
-	var urls []string
+	urls := []string{layout.URL(m.Site.BaseURL, layout.KeysPage), layout.URL(m.Site.BaseURL, layout.CatalogPage)}
 	for _, p := range b.pages.info.all() {
 		urls = append(urls, m.Site.BaseURL+"/"+p.Slug+"/")
 	}
