@@ -204,7 +204,7 @@ func TestBrowserMCP(t *testing.T) {
 	must(chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`article.mcp-page`))))
 	overflow, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > window.innerWidth + 1`))
 	must(err)
-	shot("mcp-phone.png")
+	shot("mcp-390.png")
 
 	if servers != 2 {
 		t.Errorf("the front page lists %d MCP servers, want 2", servers)
@@ -275,7 +275,8 @@ func axeSource(t *testing.T) string {
 }
 
 // TestAccessibility runs axe-core in headless Chromium on the index, an
-// agent page, an MCP server's page and the 404 page, on a desktop and a
+// agent page, an MCP server's page, the keys' and the catalog's pages and
+// the 404 page, on a desktop and a
 // phone: no violation of any rule, WCAG 2.1 AA and axe's best practices.
 // Screenshots go to the artifacts.
 func TestAccessibility(t *testing.T) {
@@ -295,6 +296,8 @@ func TestAccessibility(t *testing.T) {
 		{"404", srv.URL + "/no/such/page"},
 		{"mcp-index", mcpSrv.URL + "/"},
 		{"mcp", mcpSrv.URL + "/mcp/weather/"},
+		{"keys", srv.URL + "/keys/"},
+		{"catalog", mcpSrv.URL + "/ai-catalog/"},
 	}
 	for _, size := range []struct {
 		name string

@@ -221,7 +221,7 @@ func TestMCPPage(t *testing.T) {
 	}
 	for _, want := range []string{
 		`<h1>Weather</h1>`,
-		`<td><code>https://mcp.example.com/weather</code></td><td>Streamable HTTP</td><td>2025-11-25, 2026-07-28</td>`,
+		`<td data-label="Endpoint"><code>https://mcp.example.com/weather</code></td><td data-label="Transport">Streamable HTTP</td><td data-label="MCP revisions">2025-11-25, 2026-07-28</td>`,
 		`<li><code>Authorization</code> (required) (secret: your own credential): Bearer token from the Example Weather console.</li>`,
 		`<h3>Get forecast <code class="id">get_forecast</code></h3>`,
 		`<td data-label="Name"><code>units</code></td><td data-label="Type">string</td><td data-label="Required">no</td><td data-label="Description">Units; empty for the server&#39;s choice</td><td data-label="Default"><code>&#34;&#34;</code></td><td data-label="Allowed values"><code>&#34;&#34;</code> <code>&#34;metric&#34;</code> <code>&#34;imperial&#34;</code></td>`,
