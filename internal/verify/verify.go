@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
@@ -17,6 +19,7 @@ import (
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/trust"
 )
 
@@ -370,7 +373,49 @@ func checkCard(source string, body []byte, ks *trust.Keys, opts Options) Card {
 		}
 		c.Signatures = append(c.Signatures, s)
 	}
+	c.Lint = withoutPreviewJKU(source, c.Lint, c.Signatures)
 	return c
+}
+
+// withoutPreviewJKU drops the private- and insecure-endpoint findings on a
+// signature's jku when the card was fetched from a loopback origin (a
+// preview, `agentcards serve`) and the jku names that same origin: that is
+// what a preview's cards say, and the one asking named the origin.
+func withoutPreviewJKU(source string, findings []lint.Finding, sigs []Signature) []lint.Finding {
+	u, err := url.Parse(source)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !fetch.IsLoopback(u.Hostname()) {
+		return findings
+	}
+	kept := findings[:0]
+	for _, f := range findings {
+		if f.Rule == lintrule.PrivateEndpoint || f.Rule == lintrule.InsecureEndpoint {
+			if i := signatureOfJKU(f.Path); i >= 0 && slices.ContainsFunc(sigs, func(s Signature) bool {
+				j, err := url.Parse(s.JKU)
+				return s.Index == i && err == nil && j.Scheme == u.Scheme && j.Host == u.Host
+			}) {
+				continue
+			}
+		}
+		kept = append(kept, f)
+	}
+	return kept
+}
+
+// signatureOfJKU is N for the path "signatures[N].protected.jku", else -1.
+func signatureOfJKU(path string) int {
+	rest, ok := strings.CutPrefix(path, "signatures[")
+	if !ok {
+		return -1
+	}
+	n, rest, ok := strings.Cut(rest, "]")
+	if !ok || rest != ".protected.jku" {
+		return -1
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil {
+		return -1
+	}
+	return i
 }
 
 // IsUsage reports errors that mean exit code 2: usage and fetch errors.

@@ -310,3 +310,45 @@ func TestDevelopmentKeyNoted(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewJKUNotLinted: a card fetched from a loopback origin (a
+// preview) whose jku names that origin gets no private- or insecure-
+// endpoint finding on the jku; a jku naming another loopback origin keeps
+// both.
+func TestPreviewJKUNotLinted(t *testing.T) {
+	priv := ed25519.NewKeyFromSeed(make([]byte, 32))
+	jwk := jose.JSONWebKey{Key: priv.Public(), KeyID: "k1", Algorithm: "EdDSA", Use: "sig"}
+	var card, jwks atomic.Pointer[[]byte]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/.well-known/jwks.json" {
+			w.Write(*jwks.Load())
+			return
+		}
+		w.Write(*card.Load())
+	}))
+	defer srv.Close()
+	for _, c := range []struct {
+		jku      string
+		findings int
+	}{{srv.URL + "/.well-known/jwks.json", 0}, {"http://127.0.0.2:9/.well-known/jwks.json", 2}} {
+		cardPath, jwksPath := forge(t, map[string]any{"alg": "EdDSA", "kid": "k1", "typ": "JOSE", "jku": c.jku}, func(in []byte) []byte { return ed25519.Sign(priv, in) }, []jose.JSONWebKey{jwk})
+		cb, _ := os.ReadFile(cardPath)
+		jb, _ := os.ReadFile(jwksPath)
+		card.Store(&cb)
+		jwks.Store(&jb)
+		rep := &Report{}
+		if err := Target(context.Background(), srv.URL+"/.well-known/agent-card.json", Options{Fetch: &fetch.Client{}, Keys: trust.NewCache()}, rep); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range rep.Cards[0].Lint {
+			if strings.HasSuffix(f.Path, ".jku") {
+				n++
+			}
+		}
+		if n != c.findings {
+			t.Errorf("jku %s: %d findings on the jku, want %d: %+v", c.jku, n, c.findings, rep.Cards[0].Lint)
+		}
+	}
+}
