@@ -1,0 +1,109 @@
+package remote
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentcards/agentcards/internal/sign"
+)
+
+const jwksURL = "https://partner.example.com/.well-known/jwks.json"
+
+const unsigned = `{"name":"Partner","description":"d","version":"1","supportedInterfaces":[{"url":"https://partner.example.com/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"s","name":"s","description":"d","tags":["t"]}]}`
+
+// signed returns a card signed by the Ed25519 key of seed with jku jwksURL,
+// and that key's JWKS.
+func signed(t *testing.T, text string, seed byte) (cardText, jwks []byte) {
+	t.Helper()
+	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{seed}, 32))
+	s, err := sign.NewSigner(key, "EdDSA", jwksURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := s.Sign([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	json.Unmarshal([]byte(text), &doc)
+	doc["signatures"] = []any{sig}
+	cardText, _ = json.Marshal(doc)
+	jwk, err := sign.PublicJWK(key.Public(), "EdDSA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := &sign.KeySet{}
+	set.Add(jwk)
+	jwks, err = set.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cardText, jwks
+}
+
+// TestSnapshotRoundTrip: a snapshot written and read back checks, keeps
+// the card's bytes, and records the kid that verified it.
+func TestSnapshotRoundTrip(t *testing.T) {
+	cardText, jwks := signed(t, unsigned, 1)
+	s, err := New("https://partner.example.com/.well-known/agent-card.json", time.Now(), cardText, jwksURL, jwks, KeysFromOrigin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Verification.KIDs) != 1 || s.Verification.Result != "verified" {
+		t.Fatalf("verification %+v", s.Verification)
+	}
+	path := filepath.Join(t.TempDir(), "partner.json")
+	if err := s.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Card != string(cardText) {
+		t.Error("the card's bytes changed on the way through the file")
+	}
+}
+
+// TestSnapshotRefusals: an edited card, a card that no longer verifies,
+// a changed verification record, a JWKS on an unsigned card and an
+// unsigned card without KeysNone are each refused.
+func TestSnapshotRefusals(t *testing.T) {
+	cardText, jwks := signed(t, unsigned, 1)
+	_, otherJWKS := signed(t, unsigned, 2)
+	good, err := New("https://partner.example.com/", time.Now(), cardText, jwksURL, jwks, KeysFromOrigin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := *good
+	edited.Card = strings.Replace(good.Card, `"version":"1"`, `"version":"2"`, 1)
+	resummed := edited // the digest made to match: the signature fails
+	digest := sha256.Sum256([]byte(edited.Card))
+	resummed.CardSHA256 = hex.EncodeToString(digest[:])
+	recorded := *good
+	recorded.Verification.KIDs = []string{"someone-else"}
+	unsignedWithJWKS := *good
+	unsignedWithJWKS.Verification = Verification{Result: ResultUnsigned, KeySource: KeysNone}
+	for name, s := range map[string]*Snapshot{"edited": &edited, "resummed": &resummed, "kids": &recorded, "unsigned with a JWKS": &unsignedWithJWKS} {
+		if err := s.Check(); !errors.Is(err, ErrSnapshot) {
+			t.Errorf("%s: Check = %v, want ErrSnapshot", name, err)
+		}
+	}
+	if _, err := New("x", time.Now(), []byte(unsigned), jwksURL, jwks, KeysFromOrigin); !errors.Is(err, ErrSnapshot) {
+		t.Errorf("an unsigned card as signed: %v", err)
+	}
+	if _, err := New("x", time.Now(), cardText, jwksURL, otherJWKS, KeysPinned); !errors.Is(err, ErrSnapshot) {
+		t.Errorf("a card with another JWKS: %v", err)
+	}
+	if s, err := New("x", time.Now(), []byte(unsigned), "", nil, KeysNone); err != nil || s.Verification.Result != ResultUnsigned {
+		t.Errorf("an unsigned card taken on purpose: %v", err)
+	}
+}
