@@ -152,7 +152,13 @@ func flagsFirst(fs *flag.FlagSet, args []string) []string {
 		if f == nil || hasValue {
 			continue // an unknown flag: Parse says so
 		}
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !(ok && b.IsBoolFlag()) && i+1 < len(args) {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !(ok && b.IsBoolFlag()) {
+			if i+1 == len(args) {
+				// The last argument is a flag that takes a value and has
+				// none: Parse must say so, not take the "--" added
+				// below for its value ("build -out" writing to "--").
+				return flags
+			}
 			i++
 			flags = append(flags, args[i])
 		}

@@ -370,3 +370,24 @@ func TestHelpEverywhere(t *testing.T) {
 		t.Errorf("help wrote %d entries in the working folder", len(entries))
 	}
 }
+
+// TestFlagWithoutValue holds a flag that takes a value, given last with
+// none, to a usage error: moving the flags first must not hand it the
+// "--" that ends them ("build -out" built into a folder named "--").
+func TestFlagWithoutValue(t *testing.T) {
+	for _, args := range [][]string{
+		{"build", "-out"}, {"build", "-v", "-out"}, {"mcp", "fetch", "https://mcp.example.test/mcp", "-o"},
+		{"verify", "public", "-jwks"}, {"lint", "card.json", "-manifest"}, {"init", "-x"},
+	} {
+		dir := t.TempDir()
+		t.Chdir(dir)
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr, func(string) string { return "" })
+		if code != 2 {
+			t.Errorf("agentcards %s: exit %d, stderr %q; want exit 2 (usage)", strings.Join(args, " "), code, stderr.String())
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("agentcards %s wrote %d entries in the working folder", strings.Join(args, " "), len(entries))
+		}
+	}
+}
