@@ -69,7 +69,12 @@ func (c *checker) report(path string, first bool, msg string) {
 		d.Line, d.Col = c.line(pos.line), pos.col(c.src)
 	}
 	if first {
-		if pos, ok := c.position(parentPath(path)); ok {
+		if parent := parentPath(path); parent == "" {
+			// An unknown key of the root table ([sites] for [site]) is
+			// the cause of the problems of the table it misspells,
+			// which may have no place to point at: it goes first.
+			d.sortFirst = true
+		} else if pos, ok := c.position(parent); ok {
 			d.sortLine, d.sortCol = c.line(pos.line), pos.col(c.src)
 		}
 	}

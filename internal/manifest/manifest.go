@@ -290,6 +290,9 @@ type Diagnostic struct {
 	// diagnostic instead of Line and Col: an unknown key sorts at the
 	// start of its table, before the table's other problems.
 	sortLine, sortCol int
+	// sortFirst places an unknown key of the root table before every
+	// other diagnostic, those without a position included.
+	sortFirst bool
 }
 
 func (d Diagnostic) String() string {
@@ -324,6 +327,9 @@ func (e Errors) Sort() {
 // sortKey is where Sort places d: its table's start for an unknown key
 // (ahead of the table's other problems there), then its own place.
 func (d Diagnostic) sortKey() [5]int {
+	if d.sortFirst {
+		return [5]int{-1, 0, 0, d.Line, d.Col}
+	}
 	if d.sortLine > 0 {
 		return [5]int{d.sortLine, d.sortCol, 0, d.Line, d.Col}
 	}
