@@ -2,7 +2,7 @@
 // Go: Node.js and the npm packages of testdata/interop (the official A2A JS
 // SDK, the MCP reference server, axe-core), Chromium, ShellCheck.
 //
-// When one is missing, the test fails under CI (CI set, and not "false"),
+// When one is missing, the test fails under CI (CI set, and not false or 0),
 // where .ci/run installs everything; elsewhere it is skipped, and the skip is
 // recorded for the summary that `go run ./testdata/gotest` prints at the end
 // of the run, so that a green run that tested less says so.
@@ -27,10 +27,11 @@ import (
 const SkipLogEnv = "AGENTCARDS_SKIPLOG"
 
 // InCI reports whether the tests run under CI, where every prerequisite
-// must be there.
+// must be there: CI set, and not false or 0 in any case, the rule `build`
+// uses to refuse the development key.
 func InCI() bool {
-	ci := os.Getenv("CI")
-	return ci != "" && ci != "false"
+	ci := strings.ToLower(os.Getenv("CI"))
+	return ci != "" && ci != "false" && ci != "0"
 }
 
 // Missing fails t under CI and skips it elsewhere, recording the skip;

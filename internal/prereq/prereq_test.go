@@ -30,7 +30,7 @@ func TestMissing(t *testing.T) {
 	for _, c := range []struct {
 		ci         string
 		skip, fail bool
-	}{{"", true, false}, {"false", true, false}, {"true", false, true}, {"1", false, true}} {
+	}{{"", true, false}, {"false", true, false}, {"FALSE", true, false}, {"0", true, false}, {"true", false, true}, {"1", false, true}} {
 		log := filepath.Join(t.TempDir(), "skips.log")
 		t.Setenv(SkipLogEnv, log)
 		t.Setenv("CI", c.ci)
