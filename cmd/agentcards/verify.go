@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/terminal"
 	"github.com/agentcards/agentcards/internal/trust"
 	"github.com/agentcards/agentcards/internal/verify"
@@ -280,6 +281,9 @@ func appendCard(b []byte, c verify.Card, detail bool) []byte {
 		b = append(b, '\n')
 	}
 	for _, f := range c.Lint {
+		if f.Severity != lint.Error && !detail {
+			continue // a warning is lint's business (`agentcards lint`); -v shows it here
+		}
 		b = append(b, "  lint: "...)
 		b = append(b, formatFinding(f)...)
 		b = append(b, '\n')
@@ -354,7 +358,7 @@ func nextStep(rep *verify.Report) string {
 	}
 	switch {
 	case rep.Summary.NotCards > 0:
-		return "next: check the paths and URLs above: each should lead to an agent card (.well-known/agent-card.json); for a site, verify its folder or origin"
+		return "next: check the paths and URLs above: each should lead to an agent card (.well-known/agent-card.json); for a site, verify its folder or origin; a file of a site you built that is cut short or empty: run `agentcards build` again"
 	case sigFailed:
 		return "next: check that the trusted JWKS is the one the site publishes (-jwks; by default the card's origin, or the site folder it lies in); if you built the site, run `agentcards build` again and verify what it wrote"
 	}

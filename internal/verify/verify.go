@@ -310,6 +310,16 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 			local = filepath.Join(root, filepath.FromSlash(layout.JWKS))
 		}
 	}
+	if opts.JWKS == "" && local == "" {
+		// No keys to trust: say first what is no card at all (a saved
+		// 404 page, an empty or truncated file), which keys would not fix.
+		if _, err := card.Decode(body, card.Strict); err != nil {
+			if what := notACard(path, body, err); what != "" {
+				rep.Cards = append(rep.Cards, Card{Source: path, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{what}, notCard: true})
+				return nil
+			}
+		}
+	}
 	ks, err := trustedKeys(ctx, opts, "", local, nil)
 	if err != nil {
 		return err
