@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/manifest"
@@ -101,10 +102,14 @@ func Write(dir string) (res Result, err error) {
 	if len(exists) > 0 {
 		return Result{}, &ExistsError{Dir: dir, Paths: exists}
 	}
+	var made []string // folders Write made, parents first
 	defer func() {
 		if err != nil {
 			for _, p := range res.Created {
 				root.Remove(p)
+			}
+			for _, d := range slices.Backward(made) {
+				root.Remove(d) // only if empty
 			}
 			res.Created = nil
 		}
@@ -113,7 +118,7 @@ func Write(dir string) (res Result, err error) {
 		if f.Path == GitignorePath {
 			existed, added, err := amendGitignore(root, f.Data)
 			if err != nil {
-				return res, err
+				return res, fmt.Errorf("%s: %w", filepath.Join(dir, f.Path), err)
 			}
 			if added {
 				res.Amended = append(res.Amended, f.Path)
@@ -122,6 +127,7 @@ func Write(dir string) (res Result, err error) {
 				continue
 			}
 		}
+		made = append(made, missingFolders(root, path.Dir(f.Path))...)
 		if err := root.MkdirAll(path.Dir(f.Path), 0o755); err != nil {
 			return res, fmt.Errorf("%s: %w", filepath.Join(dir, f.Path), err)
 		}
@@ -131,6 +137,19 @@ func Write(dir string) (res Result, err error) {
 		res.Created = append(res.Created, f.Path)
 	}
 	return res, nil
+}
+
+// missingFolders are the folders of the slash path dir, parents first,
+// that do not exist under root yet.
+func missingFolders(root *os.Root, dir string) []string {
+	var missing []string
+	for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+		if _, err := root.Lstat(d); errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, d)
+		}
+	}
+	slices.Reverse(missing)
+	return missing
 }
 
 // writeNew writes data to the new file name under root; it fails if name

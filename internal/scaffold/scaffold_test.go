@@ -153,3 +153,23 @@ func TestGitignoreAmended(t *testing.T) {
 		t.Errorf("second amend: existed %v, added %v, %v", existed, again, err)
 	}
 }
+
+// TestFailedWriteLeavesNothing: a write that fails at the last file (a
+// .gitignore that is a folder) names it and leaves none of the files or
+// folders it made.
+func TestFailedWriteLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".gitignore"), 0o755)
+	_, err := Write(dir)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, ".gitignore")) {
+		t.Fatalf("Write: %v; want an error naming the .gitignore", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left behind: %v", names)
+	}
+}
