@@ -18,7 +18,7 @@ type commandHelp struct {
 }
 
 // commands are the commands in the order `agentcards help` lists them.
-var commands = []string{"init", "build", "serve", "verify", "lint", "keygen", "keys", "import", "mcp", "schema", "version", "help"}
+var commands = []string{"init", "build", "serve", "verify", "lint", "keygen", "keys", "import", "mcp", "remote", "schema", "version", "help"}
 
 var helps = map[string]commandHelp{
 	"init": {
@@ -133,6 +133,25 @@ var helps = map[string]commandHelp{
 		examples: []string{
 			"agentcards mcp fetch -o mcp/weather.json https://mcp.example.com/mcp",
 			"MCP_TOKEN=... agentcards mcp fetch -header-env Authorization=MCP_TOKEN -o mcp/weather.json https://mcp.example.com/mcp",
+		},
+	},
+	"remote": {
+		synopsis: []string{
+			"remote fetch [-o remote/<id>.json] [-id ID] [-jwks FILE|URL] [-allow-unsigned] URL",
+			"remote refresh [-manifest agents.toml] [-dir remote] [ID...]",
+		},
+		about: "Snapshots other people's A2A agent cards for [[remoteAgents]], which publishes them under\n" +
+			"your gateway, signed by you. fetch takes a card (an origin means its\n" +
+			"/.well-known/agent-card.json), verifies it with its origin's JWKS (or -jwks), and writes\n" +
+			"the card, the JWKS and the result. refresh fetches every snapshot again and prints what\n" +
+			"changed (skills, interfaces, security, keys), rewriting only the snapshots that changed.\n" +
+			"Exit status of refresh: 0 nothing changed, 1 a card changed or could not be fetched, 2 usage.\n" +
+			"\"agentcards remote fetch -h\" and \"agentcards remote refresh -h\" list their flags.",
+		examples: []string{
+			"agentcards remote fetch https://travel.partner.example",
+			"agentcards remote fetch -id partner-travel -jwks partner-jwks.json https://travel.partner.example/.well-known/agent-card.json",
+			"agentcards remote refresh",
+			"agentcards remote refresh partner-travel",
 		},
 	},
 	"schema": {

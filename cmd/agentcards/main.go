@@ -13,6 +13,8 @@
 //	agentcards serve  [-manifest agents.toml] [-addr 127.0.0.1:8090] [-key FILE]...
 //	agentcards keys   list | next | promote KID | retire KID | drop KID
 //	agentcards mcp fetch [-o FILE] [-H 'Name: value']... [-header-env Name=VAR]... URL
+//	agentcards remote fetch [-o remote/<id>.json] [-id ID] [-jwks FILE|URL] [-allow-unsigned] URL
+//	agentcards remote refresh [-manifest agents.toml] [-dir remote] [ID...]
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 package main
@@ -66,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer, getenv env) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.As(err, new(errNotVerified)), errors.As(err, new(errLintFailed)):
+	case errors.As(err, new(errNotVerified)), errors.As(err, new(errLintFailed)), errors.As(err, new(errRemoteChanged)):
 		return 1
 	case errors.As(err, new(errLintUnread)):
 		return 2
@@ -103,7 +105,7 @@ type runner func(args []string, stdout, stderr io.Writer, getenv env) error
 func runners() map[string]runner {
 	return map[string]runner{
 		"init": runInit, "build": runBuild, "keygen": runKeygen, "verify": runVerify, "lint": runLint, "import": runImport,
-		"serve": runServe, "keys": runKeys, "mcp": runMCP, "schema": runSchema, "version": runVersion, "help": runHelp,
+		"serve": runServe, "keys": runKeys, "mcp": runMCP, "remote": runRemote, "schema": runSchema, "version": runVersion, "help": runHelp,
 	}
 }
 
