@@ -5,11 +5,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/agentcards/agentcards/internal/prereq"
 	"github.com/agentcards/agentcards/internal/remote"
@@ -178,5 +182,49 @@ func TestRemoteSubcommandHelp(t *testing.T) {
 		if code != 0 || stderr != "" || !strings.Contains(stdout, "Usage:") || !strings.Contains(stdout, flag) {
 			t.Errorf("agentcards %s: exit %d, stderr %q, stdout %.200q; want help naming %s", args, code, stderr, stdout, flag)
 		}
+	}
+}
+
+// remoteDoc is the docs page on remote agents, whose workflow
+// TestRemoteRefreshWorkflow checks.
+var remoteDoc = filepath.Join("..", "..", "site", "docs", "remote.md")
+
+// TestRemoteRefreshWorkflow runs actionlint (with shellcheck) on the
+// scheduled refresh workflow site/docs/remote.md gives, and checks what it
+// promises: daily and on demand, no permission but the refresh job's to
+// push a branch and open a pull request, no secret, the refresh before
+// the pull request of the snapshots, and a failed refresh failing the run.
+func TestRemoteRefreshWorkflow(t *testing.T) {
+	data, err := os.ReadFile(remoteDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllStringSubmatch(string(data), -1)
+	if len(blocks) != 1 {
+		t.Fatalf("%s should hold one yaml block, the refresh workflow; found %d", remoteDoc, len(blocks))
+	}
+	content := blocks[0][1]
+	for _, e := range lintWorkflow(t, "remote-refresh", content) {
+		t.Errorf("actionlint: %s", e.Error())
+	}
+	var w workflow
+	if err := yaml.Unmarshal([]byte(content), &w); err != nil {
+		t.Fatal(err)
+	}
+	checkJobPermissions(t, &w, map[string]map[string]string{"refresh": {"contents": "write", "pull-requests": "write"}})
+	if _, ok := w.On["workflow_dispatch"]; !ok || w.On["schedule"] == nil {
+		t.Errorf("triggers %v, want schedule and workflow_dispatch", w.On)
+	}
+	if strings.Contains(content, "secrets.") {
+		t.Error("the workflow uses a secret")
+	}
+	refresh := w.stepIndex("refresh", func(_, run string) bool { return strings.Contains(run, "agentcards remote refresh") })
+	pr := w.stepIndex("refresh", func(uses, _ string) bool { return strings.HasPrefix(uses, "peter-evans/create-pull-request@") })
+	fail := w.stepIndex("refresh", func(_, run string) bool { return strings.Contains(run, `-s "$RUNNER_TEMP/failed.txt"`) })
+	if !(refresh >= 0 && refresh < pr && pr < fail) {
+		t.Fatalf("order: refresh %d, pull request %d, fail on a failed refresh %d", refresh, pr, fail)
+	}
+	if with := w.Jobs["refresh"].Steps[pr].With; with["add-paths"] != "remote/*.json" || with["token"] != nil {
+		t.Errorf("create-pull-request with %v: want the snapshots alone, and the job's own token", with)
 	}
 }
