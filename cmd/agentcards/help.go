@@ -138,7 +138,7 @@ var helps = map[string]commandHelp{
 	"remote": {
 		synopsis: []string{
 			"remote fetch [-o remote/<id>.json] [-id ID] [-jwks FILE|URL] [-allow-unsigned] URL",
-			"remote refresh [-manifest agents.toml] [-dir remote] [ID...]",
+			"remote refresh [-manifest agents.toml] [-dir remote] [-allow-private] [ID...]",
 		},
 		about: "Snapshots other people's A2A agent cards for [[remoteAgents]], which publishes them under\n" +
 			"your gateway, signed by you. fetch takes a card (an origin means its\n" +

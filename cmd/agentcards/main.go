@@ -14,7 +14,7 @@
 //	agentcards keys   list | next | promote KID | retire KID | drop KID
 //	agentcards mcp fetch [-o FILE] [-H 'Name: value']... [-header-env Name=VAR]... URL
 //	agentcards remote fetch [-o remote/<id>.json] [-id ID] [-jwks FILE|URL] [-allow-unsigned] URL
-//	agentcards remote refresh [-manifest agents.toml] [-dir remote] [ID...]
+//	agentcards remote refresh [-manifest agents.toml] [-dir remote] [-allow-private] [ID...]
 //
 // Exit codes: 0 success, 1 the command failed, 2 usage error.
 package main

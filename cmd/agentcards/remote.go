@@ -184,6 +184,7 @@ func remoteRefresh(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("remote refresh", stderr)
 	manifestPath := fs.String("manifest", "agents.toml", "the manifest whose [[remoteAgents]] name the snapshots (when it has that table)")
 	dir := fs.String("dir", "remote", "without [[remoteAgents]] in the manifest, or when given: refresh every *.json snapshot in this `folder`")
+	allowPrivate := fs.Bool("allow-private", false, "fetch the URLs the snapshots record as if each were named on the command line (loopback over http, private and link-local addresses too), for remotes on a local or intranet network you vouch for; by default they may lead only to public addresses")
 	net := remoteNetworkFlags(fs)
 	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		return usageOrHelp(err)
@@ -202,13 +203,21 @@ func remoteRefresh(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%v: %w", err, errUsage)
 	}
 	ctx := context.Background()
+	within := fetch.PublicNetwork() // a snapshot is a file: anyone may have written it
+	if *allowPrivate {
+		within = nil
+	}
 	changed, failed := 0, 0
 	for _, t := range targets {
-		c, err := refreshOne(ctx, t, client, stdout)
+		c, err := refreshOne(ctx, t, client, within, stdout)
 		switch {
 		case err != nil:
 			failed++
-			fmt.Fprintf(stderr, "%s: %s; the snapshot was left as it was\n", terminal.Escape(t.id), terminal.EscapeLines(err.Error()))
+			hint := ""
+			if fetch.IsRefused(err) && !*allowPrivate {
+				hint = " (refresh it with -allow-private if you vouch for the address it records)"
+			}
+			fmt.Fprintf(stderr, "%s: %s%s; the snapshot was left as it was\n", terminal.Escape(t.id), terminal.EscapeLines(err.Error()), hint)
 		case c:
 			changed++
 		}
@@ -226,12 +235,12 @@ func remoteRefresh(args []string, stdout, stderr io.Writer) error {
 
 // refreshOne refreshes one snapshot, prints what changed, and reports
 // whether anything did.
-func refreshOne(ctx context.Context, t remoteTarget, client *fetch.Client, stdout io.Writer) (bool, error) {
+func refreshOne(ctx context.Context, t remoteTarget, client *fetch.Client, within *fetch.Network, stdout io.Writer) (bool, error) {
 	old, err := remote.Read(t.path)
 	if err != nil {
 		return false, err
 	}
-	now, err := remote.Refetch(ctx, old, client)
+	now, err := remote.Refetch(ctx, old, client, within)
 	if err != nil {
 		return false, err
 	}

@@ -127,7 +127,7 @@ func TestRemoteAgentSDK(t *testing.T) {
 	before := readFile(t, path)
 	refresh := func(wantCode int, wantStdout, wantStderr string) {
 		t.Helper()
-		code, stdout, stderr := agentcards("remote", "refresh")
+		code, stdout, stderr := agentcards("remote", "refresh", "-allow-private")
 		if code != wantCode || stdout != wantStdout || stderr != wantStderr {
 			t.Errorf("remote refresh: exit %d\n%s%s\nwant exit %d\n%s%s", code, stdout, stderr, wantCode, wantStdout, wantStderr)
 		}
@@ -159,13 +159,13 @@ func TestRemoteAgentSDK(t *testing.T) {
 	refresh(1, failed, "partner-travel: remote card refused: the card at "+cardURL+" does not verify with the JWKS at "+a.URL+
 		"/.well-known/jwks.json: signature \""+kid+"\": signature does not verify; the snapshot was left as it was\n"+last)
 	a.change(t, "big")
-	code, _, stderr = agentcards("remote", "refresh")
+	code, _, stderr = agentcards("remote", "refresh", "-allow-private")
 	if code != 1 || !strings.HasPrefix(stderr, "partner-travel: remote card refused: fetch "+cardURL+": body ") ||
 		!strings.Contains(stderr, " is over the 1048576-byte limit; the snapshot was left as it was\n") {
 		t.Errorf("a card too big: exit %d, %s", code, stderr)
 	}
 	a.stop()
-	code, _, stderr = agentcards("remote", "refresh")
+	code, _, stderr = agentcards("remote", "refresh", "-allow-private")
 	if code != 1 || !strings.Contains(stderr, "partner-travel: remote card refused: fetch "+cardURL+": dial tcp ") {
 		t.Errorf("an agent gone: exit %d, %s", code, stderr)
 	}

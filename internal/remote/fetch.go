@@ -26,6 +26,13 @@ type FetchOptions struct {
 	// Pinned, when not nil, is the text of the JWKS to verify with,
 	// instead of the one at the card's origin (KeysPinned).
 	Pinned []byte
+	// Within is the network rule of where the URL came from (as
+	// fetch.Client.GetWithin takes it): nil for a URL named on the command
+	// line, which may lead anywhere (loopback over http too);
+	// fetch.PublicNetwork() for one a file records, which anyone may have
+	// written, so that it leads only to public addresses. The JWKS of the
+	// card's origin is held to the same rule.
+	Within *fetch.Network
 	// AllowUnsigned takes a card that carries no signature at all,
 	// recorded as such (KeysNone). A card with signatures is verified all
 	// the same.
@@ -59,9 +66,9 @@ func Fetch(ctx context.Context, rawURL string, o FetchOptions) (*Snapshot, error
 	if client == nil {
 		client = &fetch.Client{Pins: &fetch.Pins{}}
 	}
-	body, _, _, err := client.GetWithin(ctx, cardURL, nil)
+	body, _, _, err := client.GetWithin(ctx, cardURL, o.Within)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFetch, err)
+		return nil, fmt.Errorf("%w: %w", ErrFetch, err)
 	}
 	fetchedAt := now()
 	head, err := card.Decode(body, card.Strict)
@@ -79,8 +86,8 @@ func Fetch(ctx context.Context, rawURL string, o FetchOptions) (*Snapshot, error
 	if o.Pinned == nil {
 		source, jwksURL = KeysFromOrigin, trust.OriginJWKS(u)
 		from = "the JWKS at " + jwksURL
-		if jwks, _, _, err = client.GetWithin(ctx, jwksURL, nil); err != nil {
-			return nil, fmt.Errorf("%w: the card's keys: %v", ErrFetch, err)
+		if jwks, _, _, err = client.GetWithin(ctx, jwksURL, o.Within); err != nil {
+			return nil, fmt.Errorf("%w: the card's keys: %w", ErrFetch, err)
 		}
 	}
 	if err := judge(head, jwks, jwksURL, from); err != nil {
@@ -92,9 +99,10 @@ func Fetch(ctx context.Context, rawURL string, o FetchOptions) (*Snapshot, error
 // Refetch fetches the card of s again, from its URL and with the keys it
 // was taken with: its origin's JWKS as it is now, the same pinned JWKS
 // (which is what pinning means), or none for a card taken unsigned (which,
-// signed since, is verified with its origin's JWKS).
-func Refetch(ctx context.Context, s *Snapshot, client *fetch.Client) (*Snapshot, error) {
-	o := FetchOptions{Client: client}
+// signed since, is verified with its origin's JWKS). within is the
+// network rule of the snapshot's URL (FetchOptions.Within).
+func Refetch(ctx context.Context, s *Snapshot, client *fetch.Client, within *fetch.Network) (*Snapshot, error) {
+	o := FetchOptions{Client: client, Within: within}
 	switch s.Verification.KeySource {
 	case KeysPinned:
 		o.Pinned = []byte(s.JWKS)

@@ -114,11 +114,16 @@ func TestFetch(t *testing.T) {
 		t.Fatalf("pinned: %v %+v", err, pinned)
 	}
 	p.serve(t, unsigned, 2) // the origin moves to another key
-	if _, err := Refetch(ctx, pinned, nil); err == nil || !strings.Contains(err.Error(), "does not verify with the pinned JWKS") {
+	if _, err := Refetch(ctx, pinned, nil, nil); err == nil || !strings.Contains(err.Error(), "does not verify with the pinned JWKS") {
 		t.Errorf("a refetch with the pinned JWKS, of a card signed by another key: %v", err)
 	}
-	if again, err := Refetch(ctx, s, nil); err != nil || again.Verification.KIDs[0] == s.Verification.KIDs[0] {
+	if again, err := Refetch(ctx, s, nil, nil); err != nil || again.Verification.KIDs[0] == s.Verification.KIDs[0] {
 		t.Errorf("a refetch from the origin, which moved to another key: %v", err)
+	}
+	// A URL a file records leads only to public addresses, unless the
+	// caller vouches for it.
+	if _, err := Refetch(ctx, s, nil, fetch.PublicNetwork()); !errors.Is(err, ErrFetch) || !fetch.IsRefused(err) {
+		t.Errorf("a refetch of a loopback URL held to the public rule: %v", err)
 	}
 }
 
