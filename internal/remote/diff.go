@@ -73,7 +73,19 @@ func Diff(old, new *Snapshot) ([]Change, error) {
 		d.add(OpKeys, "JWKS URL: %q -> %q", old.JWKSURL, new.JWKSURL)
 	}
 	d.keys(old.JWKS, new.JWKS)
+	if len(d.changes) == 0 && !reflect.DeepEqual(withoutSignatures(a.top), withoutSignatures(b.top)) {
+		// What the lines above do not read (an interface listed twice,
+		// say) still changes the card.
+		d.add(OpChanged, "card: changed in a way the lines above do not show")
+	}
 	return d.changes, nil
+}
+
+// withoutSignatures is a card's members but its signatures.
+func withoutSignatures(top map[string]any) map[string]any {
+	c := maps.Clone(top)
+	delete(c, "signatures")
+	return c
 }
 
 // differ gathers changes.
@@ -205,10 +217,11 @@ type view struct {
 	rest map[string]any
 }
 
-// compared are the members a view reads itself.
-var compared = []string{
-	"name", "description", "version", "skills", "securitySchemes", "securityRequirements", "security", "signatures",
-	"supportedInterfaces", "url", "preferredTransport", "additionalInterfaces", "protocolVersion",
+// compared are the members a view reads itself, by the card's shape;
+// Diff compares the others as they are.
+var compared = map[bool][]string{
+	true:  {"name", "description", "version", "skills", "securitySchemes", "signatures", "supportedInterfaces", "securityRequirements"},
+	false: {"name", "description", "version", "skills", "securitySchemes", "signatures", "url", "preferredTransport", "additionalInterfaces", "protocolVersion", "security"},
 }
 
 func cardView(text string) (*view, error) {
@@ -217,7 +230,8 @@ func cardView(text string) (*view, error) {
 		return nil, err
 	}
 	v := &view{top: top, skills: map[string]map[string]any{}, rest: map[string]any{}, requirements: "securityRequirements"}
-	if _, v1 := top["supportedInterfaces"]; v1 {
+	_, v1 := top["supportedInterfaces"]
+	if v1 {
 		for _, it := range asList(top["supportedInterfaces"]) {
 			o := asObject(it)
 			v.addInterface(text0(o["protocolBinding"]), text0(o["protocolVersion"]), text0(o["url"]), text0(o["tenant"]))
@@ -248,7 +262,7 @@ func cardView(text string) (*view, error) {
 		v.skillIDs = append(v.skillIDs, id)
 	}
 	for k, x := range top {
-		if !slices.Contains(compared, k) {
+		if !slices.Contains(compared[v1], k) {
 			v.rest[k] = x
 		}
 	}

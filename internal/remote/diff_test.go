@@ -111,6 +111,13 @@ func TestDiff(t *testing.T) {
 			`! JWKS URL: "" -> "` + jwksURL + `"`,
 			`! JWKS: key "` + kid1 + `" added`,
 		}},
+		{"an interface listed twice", base, snap(t, edited(t, func(c map[string]any) {
+			i := c["supportedInterfaces"].([]any)
+			c["supportedInterfaces"] = append(i, i[0])
+		}), 1), []string{`~ card: changed in a way the lines above do not show`}},
+		{"a v0.3 member on a v1.0 card", base, snap(t, edited(t, func(c map[string]any) {
+			c["url"] = "https://evil.example.net/a2a"
+		}), 1), []string{`+ member "url"`}},
 		{"v0.3 to v1.0", snap(t, v03, 0), snap(t, unsigned, 0), []string{
 			// v0.3's url, additionalInterfaces and card-level version are
 			// read as interfaces, not as members
