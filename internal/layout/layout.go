@@ -25,6 +25,12 @@ const (
 	LegacyFile = "agent.json"
 	// JWKSFile is the published key set.
 	JWKSFile = "jwks.json"
+	// UpstreamCardFile is, beside a remote agent's gateway card, its
+	// owner's card byte for byte, with the owner's signatures.
+	UpstreamCardFile = "upstream-agent-card.json"
+	// UpstreamJWKSFile is, beside a remote agent's gateway card, the
+	// owner's JWKS that verified UpstreamCardFile when it was fetched.
+	UpstreamJWKSFile = "upstream-jwks.json"
 	// CatalogFile is the root AI Catalog.
 	CatalogFile = "ai-catalog.json"
 	// AgentsFolder holds one folder per agent: agents/<id>/.

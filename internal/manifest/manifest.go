@@ -29,6 +29,10 @@ type Manifest struct {
 	// docs for. A server with an a2a table also becomes an agent: Load
 	// and a Source give its synthesized agent after the [[agents]].
 	MCPServers []MCPServer `toml:"mcpServers"`
+	// RemoteAgents are agents that run elsewhere, published from
+	// snapshots of their owners' cards with their interfaces routed
+	// through a gateway; each is an agent too, after the MCP servers'.
+	RemoteAgents []RemoteAgent `toml:"remoteAgents"`
 
 	// Dir is the folder holding the manifest; relative paths resolve from it.
 	Dir string `toml:"-"`
@@ -128,6 +132,10 @@ type Agent struct {
 	// Lint is how `agentcards lint` (and the warnings of build) treats
 	// the agent's cards; it never reaches a card.
 	Lint *Lint `toml:"lint"`
+
+	// Remote is set for an agent of a [[remoteAgents]] entry, whose cards
+	// are made from its owner's card rather than from these fields.
+	Remote *RemoteOrigin `toml:"-"`
 }
 
 // Lint is an agent's [agents.lint] table.
@@ -398,11 +406,11 @@ func parseWhole(name, dir string, src []byte) (*Manifest, []synthAgent, error) {
 		}
 	}
 	for _, a := range synth {
-		ids = append(ids, m.MCPServers[a.server].ID)
+		ids = append(ids, a.id(m))
 	}
 	idPath := func(i int) string {
 		if i >= len(m.Agents) {
-			return fmt.Sprintf("mcpServers[%d].id", synth[i-len(m.Agents)].server)
+			return synth[i-len(m.Agents)].idPath()
 		}
 		return fmt.Sprintf("agents[%d].id", i)
 	}

@@ -524,10 +524,35 @@ func SchemaText(raw json.RawMessage) (string, error) {
 	return strings.TrimSuffix(buf.String(), "\n"), nil
 }
 
-// synthAgent is an agent synthesized for MCP server number server. It is
-// made anew from the server when asked for, so that it follows the head
-// (serve publishes the site at its own address).
-type synthAgent struct{ server int }
+// synthAgent is an agent synthesized for MCP server number server, or
+// (server -1) for remote agent number remote. It is made anew from the
+// head when asked for, so that it follows it (serve publishes the site at
+// its own address).
+type synthAgent struct{ server, remote int }
+
+// agent makes the synthesized agent from the head m.
+func (a synthAgent) agent(m *Manifest) (Agent, error) {
+	if a.server < 0 {
+		return m.RemoteAgentOf(&m.RemoteAgents[a.remote])
+	}
+	return m.MCPAgent(&m.MCPServers[a.server])
+}
+
+// id is the synthesized agent's id.
+func (a synthAgent) id(m *Manifest) string {
+	if a.server < 0 {
+		return m.RemoteAgents[a.remote].ID
+	}
+	return m.MCPServers[a.server].ID
+}
+
+// idPath is the key path of the synthesized agent's id.
+func (a synthAgent) idPath() string {
+	if a.server < 0 {
+		return "remoteAgents[" + strconv.Itoa(a.remote) + "].id"
+	}
+	return "mcpServers[" + strconv.Itoa(a.server) + "].id"
+}
 
 // synthesize makes the agents of the MCP servers with an a2a table and
 // checks each as an agent, its problems placed at the server's a2a table.
@@ -564,7 +589,16 @@ func (c *checker) synthesize(m *Manifest) []synthAgent {
 		n := len(c.errs)
 		c.validateAgent(p, m, &a)
 		if len(c.errs) == n {
-			out = append(out, synthAgent{i})
+			out = append(out, synthAgent{server: i})
+		}
+	}
+	for i := range m.RemoteAgents {
+		r := &m.RemoteAgents[i]
+		if r.Upstream == nil || !slugRE.MatchString(r.ID) {
+			continue // its problems are reported
+		}
+		if c.checkRemoteAgent("remoteAgents["+strconv.Itoa(i)+"]", m, r) {
+			out = append(out, synthAgent{server: -1, remote: i})
 		}
 	}
 	return out

@@ -16,9 +16,10 @@ import (
 // idPatterns are the element types named by their id, with what an id
 // must look like to name one.
 var idPatterns = map[reflect.Type]*regexp.Regexp{
-	reflect.TypeFor[Agent]():     slugRE,
-	reflect.TypeFor[MCPServer](): slugRE,
-	reflect.TypeFor[Skill]():     skillIDRE,
+	reflect.TypeFor[Agent]():       slugRE,
+	reflect.TypeFor[MCPServer]():   slugRE,
+	reflect.TypeFor[RemoteAgent](): slugRE,
+	reflect.TypeFor[Skill]():       skillIDRE,
 }
 
 // list is a list whose elements may be named by their ids: the elements
@@ -113,7 +114,7 @@ func (c *checker) named(path string) string {
 
 // listPathRE matches a key path in a message that may hold named
 // elements.
-var listPathRE = regexp.MustCompile(`\b(?:agents|mcpServers)(?:\.(?:"(?:[^"\\]|\\.)*"|[A-Za-z0-9_-]+)|\[[0-9]+\])*`)
+var listPathRE = regexp.MustCompile(`\b(?:agents|mcpServers|remoteAgents)(?:\.(?:"(?:[^"\\]|\\.)*"|[A-Za-z0-9_-]+)|\[[0-9]+\])*`)
 
 // namedMsg is msg with the key paths it mentions named as by named.
 func (c *checker) namedMsg(msg string) string {

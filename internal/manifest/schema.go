@@ -26,7 +26,7 @@ const SchemaID = "https://raw.githubusercontent.com/agentcards/agentcards/main/i
 // are their doc comments, so that the Go types stay the one description
 // of the manifest.
 //
-//go:embed manifest.go mcp.go extended.go
+//go:embed manifest.go mcp.go extended.go remote.go
 var sources embed.FS
 
 // required lists, per type, the keys the validator demands (a test holds
@@ -43,6 +43,7 @@ var required = map[reflect.Type][]string{
 	reflect.TypeFor[ClientCredentialsFlow](): {"tokenUrl", "scopes"},
 	reflect.TypeFor[DeviceCodeFlow]():        {"deviceAuthorizationUrl", "tokenUrl", "scopes"},
 	reflect.TypeFor[MCPServer]():             {"id", "name", "description", "version"},
+	reflect.TypeFor[RemoteAgent]():           {"id", "snapshot", "gateway"},
 }
 
 // fieldRules are the validator's own rules for single keys, by type and
@@ -65,6 +66,7 @@ func fieldRules() map[reflect.Type]map[string]map[string]any {
 		reflect.TypeFor[ClientCredentialsFlow](): {"tokenUrl": url, "refreshUrl": url},
 		reflect.TypeFor[DeviceCodeFlow]():        {"deviceAuthorizationUrl": url, "tokenUrl": url, "refreshUrl": url},
 		reflect.TypeFor[MCPServer]():             {"id": {"pattern": slugRE.String()}, "websiteUrl": url},
+		reflect.TypeFor[RemoteAgent]():           {"id": {"pattern": slugRE.String()}, "gateway": url},
 	}
 }
 
@@ -82,6 +84,7 @@ var mapKeys = map[string]string{
 	"securitySchemes": schemeKeyRE.String(),
 	"tiers":           slugRE.String(),
 	"silence":         lintRulePattern(),
+	"interfaces":      "^(JSONRPC|GRPC|HTTP\\+JSON)$",
 }
 
 // mapValues are the patterns of the string values of a table of names,

@@ -198,7 +198,7 @@ func (s *Source) tables() int {
 
 // synthAgent is agent i, one synthesized for an MCP server.
 func (s *Source) synthAgent(i int) (Agent, error) {
-	return s.Head.MCPAgent(&s.Head.MCPServers[s.synth[i-s.tables()].server])
+	return s.synth[i-s.tables()].agent(s.Head)
 }
 
 // synthRaw is the source of a synthesized agent: its encoding, which
@@ -209,7 +209,7 @@ func (s *Source) synthRaw(i int) ([]byte, error) {
 		return nil, err
 	}
 	b, err := json.Marshal(&a)
-	return append([]byte("mcp:"), b...), err
+	return append([]byte("synthesized:"), b...), err
 }
 
 // Raw is the source of agent i: its [[agents]] table as written, which
@@ -363,7 +363,7 @@ func (s *Source) CheckIDs(ids []string) Errors {
 // MCP server a synthesized agent comes from.
 func (s *Source) idPath(i int) string {
 	if n := s.tables(); i >= n {
-		return "mcpServers[" + strconv.Itoa(s.synth[i-n].server) + "].id"
+		return s.synth[i-n].idPath()
 	}
 	return "agents[" + strconv.Itoa(i) + "].id"
 }

@@ -38,6 +38,7 @@ func (c *checker) validateHead(m *Manifest) {
 		c.validateProvider("provider", m.Provider, true)
 	}
 	c.validateMCPServers(m)
+	c.validateRemoteAgents(m)
 }
 
 // idProblem is what is wrong with one agent's id across the manifest.
@@ -70,8 +71,11 @@ func checkIDs(defaultAgent string, ids []string, mcpServers int, idPath func(int
 		}
 		if j, dup := first[id]; dup {
 			why := ""
-			if strings.HasPrefix(idPath(i), "mcpServers") {
+			switch {
+			case strings.HasPrefix(idPath(i), "mcpServers"):
 				why = " (an MCP server with an a2a table is an agent at /agents/<id>/ too)"
+			case strings.HasPrefix(idPath(i), "remoteAgents"):
+				why = " (a remote agent is published at /agents/<id>/ like the others)"
 			}
 			out = append(out, idProblem{i, fmt.Sprintf("duplicate id %q (also %s); ids must be unique%s", id, idPath(j), why)})
 			continue
