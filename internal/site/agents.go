@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,6 +17,29 @@ func agentFile(id, name string) string { return layout.AgentFile(id, name) }
 // agentFileNames are the files every agent has.
 var agentFileNames = []string{layout.CardFile, layout.LegacyFile, layout.IndexFile}
 
+// names are the files of the agent rec records: agentFileNames, then its
+// Extra files in its .well-known folder.
+func (rec *agentRecord) names() []string {
+	return append(slices.Clip(agentFileNames), rec.Extra...)
+}
+
+// index is the index in rec.names() of the file name of an agent's
+// folder (agentFile); -1 for any other.
+func (rec *agentRecord) index(name string) int {
+	i := agentFileIndex(name)
+	if i < 0 {
+		if rest, ok := strings.CutPrefix(name, layout.WellKnown+"/"); ok {
+			if j := slices.Index(rec.Extra, rest); j >= 0 {
+				i = len(agentFileNames) + j
+			}
+		}
+	}
+	if i >= len(rec.Stats) || i >= len(rec.Sums) {
+		return -1
+	}
+	return i
+}
+
 // agentFiles brings an agent's own files in the tree up to date: kept when
 // the tree has them for the same inputs, copied from the live output when
 // it has, built otherwise.
@@ -28,7 +52,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	}
 	if have.Key == mem.key && agentIntact(t.root, mem.id, have) {
 		t.setRaw(mem.rawK, mem.id)
-		t.kept(len(agentFileNames))
+		t.kept(len(have.names()))
 		b.notes.project(mem.id, have.Projected)
 		if have.Extended {
 			b.noteExtended(mem, mu, res)
@@ -46,7 +70,8 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	rec := agentRecord{Key: mem.key}
 	copied := false
 	if live.Key == mem.key && b.live.dir != "" && agentIntact(b.live.dir, mem.id, live) {
-		rec.Stats, rec.Sums, copied = t.copyAgent(b.live.dir, mem.id)
+		rec.Extra = live.Extra
+		rec.Stats, rec.Sums, copied = t.copyAgent(b.live.dir, mem.id, rec.names())
 		rec.Projected, rec.Extended = live.Projected, live.Extended
 	}
 	if !copied {
@@ -57,12 +82,17 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		if err != nil {
 			return fmt.Errorf("agent %q: %w", mem.id, err)
 		}
-		for i, data := range [][]byte{out.cardJSON, out.legacyJSON, out.page} {
-			w, err := t.write(agentFile(mem.id, agentFileNames[i]), data)
+		data := [][]byte{out.cardJSON, out.legacyJSON, out.page}
+		for _, f := range out.extra {
+			rec.Extra = append(rec.Extra, f.name)
+			data = append(data, f.data)
+		}
+		for i, name := range rec.names() {
+			w, err := t.write(agentFile(mem.id, name), data[i])
 			if err != nil {
 				return err
 			}
-			rec.Stats[i], rec.Sums[i] = w.Stat, w.Sum
+			rec.Stats, rec.Sums = append(rec.Stats, w.Stat), append(rec.Sums, w.Sum)
 		}
 		rec.Projected = strings.Join(out.projected, "\n")
 		rec.Extended = mem.agent.Extended != nil
@@ -70,7 +100,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 			b.notes.add(out.notes...)
 		}
 	} else {
-		t.kept(len(agentFileNames))
+		t.kept(len(rec.names()))
 	}
 	for i, dir := range agentFolders(mem.id) {
 		st, ok := statFile(filepath.Join(t.root, filepath.FromSlash(dir)))
@@ -87,15 +117,15 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	return nil
 }
 
-// copyAgent copies an agent's files from the live output dir into the
-// tree, scanning them like every output.
-func (t *tree) copyAgent(dir, id string) (stats [3]fileStat, sums [3][32]byte, ok bool) {
-	for i, name := range agentFileNames {
+// copyAgent copies an agent's files, names, from the live output dir
+// into the tree, scanning them like every output.
+func (t *tree) copyAgent(dir, id string, names []string) (stats []fileStat, sums [][32]byte, ok bool) {
+	for _, name := range names {
 		w, err := t.copyFrom(dir, agentFile(id, name))
 		if err != nil {
-			return stats, sums, false
+			return nil, nil, false
 		}
-		stats[i], sums[i] = w.Stat, w.Sum
+		stats, sums = append(stats, w.Stat), append(sums, w.Sum)
 	}
 	return stats, sums, true
 }
@@ -103,7 +133,11 @@ func (t *tree) copyAgent(dir, id string) (stats [3]fileStat, sums [3][32]byte, o
 // agentIntact reports whether the tree at root still holds an agent's
 // files as they were written.
 func agentIntact(root, id string, rec agentRecord) bool {
-	for i, name := range agentFileNames {
+	names := rec.names()
+	if len(rec.Stats) != len(names) || len(rec.Sums) != len(names) {
+		return false
+	}
+	for i, name := range names {
 		if !intact(filepath.Join(root, filepath.FromSlash(agentFile(id, name))), rec.Stats[i]) {
 			return false
 		}
@@ -138,14 +172,19 @@ func (t *tree) clearAgentFolders(id string) error {
 // agentOutput is what building one agent produced.
 type agentOutput struct {
 	cardJSON, legacyJSON, page []byte
-	unsigned                   []byte // the v1.0 card before signing
+	extra                      []namedFile // in its .well-known folder
+	unsigned                   []byte      // the v1.0 card before signing
 	notes                      []string
 	projected                  []string
 }
 
 // buildAgent makes an agent's two signed cards and its page.
 func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
-	out, err := signedCards(b.m, b.opts.Signers, a)
+	cards := signedCards
+	if a.Remote != nil {
+		cards = gatewayCards
+	}
+	out, err := cards(b.m, b.opts.Signers, a)
 	if err != nil {
 		return nil, err
 	}

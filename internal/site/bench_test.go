@@ -135,12 +135,12 @@ func BenchmarkChecksums(b *testing.B) {
 					b.Fatal(err)
 				}
 				var rec agentRecord
-				for j, name := range agentFileNames {
+				for _, name := range agentFileNames {
 					w, err := bl.write(agentFile(id, name), []byte(strings.Repeat(id, 100)))
 					if err != nil {
 						b.Fatal(err)
 					}
-					rec.Stats[j], rec.Sums[j] = w.Stat, w.Sum
+					rec.Stats, rec.Sums = append(rec.Stats, w.Stat), append(rec.Sums, w.Sum)
 				}
 				bl.st.Agents[id] = rec
 			}

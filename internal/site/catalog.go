@@ -41,6 +41,9 @@ type catalogEntry struct {
 	Capabilities          []string `json:"capabilities,omitempty"`
 	RepresentativeQueries []string `json:"representativeQueries,omitempty"`
 	UpdatedAt             string   `json:"updatedAt,omitempty"`
+	// Metadata is the spec's free key-value pairs: for a remote agent,
+	// who operates it and where (remoteMetadata).
+	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
 // Identifier is an agent's AI Catalog identifier (ADR 0015):
@@ -91,12 +94,29 @@ func catalogDocument(m *manifest.Manifest, agents []*manifest.Agent, withMCP boo
 			Capabilities:          skillNames(a),
 			RepresentativeQueries: representativeQueries(a),
 			UpdatedAt:             a.UpdatedAt,
+			Metadata:              remoteMetadata(a),
 		})
 	}
 	if withMCP {
 		doc.Entries = append(doc.Entries, mcpEntries(m)...)
 	}
 	return card.Marshal(doc)
+}
+
+// remoteMetadata is the catalog entry's metadata of a remote agent: that
+// it is operated elsewhere and routed through a gateway, in plain words
+// and as links; nil for any other agent.
+func remoteMetadata(a *manifest.Agent) map[string]string {
+	r := a.Remote
+	if r == nil {
+		return nil
+	}
+	return map[string]string{
+		"notice":        fmt.Sprintf("Operated elsewhere, by %s; routed through the gateway %s, which signs this card.", r.Operator, r.Gateway),
+		"operatedBy":    r.Operator,
+		"routedThrough": r.Gateway,
+		"upstreamCard":  r.Upstream.URL,
+	}
 }
 
 // catalogIndex is the root AI Catalog of a site of several groups: one

@@ -145,7 +145,7 @@ func (t *tree) recordedSum(rel string, st fileStat) ([32]byte, bool) {
 	if rest, ok := strings.CutPrefix(rel, "agents/"); ok {
 		id, name, _ := strings.Cut(rest, "/")
 		rec, ok := t.st.Agents[id]
-		if i := agentFileIndex(name); ok && i >= 0 && rec.Stats[i] == st {
+		if i := rec.index(name); ok && i >= 0 && rec.Stats[i] == st {
 			return rec.Sums[i], true
 		}
 		return [32]byte{}, false

@@ -135,7 +135,9 @@ type indexAgent struct {
 
 // agentPage is what an agent's page shows.
 type agentPage struct {
-	ID, Name, Version         string
+	ID, Name, Version string
+	// Remote is set for a remote agent: who operates it, where.
+	Remote                    *gatewayView
 	Provider                  *manifest.Provider
 	Description, Docs         template.HTML
 	DocumentationURL, IconURL string
@@ -271,6 +273,14 @@ func summary(desc string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// gatewayView is what a remote agent's page says of where it runs.
+type gatewayView struct {
+	Operator, UpstreamCard, Gateway, FetchedAt string
+	// JWKS says the owner's keys were kept beside the copy (a card taken
+	// unsigned has none).
+	JWKS bool
+}
+
 // agentPage renders an agent's page.
 func (pg *pages) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 	m, signers := pg.m, pg.signers
@@ -301,6 +311,12 @@ func (pg *pages) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 	}
 	for _, in := range a.SupportedInterfaces {
 		p.Interfaces = append(p.Interfaces, interfaceView{Interface: in, Display: breakableURL(in.URL)})
+	}
+	if r := a.Remote; r != nil {
+		// The owner's provider only: the site's [provider] does not run it.
+		p.Provider = a.Provider
+		p.Remote = &gatewayView{Operator: r.Operator, UpstreamCard: r.Upstream.URL, Gateway: r.Gateway,
+			FetchedAt: r.Upstream.FetchedAt.UTC().Format("2006-01-02 15:04 UTC"), JWKS: r.Upstream.JWKS != ""}
 	}
 	for _, name := range slices.Sorted(maps.Keys(a.SecuritySchemes)) {
 		s := a.SecuritySchemes[name]

@@ -21,7 +21,7 @@ import (
 // notes in README, "Incremental builds").
 
 // stateFormat is the version of the state file's layout.
-const stateFormat = 6
+const stateFormat = 7
 
 // agentRecord is what a tree holds of one agent: the key of the inputs its
 // files were made from (zero: unknown, to be rewritten), and the fields its
@@ -29,9 +29,12 @@ const stateFormat = 6
 type agentRecord struct {
 	Key       key
 	Projected string
-	Stats     [3]fileStat // of agentFileNames, as written
+	// Extra are the agent's files in its .well-known folder beyond its
+	// two cards (a remote agent's upstream copies).
+	Extra []string
+	Stats []fileStat // of the agent's files (rec.names()), as written
 	// Sums are the SHA-256 of those files as written, for layout.SumsFile.
-	Sums [3][32]byte
+	Sums [][32]byte
 	// Folders are agents/<id> and its .well-known once the files were in
 	// them: a name added to either since changes them.
 	Folders [2]fileStat
