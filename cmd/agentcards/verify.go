@@ -275,6 +275,9 @@ func appendCard(b []byte, c verify.Card, detail bool) []byte {
 			b = append(b, '\n')
 		}
 	}
+	if g := c.Gateway; g != nil {
+		b = appendGateway(b, g, detail)
+	}
 	for _, p := range c.Problems {
 		b = append(b, "  problem: "...)
 		esc(p)
@@ -286,6 +289,41 @@ func appendCard(b []byte, c verify.Card, detail bool) []byte {
 		}
 		b = append(b, "  lint: "...)
 		b = append(b, formatFinding(f)...)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// appendGateway appends what verify found of a gateway card's owner copy:
+// where it is, the owner's signatures, and how the two cards differ.
+func appendGateway(b []byte, g *verify.Gateway, detail bool) []byte {
+	esc := func(s string) { b = append(b, terminal.Escape(s)...) }
+	b = append(b, "  gateway card: routes the owner's card "...)
+	esc(orDash(g.UpstreamCard))
+	if g.FetchedAt != "" {
+		b = append(b, ", taken "...)
+		esc(g.FetchedAt)
+	}
+	b = append(b, "; copy "...)
+	esc(orDash(g.Upstream))
+	b = append(b, "\n  "...)
+	esc(g.OwnerSummary())
+	if g.UpstreamJWKS != "" {
+		b = append(b, ", with the owner's JWKS "...)
+		esc(g.UpstreamJWKS)
+	}
+	b = append(b, '\n')
+	if len(g.Differences) == 0 && g.Upstream != "" {
+		b = append(b, "  differs from the owner's card only in its interface URLs ("...)
+		b = strconv.AppendInt(b, int64(len(g.Routed)), 10)
+		b = append(b, " routed through the gateway), the gateway extension and the signatures\n"...)
+	}
+	for _, r := range g.Routed {
+		if !detail {
+			break
+		}
+		b = append(b, "  routed: "...)
+		esc(r)
 		b = append(b, '\n')
 	}
 	return b

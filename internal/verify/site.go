@@ -166,7 +166,12 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 				// what the agent.json repeats is dropped below.
 				o.skipLint = isRoot
 				o.linter = linter
-				out[i] = checked{path: p, card: checkCard(p, body, ks, o), read: d.Type().IsRegular(), isRoot: isRoot}
+				c := checkCard(p, body, ks, o)
+				if filepath.Dir(p) != rootDir {
+					// The root card is an agent's copy: checked there.
+					checkGatewayLocal(p, body, o, &c)
+				}
+				out[i] = checked{path: p, card: c, read: d.Type().IsRegular(), isRoot: isRoot}
 			}
 		})
 	}

@@ -89,6 +89,9 @@ type Card struct {
 	// never make a card fail verification (a signature says who wrote
 	// the card, not that what it says is safe).
 	Lint []lint.Finding `json:"lint,omitempty"`
+	// Gateway is set for a gateway's card of a remote agent: the owner's
+	// original beside it, its signatures, and how the two differ.
+	Gateway *Gateway `json:"gateway,omitempty"`
 
 	// description is the card's description, which a site's catalog
 	// entry repeats (siteEntryProblems).
@@ -227,7 +230,9 @@ func fetchCard(ctx context.Context, u *url.URL, opts Options, rep *Report) (*fet
 	if final.String() != source {
 		source += " (redirected to " + final.String() + ")"
 	}
-	rep.Cards = append(rep.Cards, checkCard(source, body, ks, opts))
+	c := checkCard(source, body, ks, opts)
+	checkGatewayURL(ctx, u, body, opts, &c)
+	rep.Cards = append(rep.Cards, c)
 	rep.Problems = append(rep.Problems, ks.Leaked...)
 	return &fetchedCard{body: body, keys: ks, network: network, url: u}, nil
 }
@@ -325,6 +330,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		return err
 	}
 	c := checkCard(path, body, ks, opts)
+	checkGatewayLocal(path, body, opts, &c)
 	if layout.IsExtendedName(filepath.Base(path)) {
 		site := ""
 		if st, err := os.Stat(opts.JWKS); err == nil && st.IsDir() {

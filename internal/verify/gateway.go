@@ -1,0 +1,279 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/layout"
+	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/trust"
+)
+
+// Gateway is what verify found of a gateway's card of a remote agent (one
+// carrying manifest.GatewayExtension): the owner's original kept beside
+// it, checked against the owner's JWKS kept beside it too, and how the
+// gateway's card differs from that original.
+type Gateway struct {
+	// UpstreamCard is where the owner publishes the card, as the
+	// extension says; Upstream is the copy that was read, and
+	// UpstreamJWKS the owner's key set read ("" for a card taken
+	// unsigned).
+	UpstreamCard string `json:"upstreamCard"`
+	Upstream     string `json:"upstream"`
+	UpstreamJWKS string `json:"upstreamJwks,omitempty"`
+	FetchedAt    string `json:"fetchedAt,omitempty"`
+	// Outcome is the owner's signatures' outcome over the copy
+	// (OutcomeVerified...), or "unsigned"; Signatures are theirs.
+	Outcome    string      `json:"outcome"`
+	Signatures []Signature `json:"signatures"`
+	// Routed are the interface URLs the gateway changed, "FROM -> TO".
+	Routed []string `json:"routed,omitempty"`
+	// Differences are the other ways the gateway's card departs from the
+	// owner's: each one a problem of the card.
+	Differences []string `json:"differences,omitempty"`
+}
+
+// gatewayParams is the gateway extension's params of the v1.0 card head,
+// or nil when it carries none.
+func gatewayParams(head map[string]any) map[string]any {
+	caps, _ := head["capabilities"].(map[string]any)
+	exts, _ := caps["extensions"].([]any)
+	for _, e := range exts {
+		if em, _ := e.(map[string]any); em != nil && em["uri"] == manifest.GatewayExtension {
+			p, _ := em["params"].(map[string]any)
+			if p == nil {
+				p = map[string]any{}
+			}
+			return p
+		}
+	}
+	return nil
+}
+
+// upstreamReader reads the owner's copy (layout.UpstreamCardFile) or key
+// set (layout.UpstreamJWKSFile) that lies beside a gateway's card, and
+// says where it read it.
+type upstreamReader func(name, named string) (data []byte, from string, err error)
+
+// checkGatewayLocal checks the gateway card at path (in a site folder)
+// against the owner's copy and keys in its folder.
+func checkGatewayLocal(path string, body []byte, opts Options, c *Card) {
+	dir := filepath.Dir(path)
+	checkGateway(body, opts, c, func(name, _ string) ([]byte, string, error) {
+		p := filepath.Join(dir, name)
+		data, err := readLocal(p, opts)
+		return data, p, err
+	})
+}
+
+// checkGatewayURL checks the gateway card fetched from u against the
+// owner's copy and keys the extension names, which must be of u's origin
+// (the site that signed the card publishes them).
+func checkGatewayURL(ctx context.Context, u *url.URL, body []byte, opts Options, c *Card) {
+	checkGateway(body, opts, c, func(_, named string) ([]byte, string, error) {
+		n, err := url.Parse(named)
+		if err != nil || n.Scheme != u.Scheme || n.Host != u.Host {
+			return nil, named, fmt.Errorf("%q is not on the card's origin %s://%s, which signed the card", named, u.Scheme, u.Host)
+		}
+		data, _, _, err := opts.Fetch.GetWithin(ctx, n.String(), nil)
+		return data, named, err
+	})
+}
+
+// checkGateway adds to c what a gateway card's owner copy says, when body
+// is a v1.0 card carrying the gateway extension; else it does nothing.
+// A copy that is missing or does not verify with the owner's keys, and
+// any difference but the interface URLs, the extension and the
+// signatures, are problems of the card: it does not verify.
+func checkGateway(body []byte, opts Options, c *Card, read upstreamReader) {
+	if c.Version != "1.0" || c.notCard {
+		return
+	}
+	head, err := card.Decode(body, card.Strict)
+	if err != nil {
+		return
+	}
+	params := gatewayParams(head)
+	if params == nil {
+		return
+	}
+	g := &Gateway{Outcome: OutcomeNotVerified, Signatures: []Signature{}}
+	c.Gateway = g
+	g.UpstreamCard, _ = params["upstreamCard"].(string)
+	g.FetchedAt, _ = params["fetchedAt"].(string)
+	fail := func(format string, args ...any) {
+		c.Problems = append(c.Problems, "gateway card: "+fmt.Sprintf(format, args...))
+		c.Verified, c.Outcome = false, OutcomeNotVerified
+	}
+	copyURL, _ := params["upstreamCopy"].(string)
+	orig, from, err := read(layout.UpstreamCardFile, copyURL)
+	g.Upstream = from
+	if err != nil {
+		fail("the owner's card it routes (%s) cannot be read: %v", layout.UpstreamCardFile, err)
+		return
+	}
+	upstream, err := card.Decode(orig, card.Strict)
+	if err != nil {
+		fail("the owner's card %s is refused: %v", from, err)
+		return
+	}
+	jwksURL, _ := params["upstreamJwks"].(string)
+	if jwksURL == "" {
+		g.Outcome = "unsigned"
+		if _, signed := upstream["signatures"]; signed || opts.Strict {
+			fail("the owner's card was taken unsigned (no upstreamJwks): -strict refuses it")
+		}
+	} else {
+		checkUpstreamSignatures(g, upstream, opts, read, jwksURL, fail)
+	}
+	g.Routed, g.Differences = compareGateway(head, upstream)
+	for _, d := range g.Differences {
+		fail("differs from the owner's card beyond its interface URLs: %s", d)
+	}
+}
+
+// checkUpstreamSignatures verifies the owner's copy with the owner's key
+// set kept beside it, and the kids the extension names.
+func checkUpstreamSignatures(g *Gateway, upstream map[string]any, opts Options, read upstreamReader, jwksURL string, fail func(string, ...any)) {
+	data, from, err := read(layout.UpstreamJWKSFile, jwksURL)
+	g.UpstreamJWKS = from
+	if err != nil {
+		fail("the owner's JWKS (%s) cannot be read: %v", layout.UpstreamJWKSFile, err)
+		return
+	}
+	ks, err := trust.NewKeys(data, from, "")
+	if err != nil {
+		fail("the owner's JWKS %s: %v", from, err)
+		return
+	}
+	v := trust.Judge(upstream, ks, trust.Policy{All: opts.All, Strict: opts.Strict, Algorithms: opts.Algorithms})
+	g.Outcome = v.Outcome
+	for _, r := range v.Results {
+		s := Signature{Index: r.Index, KID: r.KID, Alg: r.Alg, JKU: r.JKU, Verified: r.Verified}
+		if r.Verified {
+			s.Covers, s.Uncovered = string(r.Covers), r.Uncovered
+		} else if r.Err != nil {
+			s.Reason = r.Err.Error()
+		}
+		g.Signatures = append(g.Signatures, s)
+	}
+	if !v.Verified {
+		why := "no signature verified"
+		if len(v.Problems) > 0 {
+			why = v.Problems[0]
+		}
+		fail("the owner's card %s does not verify with the owner's JWKS %s: %s", g.Upstream, from, why)
+	}
+}
+
+// compareGateway compares a gateway's card with the owner's: routed are
+// the interface URLs it changed, differences everything else it changed
+// but the gateway extension and the signatures.
+func compareGateway(gw, upstream map[string]any) (routed, differences []string) {
+	a, b := stripped(gw, true), stripped(upstream, false)
+	ga, _ := a["supportedInterfaces"].([]any)
+	gb, _ := b["supportedInterfaces"].([]any)
+	if len(ga) == len(gb) {
+		for i := range ga {
+			ia, _ := ga[i].(map[string]any)
+			ib, _ := gb[i].(map[string]any)
+			if ia == nil || ib == nil || ia["url"] == ib["url"] {
+				continue
+			}
+			routed = append(routed, fmt.Sprintf("%v -> %v", ib["url"], ia["url"]))
+			ia, ib = shallow(ia), shallow(ib)
+			delete(ia, "url")
+			delete(ib, "url")
+			ga[i], gb[i] = ia, ib
+		}
+	}
+	for _, k := range slices.Sorted(keysOf(a, b)) {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			differences = append(differences, k)
+		}
+	}
+	return routed, differences
+}
+
+// stripped is a copy of a card's members without its signatures and,
+// for the gateway's (gw), without the gateway extension (and the
+// capabilities or extensions it alone made).
+func stripped(doc map[string]any, gw bool) map[string]any {
+	out := shallow(doc)
+	delete(out, "signatures")
+	if ifaces, ok := out["supportedInterfaces"].([]any); ok {
+		out["supportedInterfaces"] = slices.Clone(ifaces)
+	}
+	caps, _ := out["capabilities"].(map[string]any)
+	if caps == nil {
+		return out
+	}
+	caps = shallow(caps)
+	if gw {
+		exts, _ := caps["extensions"].([]any)
+		exts = slices.DeleteFunc(slices.Clone(exts), func(e any) bool {
+			em, _ := e.(map[string]any)
+			return em != nil && em["uri"] == manifest.GatewayExtension
+		})
+		if len(exts) == 0 {
+			delete(caps, "extensions")
+		} else {
+			caps["extensions"] = exts
+		}
+	}
+	// The build gives a card without capabilities the ones that hold the
+	// extension: none and {} are the same.
+	if len(caps) == 0 {
+		delete(out, "capabilities")
+	} else {
+		out["capabilities"] = caps
+	}
+	return out
+}
+
+// shallow is a copy of m's members (not of their values).
+func shallow(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// keysOf is the members of either object.
+func keysOf(a, b map[string]any) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range a {
+			if !yield(k) {
+				return
+			}
+		}
+		for k := range b {
+			if _, dup := a[k]; !dup && !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// OwnerSummary is a line on the owner's signatures over the copy, for
+// the text report.
+func (g *Gateway) OwnerSummary() string {
+	var kids []string
+	for _, s := range g.Signatures {
+		if s.Verified {
+			kids = append(kids, s.KID)
+		}
+	}
+	owner := "owner's signature: " + g.Outcome
+	if len(kids) > 0 {
+		owner += " (kid " + strings.Join(kids, ", ") + ")"
+	}
+	return owner
+}
