@@ -58,12 +58,13 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":    cmdStatus,
-			"capture":   cmdCapture,
-			"serve":     cmdServe,
-			"jsonedit":  cmdJSONEdit,
-			"protected": cmdProtected,
-			"mcpserver": cmdMCPServer,
+			"status":         cmdStatus,
+			"capture":        cmdCapture,
+			"serve":          cmdServe,
+			"jsonedit":       cmdJSONEdit,
+			"protected":      cmdProtected,
+			"mcpserver":      cmdMCPServer,
+			"remotesnapshot": cmdRemoteSnapshot,
 		},
 	})
 }
