@@ -58,6 +58,15 @@ const (
 	// folder: a build writes none and a host serves none, so a site's
 	// reader refuses it rather than follow it out of the site.
 	Link
+	// UpstreamCard is agents/<id>/.well-known/upstream-agent-card.json,
+	// beside a remote agent's gateway card: its owner's card as fetched,
+	// signed by the owner, not by the site (verify checks it with the
+	// gateway card; lint leaves it to the gateway card, which says the
+	// same).
+	UpstreamCard
+	// UpstreamJWKS is agents/<id>/.well-known/upstream-jwks.json: the
+	// owner's JWKS that verified UpstreamCard when it was fetched.
+	UpstreamJWKS
 )
 
 // Classify is the kind of the file at rel, a slash path inside a site.
@@ -71,6 +80,10 @@ func Classify(rel string) Kind {
 		return AgentCard
 	case len(parts) == 4 && parts[0] == layout.AgentsFolder && parts[2] == layout.WellKnown && last == layout.LegacyFile:
 		return AgentLegacy
+	case len(parts) == 4 && parts[0] == layout.AgentsFolder && parts[2] == layout.WellKnown && last == layout.UpstreamCardFile:
+		return UpstreamCard
+	case len(parts) == 4 && parts[0] == layout.AgentsFolder && parts[2] == layout.WellKnown && last == layout.UpstreamJWKSFile:
+		return UpstreamJWKS
 	case len(parts) == 2 && parts[0] == layout.CatalogFolder && strings.HasSuffix(last, ".json"):
 		return NestedCatalog
 	case last == layout.CardFile || last == layout.LegacyFile:
