@@ -524,7 +524,11 @@ func lintManifest(path string, stderr io.Writer) ([]lintedCard, error) {
 
 // lintAgent lints the v1.0 card of one agent of a manifest.
 func lintAgent(m *manifest.Manifest, a *manifest.Agent, source, name string) (lintedCard, error) {
-	unsigned, err := card.Compact(compose.NewV1(m, a))
+	var v1 any = compose.NewV1(m, a)
+	if a.Remote != nil {
+		v1 = a.Remote.Card // a remote agent's card is the gateway's
+	}
+	unsigned, err := card.Compact(v1)
 	if err != nil {
 		return lintedCard{}, err
 	}
