@@ -239,6 +239,12 @@ func RebaseURL(gateway, from string) (string, error) {
 	if err != nil || !f.IsAbs() {
 		return "", fmt.Errorf("%q is not an absolute URL", from)
 	}
+	if hasDotSegment(f.EscapedPath()) {
+		// Appended to the gateway's path, "." and ".." (in any encoding
+		// a URL parser decodes) would lead out of it once a client
+		// resolves the URL: to any path of the gateway's host.
+		return "", fmt.Errorf("%q has a \".\" or \"..\" segment in its path, which would lead out of the gateway's path once resolved: give this binding's URL outright in the entry's interfaces", from)
+	}
 	out := strings.TrimSuffix(gateway, "/") + f.EscapedPath()
 	if f.EscapedPath() == "" || f.EscapedPath() == "/" && strings.HasSuffix(gateway, "/") {
 		out = gateway
@@ -247,6 +253,19 @@ func RebaseURL(gateway, from string) (string, error) {
 		out += "?" + f.RawQuery
 	}
 	return out, nil
+}
+
+// hasDotSegment reports whether the escaped path has a "." or ".."
+// segment, spelled out or percent-encoded (%2e), as URL parsers resolve
+// them.
+func hasDotSegment(escapedPath string) bool {
+	for _, seg := range strings.Split(escapedPath, "/") {
+		switch strings.ReplaceAll(strings.ToLower(seg), "%2e", ".") {
+		case ".", "..":
+			return true
+		}
+	}
+	return false
 }
 
 // overrideError is an interfaces key naming a binding the remote card

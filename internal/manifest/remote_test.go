@@ -23,3 +23,31 @@ func TestRebaseURL(t *testing.T) {
 		t.Error("a relative interface URL was rebased")
 	}
 }
+
+// TestRebaseURLDotSegments: an owner's interface URL whose path has "."
+// or ".." segments, in any spelling a client's URL parser resolves, is
+// refused: appended to the gateway's path, it would lead out of it (to
+// any path of the gateway's host, another agent's route among them).
+func TestRebaseURLDotSegments(t *testing.T) {
+	for _, from := range []string{
+		"https://partner.example.com/a2a/../../../admin",
+		"https://partner.example.com/..",
+		"https://partner.example.com/a2a/./rpc",
+		"https://partner.example.com/x/%2e%2e/%2e%2e/a2a/other",
+		"https://partner.example.com/x/%2E./.%2e/a2a/other",
+		"https://partner.example.com/x/%2e",
+	} {
+		if got, err := RebaseURL("https://gw.example.com/a2a/x", from); err == nil {
+			t.Errorf("RebaseURL(%q) = %q, want an error", from, got)
+		}
+	}
+	for _, from := range []string{
+		"https://partner.example.com/a2a/..rpc",
+		"https://partner.example.com/a2a/v1.0/rpc",
+		"https://partner.example.com/a2a/.well-known/x",
+	} {
+		if _, err := RebaseURL("https://gw.example.com/a2a/x", from); err != nil {
+			t.Errorf("RebaseURL(%q): %v", from, err)
+		}
+	}
+}
