@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,12 +138,35 @@ func (s *Snapshot) Check() error {
 	if hex.EncodeToString(sum[:]) != s.CardSHA256 {
 		return fmt.Errorf("%w: the card's SHA-256 is not cardSha256: the snapshot was edited; fetch it again with `agentcards remote fetch`", ErrSnapshot)
 	}
+	if err := s.checkURLs(); err != nil {
+		return err
+	}
 	v, err := s.verify()
 	if err != nil {
 		return err
 	}
 	if v.Result != s.Verification.Result || v.KeySource != s.Verification.KeySource || !slices.Equal(v.KIDs, s.Verification.KIDs) {
 		return fmt.Errorf("%w: its card now checks as %s (keys %v), but the snapshot says %s (keys %v): the snapshot was edited; fetch it again", ErrSnapshot, v.Result, v.KIDs, s.Verification.Result, s.Verification.KIDs)
+	}
+	return nil
+}
+
+// checkURLs holds the URLs a snapshot records to each other, as Fetch
+// records them: the card's URL is an absolute http(s) URL without user
+// information, and the JWKS of a card verified with its origin's keys is
+// that origin's, so that the card's URL (which the gateway's card and page
+// publish as where the owner's card lives) cannot be changed to another
+// origin's without the keys that verified it.
+func (s *Snapshot) checkURLs() error {
+	u, err := url.Parse(s.URL)
+	if err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || u.User != nil {
+		return fmt.Errorf("%w: url %q is not the absolute http(s) URL of a card", ErrSnapshot, s.URL)
+	}
+	switch want := trust.OriginJWKS(u); {
+	case s.Verification.KeySource == KeysFromOrigin && s.JWKSURL != want:
+		return fmt.Errorf("%w: jwksUrl %q is not the JWKS of the card's origin, %s: the snapshot was edited; fetch it again", ErrSnapshot, s.JWKSURL, want)
+	case s.Verification.KeySource == KeysPinned && s.JWKSURL != "":
+		return fmt.Errorf("%w: a card verified with a pinned JWKS has a jwksUrl: the snapshot was edited; fetch it again", ErrSnapshot)
 	}
 	return nil
 }

@@ -107,3 +107,36 @@ func TestSnapshotRefusals(t *testing.T) {
 		t.Errorf("an unsigned card taken on purpose: %v", err)
 	}
 }
+
+// TestSnapshotURLsHeld: the card's URL of a snapshot verified with its
+// origin's keys cannot be moved to another origin (where the gateway's
+// page and card then say the owner's card lives) without the JWKS URL,
+// which the signature's jku holds; nor be anything but an http(s) URL.
+func TestSnapshotURLsHeld(t *testing.T) {
+	cardText, jwks := signed(t, unsigned, 1)
+	good, err := New("https://partner.example.com/.well-known/agent-card.json", time.Now(), cardText, jwksURL, jwks, KeysFromOrigin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := good.Check(); err != nil {
+		t.Fatal(err)
+	}
+	moved := *good
+	moved.URL = "https://bigbank.example/.well-known/agent-card.json"
+	script := *good
+	script.URL = "javascript:alert(1)"
+	userinfo := *good
+	userinfo.URL = "https://u:p@partner.example.com/.well-known/agent-card.json"
+	pinned := *good
+	pinned.Verification.KeySource = KeysPinned
+	for name, s := range map[string]*Snapshot{"moved": &moved, "javascript": &script, "userinfo": &userinfo, "pinned with a jwksUrl": &pinned} {
+		if err := s.Check(); !errors.Is(err, ErrSnapshot) {
+			t.Errorf("%s: Check = %v, want ErrSnapshot", name, err)
+		}
+	}
+	samePlace := *good
+	samePlace.URL = "https://partner.example.com/agents/x/.well-known/agent-card.json"
+	if err := samePlace.Check(); err != nil {
+		t.Errorf("another card of the same origin: %v", err)
+	}
+}
