@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
+	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/terminal"
 	"github.com/agentcards/agentcards/internal/trust"
@@ -55,6 +57,9 @@ func Fetch(ctx context.Context, rawURL string, o FetchOptions) (*Snapshot, error
 	if err != nil || u.Host == "" || !u.IsAbs() {
 		return nil, fmt.Errorf("%w: %q is not an absolute URL", ErrFetch, terminal.Escape(redact(rawURL)))
 	}
+	if f, ok := secret.InURLs(rawURL); ok {
+		return nil, fmt.Errorf("%w: the URL carries a credential (%s); a snapshot records the URL it was taken from, and remote fetch sends no credentials: give the card's public URL", ErrFetch, f.Kind)
+	}
 	u = trust.CardURL(u)
 	u.Fragment = ""
 	cardURL := u.String()
@@ -73,6 +78,9 @@ func Fetch(ctx context.Context, rawURL string, o FetchOptions) (*Snapshot, error
 	fetchedAt := now()
 	head, err := card.Decode(body, card.Strict)
 	if err != nil {
+		if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '<' {
+			return nil, fmt.Errorf("%w: %s is an HTML page, not a card: give the card's URL (.../.well-known/agent-card.json) or the origin alone", ErrFetch, terminal.Escape(cardURL))
+		}
 		return nil, fmt.Errorf("%w: the card at %s: %v", ErrFetch, terminal.Escape(cardURL), err)
 	}
 	if _, signed := head["signatures"]; !signed {

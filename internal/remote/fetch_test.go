@@ -174,6 +174,10 @@ func TestFetchRefusals(t *testing.T) {
 		{"unreachable", func() {}, FetchOptions{}, "http://127.0.0.1:1", "fetch http://127.0.0.1:1/.well-known/agent-card.json"},
 		{"plain http", func() {}, FetchOptions{}, "http://partner.example.com", "plain http is refused"},
 		{"not a URL", func() {}, FetchOptions{}, "partner.example.com", `"partner.example.com" is not an absolute URL`},
+		{"an HTML page", func() { p.serve(t, "<!doctype html><title>Echo</title>", 0) }, FetchOptions{AllowUnsigned: true}, p.URL, "is an HTML page, not a card: give the card's URL"},
+		{"a token in the query", func() { p.serve(t, unsigned, 1) }, FetchOptions{}, cardURL + "?access_token=ghp_R8x2Lq9VtY4mKc7WnB3pZs6DfH1jGa5EoU0i", "the URL carries a credential"},
+		{"a key in the query", func() { p.serve(t, unsigned, 1) }, FetchOptions{}, cardURL + "?key=Zq8rT2vX9kLm4Np7", "the URL carries a credential"},
+		{"a password in the URL", func() { p.serve(t, unsigned, 1) }, FetchOptions{}, strings.Replace(cardURL, "://", "://admin:Hunter2024x@", 1), "the URL carries a credential"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
