@@ -81,7 +81,7 @@ func TestRemoteAgentPublished(t *testing.T) {
 	for _, want := range []string{
 		cardURL + `: VERIFIED (A2A 1.0 "Partner Travel")` + "\n",
 		"  gateway card: routes the owner's card " + a.URL + "/.well-known/agent-card.json, taken ",
-		"  owner's signature: verified (kid " + a.KID + "), with the owner's JWKS " + srv.URL + "/agents/partner-travel/.well-known/upstream-jwks.json\n",
+		"  owner's signature: verified (kid " + a.KID + "), with the keys the gateway publishes as the owner's, " + srv.URL + "/agents/partner-travel/.well-known/upstream-jwks.json\n",
 		"  differs from the owner's card only in its interface URLs",
 	} {
 		if code != 0 || !strings.Contains(stdout, want) {

@@ -309,7 +309,7 @@ func appendGateway(b []byte, g *verify.Gateway, detail bool) []byte {
 	b = append(b, "\n  "...)
 	esc(g.OwnerSummary())
 	if g.UpstreamJWKS != "" {
-		b = append(b, ", with the owner's JWKS "...)
+		b = append(b, ", with the keys the gateway publishes as the owner's, "...)
 		esc(g.UpstreamJWKS)
 	}
 	b = append(b, '\n')

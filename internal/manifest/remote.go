@@ -218,6 +218,13 @@ func (m *Manifest) gatewayExtension(r *RemoteAgent) map[string]any {
 	if s.JWKS != "" {
 		params["upstreamJwks"] = sitelayout.URL(m.Site.BaseURL, sitelayout.AgentFile(r.ID, sitelayout.UpstreamJWKSFile))
 	}
+	if len(r.Interfaces) > 0 {
+		var set []any
+		for _, b := range slices.Sorted(maps.Keys(r.Interfaces)) {
+			set = append(set, b)
+		}
+		params["setOutright"] = set
+	}
 	if len(s.Verification.KIDs) > 0 {
 		kids := make([]any, len(s.Verification.KIDs))
 		for i, k := range s.Verification.KIDs {
@@ -227,7 +234,7 @@ func (m *Manifest) gatewayExtension(r *RemoteAgent) map[string]any {
 	}
 	return map[string]any{
 		"uri":         GatewayExtension,
-		"description": "This agent is operated by its owner elsewhere and routed through this gateway: upstreamCard is the owner's card, upstreamCopy the copy this site took of it (with the owner's signatures), upstreamJwks the owner's keys then.",
+		"description": "This agent is operated by its owner elsewhere and routed through this gateway: upstreamCard is the owner's card, upstreamCopy the copy this site took of it (with the owner's signatures), upstreamJwks the owner's keys then; every interface URL is the owner's path under gateway, but for the bindings in setOutright.",
 		"params":      params,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/layout"
@@ -37,7 +38,12 @@ type Gateway struct {
 	// Differences are the other ways the gateway's card departs from the
 	// owner's: each one a problem of the card.
 	Differences []string `json:"differences,omitempty"`
+	// routes are the routed interfaces, by binding.
+	routes []route
 }
+
+// route is one interface URL a gateway changed.
+type route struct{ binding, from, to string }
 
 // gatewayParams is the gateway extension's params of the v1.0 card head,
 // or nil when it carries none.
@@ -132,10 +138,78 @@ func checkGateway(body []byte, opts Options, c *Card, read upstreamReader) {
 	} else {
 		checkUpstreamSignatures(g, upstream, opts, read, jwksURL, fail)
 	}
-	g.Routed, g.Differences = compareGateway(head, upstream)
+	g.routes, g.Differences = compareGateway(head, upstream)
+	for _, r := range g.routes {
+		g.Routed = append(g.Routed, r.from+" -> "+r.to)
+	}
 	for _, d := range g.Differences {
 		fail("differs from the owner's card beyond its interface URLs: %s", d)
 	}
+	for _, p := range extensionProblems(head, params, g, time.Now()) {
+		fail("%s", p)
+	}
+}
+
+// extensionProblems holds the gateway extension to what the build writes
+// and verify found: one extension, not required; the routed URLs under
+// its gateway but for the bindings it sets outright; its kids those that
+// verified the copy; fetchedAt not in the future.
+func extensionProblems(head, params map[string]any, g *Gateway, now time.Time) []string {
+	var probs []string
+	caps, _ := head["capabilities"].(map[string]any)
+	exts, _ := caps["extensions"].([]any)
+	n := 0
+	for _, e := range exts {
+		if em, _ := e.(map[string]any); em != nil && em["uri"] == manifest.GatewayExtension {
+			n++
+			if req, _ := em["required"].(bool); req {
+				probs = append(probs, "the gateway extension is marked required: it is a notice, which a client need not understand")
+			}
+		}
+	}
+	if n > 1 {
+		probs = append(probs, fmt.Sprintf("the gateway extension appears %d times: once is what a build writes", n))
+	}
+	gateway, _ := params["gateway"].(string)
+	outright := map[string]bool{}
+	if set, ok := params["setOutright"].([]any); ok {
+		for _, b := range set {
+			if s, ok := b.(string); ok {
+				outright[s] = true
+			}
+		}
+	}
+	for _, r := range g.routes {
+		if outright[r.binding] {
+			continue
+		}
+		if want, err := manifest.RebaseURL(gateway, r.from); err != nil || want != r.to {
+			probs = append(probs, fmt.Sprintf("the %s interface is routed to %s, which is not the owner's path under the gateway %s (nor a binding setOutright names)", r.binding, r.to, gateway))
+		}
+	}
+	if g.Outcome != "unsigned" {
+		var verified, named []string
+		for _, s := range g.Signatures {
+			if s.Verified {
+				verified = append(verified, s.KID)
+			}
+		}
+		kids, _ := params["upstreamKids"].([]any)
+		for _, k := range kids {
+			if s, ok := k.(string); ok {
+				named = append(named, s)
+			}
+		}
+		slices.Sort(verified)
+		slices.Sort(named)
+		if !slices.Equal(slices.Compact(verified), slices.Compact(named)) {
+			probs = append(probs, fmt.Sprintf("upstreamKids %v are not the owner's keys that verify the copy %v", named, verified))
+		}
+	}
+	if t, err := time.Parse(time.RFC3339, g.FetchedAt); g.FetchedAt != "" && (err != nil || t.After(now.Add(24*time.Hour))) {
+		probs = append(probs, fmt.Sprintf("fetchedAt %q is not a time before now", g.FetchedAt))
+	}
+	return probs
 }
 
 // checkUpstreamSignatures verifies the owner's copy with the owner's key
@@ -175,7 +249,7 @@ func checkUpstreamSignatures(g *Gateway, upstream map[string]any, opts Options, 
 // compareGateway compares a gateway's card with the owner's: routed are
 // the interface URLs it changed, differences everything else it changed
 // but the gateway extension and the signatures.
-func compareGateway(gw, upstream map[string]any) (routed, differences []string) {
+func compareGateway(gw, upstream map[string]any) (routed []route, differences []string) {
 	a, b := stripped(gw, true), stripped(upstream, false)
 	ga, _ := a["supportedInterfaces"].([]any)
 	gb, _ := b["supportedInterfaces"].([]any)
@@ -186,7 +260,10 @@ func compareGateway(gw, upstream map[string]any) (routed, differences []string) 
 			if ia == nil || ib == nil || ia["url"] == ib["url"] {
 				continue
 			}
-			routed = append(routed, fmt.Sprintf("%v -> %v", ib["url"], ia["url"]))
+			binding, _ := ib["protocolBinding"].(string)
+			from, _ := ib["url"].(string)
+			to, _ := ia["url"].(string)
+			routed = append(routed, route{binding, from, to})
 			ia, ib = shallow(ia), shallow(ib)
 			delete(ia, "url")
 			delete(ib, "url")
