@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/url"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -311,6 +312,11 @@ func (c *checker) checkRemoteAgent(p string, m *Manifest, r *RemoteAgent) bool {
 
 // agentFromCard reads a v1.0 card's fields into an Agent.
 func agentFromCard(tree map[string]any) (Agent, error) {
+	if at, got, want := caseVariant(tree, reflect.TypeFor[card.V1](), ""); got != "" {
+		// encoding/json would read "Skills" as skills: the page would
+		// show what A2A clients, which read member names exactly, do not.
+		return Agent{}, fmt.Errorf("the snapshot's card: %s has a member %q, which A2A spells %q: clients read it as an unknown member, so the gateway will not publish it as the owner's %s; ask the owner to fix the card", orCard(at), got, want, want)
+	}
 	b, err := json.Marshal(tree)
 	if err != nil {
 		return Agent{}, err
@@ -391,4 +397,66 @@ func requirementsOf(reqs []card.RequirementV1) []Requirement {
 		out = append(out, req)
 	}
 	return out
+}
+
+// caseVariant finds, in the JSON value v read as type t, a member whose
+// name differs only in letter case from one of t's: where (a path), the
+// name found and the name t has; "" when there is none.
+func caseVariant(v any, t reflect.Type, at string) (where, got, want string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		if items, ok := v.([]any); ok {
+			for i, item := range items {
+				if w, g, n := caseVariant(item, t.Elem(), fmt.Sprintf("%s[%d]", at, i)); g != "" {
+					return w, g, n
+				}
+			}
+		}
+	case reflect.Map:
+		if m, ok := v.(map[string]any); ok {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				if w, g, n := caseVariant(m[k], t.Elem(), join(at, k)); g != "" {
+					return w, g, n
+				}
+			}
+		}
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", "", ""
+		}
+		fields := map[string]reflect.Type{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name != "" && name != "-" && f.IsExported() {
+				fields[name] = f.Type
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if ft, ok := fields[k]; ok {
+				if w, g, n := caseVariant(m[k], ft, join(at, k)); g != "" {
+					return w, g, n
+				}
+				continue
+			}
+			for name := range fields {
+				if strings.EqualFold(name, k) {
+					return at, k, name
+				}
+			}
+		}
+	}
+	return "", "", ""
+}
+
+// orCard is at, or "the card" for its top.
+func orCard(at string) string {
+	if at == "" {
+		return "the card"
+	}
+	return at
 }

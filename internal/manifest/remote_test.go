@@ -1,6 +1,10 @@
 package manifest
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 // TestRebaseURL: an interface URL's path and query are appended to the
 // gateway's path, whatever slashes either has.
@@ -48,6 +52,30 @@ func TestRebaseURLDotSegments(t *testing.T) {
 	} {
 		if _, err := RebaseURL("https://gw.example.com/a2a/x", from); err != nil {
 			t.Errorf("RebaseURL(%q): %v", from, err)
+		}
+	}
+}
+
+// TestCaseVariantMembers: a card member spelt with other letter case than
+// A2A's (which encoding/json would read as the member, and clients do not)
+// is refused with where it is; the exact spelling passes.
+func TestCaseVariantMembers(t *testing.T) {
+	for _, c := range []struct{ card, want string }{
+		{`{"name":"P","Skills":[{"id":"s","name":"s","description":"d","tags":["t"]}]}`, `the card has a member "Skills", which A2A spells "skills"`},
+		{`{"name":"P","skills":[{"id":"s","name":"s","description":"d","Tags":["t"]}]}`, `skills[0] has a member "Tags", which A2A spells "tags"`},
+		{`{"name":"P","securitySchemes":{"k":{"apiKeySecurityScheme":{"Location":"header","name":"X"}}}}`, `securitySchemes.k.apiKeySecurityScheme has a member "Location"`},
+		{`{"name":"P","skills":[{"id":"s","name":"s","description":"d","tags":["t"]}],"unknownMember":1}`, ``},
+	} {
+		var tree map[string]any
+		if err := json.Unmarshal([]byte(c.card), &tree); err != nil {
+			t.Fatal(err)
+		}
+		_, err := agentFromCard(tree)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.card, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v; want %q", c.card, err, c.want)
 		}
 	}
 }
