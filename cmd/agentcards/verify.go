@@ -313,7 +313,7 @@ func appendGateway(b []byte, g *verify.Gateway, detail bool) []byte {
 		esc(g.UpstreamJWKS)
 	}
 	b = append(b, '\n')
-	if len(g.Differences) == 0 && g.Upstream != "" {
+	if len(g.Differences) == 0 && g.Compared {
 		b = append(b, "  differs from the owner's card only in its interface URLs ("...)
 		b = strconv.AppendInt(b, int64(len(g.Routed)), 10)
 		b = append(b, " routed through the gateway), the gateway extension and the signatures\n"...)

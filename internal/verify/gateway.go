@@ -2,7 +2,9 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path/filepath"
 	"reflect"
@@ -13,6 +15,7 @@ import (
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/remote"
 	"github.com/agentcards/agentcards/internal/trust"
 )
 
@@ -38,6 +41,8 @@ type Gateway struct {
 	// Differences are the other ways the gateway's card departs from the
 	// owner's: each one a problem of the card.
 	Differences []string `json:"differences,omitempty"`
+	// Compared says the two cards were compared (the copy was read).
+	Compared bool `json:"compared"`
 	// routes are the routed interfaces, by binding.
 	routes []route
 }
@@ -71,11 +76,47 @@ type upstreamReader func(name, named string) (data []byte, from string, err erro
 // against the owner's copy and keys in its folder.
 func checkGatewayLocal(path string, body []byte, opts Options, c *Card) {
 	dir := filepath.Dir(path)
-	checkGateway(body, opts, c, func(name, _ string) ([]byte, string, error) {
+	checkGateway(body, opts, c, func(name, named string) ([]byte, string, error) {
 		p := filepath.Join(dir, name)
 		data, err := readLocal(p, opts)
+		if errors.Is(err, fs.ErrNotExist) {
+			// The site's root card (a remote agent as site.defaultAgent)
+			// is a copy: the owner's files are in the agent's folder,
+			// which the URL the extension names says.
+			if q := agentFolderFile(path, named, name); q != "" {
+				if d, e := readLocal(q, opts); e == nil {
+					return d, q, nil
+				}
+			}
+		}
 		return data, p, err
 	})
+}
+
+// agentFolderFile is, for a card at the root of a built site
+// (.well-known/agent-card.json), the file name in the agent's folder that
+// the URL named ends in (/agents/<id>/.well-known/<name>); "" when the
+// card is not at a site's root or named is no such URL.
+func agentFolderFile(cardPath, named, name string) string {
+	wellKnown := filepath.Dir(cardPath)
+	if filepath.Base(wellKnown) != ".well-known" {
+		return ""
+	}
+	u, err := url.Parse(named)
+	if err != nil {
+		return ""
+	}
+	rest := u.Path
+	if i := strings.LastIndex(rest, "/agents/"); i >= 0 {
+		rest = rest[i+len("/agents/"):]
+	} else {
+		return ""
+	}
+	id, tail, _ := strings.Cut(rest, "/")
+	if tail != ".well-known/"+name || !remote.ValidID(id) {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(wellKnown), filepath.FromSlash(layout.AgentFile(id, name)))
 }
 
 // checkGatewayURL checks the gateway card fetched from u against the
@@ -139,6 +180,7 @@ func checkGateway(body []byte, opts Options, c *Card, read upstreamReader) {
 		checkUpstreamSignatures(g, upstream, opts, read, jwksURL, fail)
 	}
 	g.routes, g.Differences = compareGateway(head, upstream)
+	g.Compared = true
 	for _, r := range g.routes {
 		g.Routed = append(g.Routed, r.from+" -> "+r.to)
 	}
