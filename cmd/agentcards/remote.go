@@ -20,6 +20,7 @@ import (
 	"github.com/agentcards/agentcards/internal/importer"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/remote"
+	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/terminal"
 	"github.com/agentcards/agentcards/internal/verify"
 )
@@ -136,6 +137,12 @@ func remoteFetch(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s\n", terminal.Escape(*out), describeSnapshot(s))
+	for _, kid := range s.Verification.KIDs {
+		if sign.IsDevKID(kid) {
+			fmt.Fprintf(stderr, "warning: the card is signed by an agentcards DEVELOPMENT key (kid %s): its owner previews it locally and has not published it with a real key; fetch it again once they have\n", terminal.Escape(kid))
+			break
+		}
+	}
 	fmt.Fprintf(stdout, "\nTo publish it under your gateway, add to agents.toml (snapshot is read relative to agents.toml's folder):\n\n")
 	fmt.Fprintf(stdout, "[[remoteAgents]]\nid = %s\nsnapshot = %s\ngateway = %s   # where your gateway routes this agent\n",
 		manifest.Quote(*id), manifest.Quote(filepath.ToSlash(*out)), manifest.Quote("https://gateway.example.com/a2a/"+*id))
