@@ -152,20 +152,28 @@ func (m *Manifest) RemoteAgentOf(r *RemoteAgent) (Agent, error) {
 }
 
 // GatewayCard is the gateway's card of a remote agent, before signing: the
-// owner's v1.0 card with every interface URL routed through the gateway
-// (or as the entry's interfaces table gives it), the owner's signatures
-// removed and the gateway extension added.
+// owner's v1.0 card (or its v0.3 card in the v1.0 shape, card.FromV03)
+// with every interface URL routed through the gateway (or as the entry's
+// interfaces table gives it), the owner's signatures removed and the
+// gateway extension added.
 func (m *Manifest) GatewayCard(r *RemoteAgent) (map[string]any, error) {
 	tree, err := card.Decode([]byte(r.Upstream.Card), card.Strict)
 	if err != nil {
 		return nil, fmt.Errorf("the snapshot's card: %v", err)
 	}
+	upstreamVersion := ""
+	if card.IsV03(tree) {
+		upstreamVersion, _ = tree["protocolVersion"].(string)
+		if upstreamVersion == "" {
+			upstreamVersion = card.LegacyProtocolVersion
+		}
+		if tree, err = card.FromV03(tree); err != nil {
+			return nil, fmt.Errorf("the snapshot's card is an A2A v0.3 card that has no v1.0 form: %v", err)
+		}
+	}
 	ifaces, ok := tree["supportedInterfaces"].([]any)
 	if !ok {
-		if _, v03 := tree["url"]; v03 {
-			return nil, errors.New("the snapshot's card is an A2A v0.3 card (url, no supportedInterfaces): only v1.0 cards can be published as remote agents; fetch the owner's v1.0 card, /.well-known/agent-card.json")
-		}
-		return nil, errors.New("the snapshot's card has no supportedInterfaces: it is not an A2A v1.0 card")
+		return nil, errors.New("the snapshot's card has no supportedInterfaces (v1.0) nor url (v0.3): it is not an A2A card")
 	}
 	delete(tree, "signatures")
 	used := map[string]bool{}
@@ -202,13 +210,14 @@ func (m *Manifest) GatewayCard(r *RemoteAgent) (map[string]any, error) {
 			return nil, errors.New("the snapshot's card already carries the gateway extension: it is another gateway's card; fetch the owner's own card instead")
 		}
 	}
-	caps["extensions"] = append(exts, m.gatewayExtension(r))
+	caps["extensions"] = append(exts, m.gatewayExtension(r, upstreamVersion))
 	return tree, nil
 }
 
 // gatewayExtension is the extension that says whose agent a gateway card
-// routes and where the original and its keys are.
-func (m *Manifest) gatewayExtension(r *RemoteAgent) map[string]any {
+// routes and where the original and its keys are; upstreamVersion is the
+// protocolVersion of an owner's card in the v0.3 shape, "" for v1.0.
+func (m *Manifest) gatewayExtension(r *RemoteAgent, upstreamVersion string) map[string]any {
 	s := r.Upstream
 	params := map[string]any{
 		"upstreamCard": s.URL,
@@ -225,6 +234,9 @@ func (m *Manifest) gatewayExtension(r *RemoteAgent) map[string]any {
 			set = append(set, b)
 		}
 		params["setOutright"] = set
+	}
+	if upstreamVersion != "" {
+		params["upstreamVersion"] = upstreamVersion
 	}
 	if len(s.Verification.KIDs) > 0 {
 		kids := make([]any, len(s.Verification.KIDs))
