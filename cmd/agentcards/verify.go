@@ -300,6 +300,11 @@ func appendGateway(b []byte, g *verify.Gateway, detail bool) []byte {
 	esc := func(s string) { b = append(b, terminal.Escape(s)...) }
 	b = append(b, "  gateway card: routes the owner's card "...)
 	esc(orDash(g.UpstreamCard))
+	if g.UpstreamVersion != "" {
+		b = append(b, " (A2A "...)
+		esc(g.UpstreamVersion)
+		b = append(b, ", compared in its v1.0 form)"...)
+	}
 	if g.FetchedAt != "" {
 		b = append(b, ", taken "...)
 		esc(g.FetchedAt)

@@ -32,6 +32,10 @@ type Gateway struct {
 	Upstream     string `json:"upstream"`
 	UpstreamJWKS string `json:"upstreamJwks,omitempty"`
 	FetchedAt    string `json:"fetchedAt,omitempty"`
+	// UpstreamVersion is the protocolVersion of an owner's card in the
+	// A2A v0.3 shape, which is compared in its v1.0 form (card.FromV03);
+	// "" for a v1.0 card.
+	UpstreamVersion string `json:"upstreamVersion,omitempty"`
 	// Outcome is the owner's signatures' outcome over the copy
 	// (OutcomeVerified...), or "unsigned"; Signatures are theirs.
 	Outcome    string      `json:"outcome"`
@@ -137,7 +141,9 @@ func checkGatewayURL(ctx context.Context, u *url.URL, body []byte, opts Options,
 // is a v1.0 card carrying the gateway extension; else it does nothing.
 // A copy that is missing or does not verify with the owner's keys, and
 // any difference but the interface URLs, the extension and the
-// signatures, are problems of the card: it does not verify.
+// signatures, are problems of the card: it does not verify. An owner's
+// card in the v0.3 shape is compared in its v1.0 form (card.FromV03), as
+// the build publishes it.
 func checkGateway(body []byte, opts Options, c *Card, read upstreamReader) {
 	if c.Version != "1.0" || c.notCard {
 		return
@@ -179,6 +185,16 @@ func checkGateway(body []byte, opts Options, c *Card, read upstreamReader) {
 	} else {
 		checkUpstreamSignatures(g, upstream, opts, read, jwksURL, fail)
 	}
+	if card.IsV03(upstream) {
+		g.UpstreamVersion, _ = upstream["protocolVersion"].(string)
+		if g.UpstreamVersion == "" {
+			g.UpstreamVersion = card.LegacyProtocolVersion
+		}
+		if upstream, err = card.FromV03(upstream); err != nil {
+			fail("the owner's card %s is an A2A v0.3 card that has no v1.0 form: %v", from, err)
+			return
+		}
+	}
 	g.routes, g.Differences = compareGateway(head, upstream)
 	g.Compared = true
 	for _, r := range g.routes {
@@ -195,7 +211,8 @@ func checkGateway(body []byte, opts Options, c *Card, read upstreamReader) {
 // extensionProblems holds the gateway extension to what the build writes
 // and verify found: one extension, not required; the routed URLs under
 // its gateway but for the bindings it sets outright; its kids those that
-// verified the copy; fetchedAt not in the future.
+// verified the copy; its upstreamVersion the v0.3 copy's protocolVersion
+// (none for a v1.0 copy); fetchedAt not in the future.
 func extensionProblems(head, params map[string]any, g *Gateway, now time.Time) []string {
 	var probs []string
 	caps, _ := head["capabilities"].(map[string]any)
@@ -247,6 +264,9 @@ func extensionProblems(head, params map[string]any, g *Gateway, now time.Time) [
 		if !slices.Equal(slices.Compact(verified), slices.Compact(named)) {
 			probs = append(probs, fmt.Sprintf("upstreamKids %v are not the owner's keys that verify the copy %v", named, verified))
 		}
+	}
+	if v, _ := params["upstreamVersion"].(string); v != g.UpstreamVersion {
+		probs = append(probs, fmt.Sprintf("upstreamVersion %q is not the copy's: %q (the protocolVersion of a v0.3 card, none for v1.0)", v, g.UpstreamVersion))
 	}
 	if t, err := time.Parse(time.RFC3339, g.FetchedAt); g.FetchedAt != "" && (err != nil || t.After(now.Add(24*time.Hour))) {
 		probs = append(probs, fmt.Sprintf("fetchedAt %q is not a time before now", g.FetchedAt))
