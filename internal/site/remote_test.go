@@ -34,6 +34,14 @@ const partnerJWKSURL = "https://partner.example.test/.well-known/jwks.json"
 // manifest's path and the signed card.
 func writePartnerProject(t *testing.T) (path string, signed []byte) {
 	t.Helper()
+	return writeRemoteProject(t, partnerCard, "https://partner.example.test/.well-known/agent-card.json")
+}
+
+// writeRemoteProject writes a project with one remote agent, "partner",
+// whose snapshot is the card text unsigned, fetched from url, signed by the
+// test ES256 key; it returns the manifest's path and the signed card.
+func writeRemoteProject(t *testing.T, unsigned, url string) (path string, signed []byte) {
+	t.Helper()
 	dir := t.TempDir()
 	data, err := os.ReadFile(filepath.Join(testKeysDir, "test-es256.pem"))
 	if err != nil {
@@ -49,24 +57,24 @@ func writePartnerProject(t *testing.T) (path string, signed []byte) {
 	}
 	// The owner signs as agentcards does: the whole card, and the SDKs'
 	// projection of it.
-	sig, err := s.Sign([]byte(partnerCard))
+	sig, err := s.Sign([]byte(unsigned))
 	if err != nil {
 		t.Fatal(err)
 	}
-	projected, _, _ := card.SDKProjection([]byte(partnerCard))
+	projected, _, _ := card.SDKProjection([]byte(unsigned))
 	psig, err := s.SignProjection(projected)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any
-	json.Unmarshal([]byte(partnerCard), &doc)
+	json.Unmarshal([]byte(unsigned), &doc)
 	doc["signatures"] = []any{sig, psig}
 	signed, _ = json.Marshal(doc)
 	jwk, _ := sign.PublicJWK(keys[0].Public(), sign.ES256)
 	set := &sign.KeySet{}
 	set.Add(jwk)
 	jwks, _ := set.JSON()
-	snap, err := remote.New("https://partner.example.test/.well-known/agent-card.json", time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC), signed, partnerJWKSURL, jwks, remote.KeysFromOrigin)
+	snap, err := remote.New(url, time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC), signed, partnerJWKSURL, jwks, remote.KeysFromOrigin)
 	if err != nil {
 		t.Fatal(err)
 	}
