@@ -19,6 +19,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -213,7 +214,10 @@ const (
 
 // reloadScript is served at ReloadScriptPath.
 const reloadScript = `(function () {
-  var seen = null;
+  // The generation the page was served at (injectReload): a rebuild that
+  // ends between the page's load and its first question still reloads it.
+  var me = document.currentScript;
+  var seen = me && me.dataset.generation != null ? me.dataset.generation : null;
   function poll() {
     fetch(` + "`" + GenerationPath + "`" + `, { cache: 'no-store' }).then(function (r) { return r.text(); }).then(function (g) {
       if (seen === null) { seen = g; } else if (g !== seen) { location.reload(); return; }
@@ -224,9 +228,10 @@ const reloadScript = `(function () {
 })();
 `
 
-// injectReload puts the reload script before </body>.
-func injectReload(page []byte) []byte {
-	tag := []byte(` <script src="` + ReloadScriptPath + `" defer></script>`)
+// injectReload puts the reload script before </body>, with the generation
+// the page is served at.
+func injectReload(page []byte, generation int) []byte {
+	tag := []byte(` <script src="` + ReloadScriptPath + `" data-generation="` + strconv.Itoa(generation) + `" defer></script>`)
 	i := bytes.LastIndex(page, []byte("</body>"))
 	if i < 0 {
 		return append(page, tag...)
@@ -352,7 +357,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if root == "" {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><title>Build failed</title><body>%s</body></html>", injectReload([]byte(errorBanner(lastErr))))
+		fmt.Fprintf(w, "<!doctype html><html lang=\"en\"><title>Build failed</title><body>%s</body></html>", injectReload([]byte(errorBanner(lastErr)), generation))
 		return
 	}
 	urlPath := path.Clean("/" + r.URL.Path)
@@ -383,7 +388,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if lastErr != "" {
 			body = injectBanner(body, lastErr)
 		}
-		body = injectReload(body)
+		body = injectReload(body, generation)
 	}
 	for k, v := range site.Headers(urlPath) {
 		w.Header().Set(k, v)

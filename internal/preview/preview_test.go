@@ -236,6 +236,11 @@ func TestRebuild(t *testing.T) {
 	if _, card := get(t, srv.URL+"/.well-known/agent-card.json"); strings.Contains(card, "alert") {
 		t.Error("banner injected into a card")
 	}
+	// The page says which generation it is: a page loaded just before a
+	// rebuild that asks after it still reloads.
+	if _, g := get(t, srv.URL+GenerationPath); !strings.Contains(body, ` data-generation="`+g+`" `) {
+		t.Errorf("the page does not carry the generation %s it was served at", g)
+	}
 	// Fixed: recovers, banner gone.
 	os.WriteFile(manifestPath, good, 0o644)
 	waitFor("the recovery", func() bool { n, e := srv.Status(); return n == 3 && e == "" })
