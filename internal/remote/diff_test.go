@@ -35,7 +35,7 @@ func snap(t *testing.T, text string, seed byte) *Snapshot {
 		}
 		return s
 	}
-	cardText, jwks := signed(t, text, seed)
+	cardText, jwks := signedAt(t, text, seed, jwksURL)
 	s, err := New("https://partner.example.com/.well-known/agent-card.json", time.Now(), cardText, jwksURL, jwks, KeysFromOrigin)
 	if err != nil {
 		t.Fatal(err)

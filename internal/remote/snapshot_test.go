@@ -1,58 +1,23 @@
 package remote
 
 import (
-	"bytes"
-	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/agentcards/agentcards/internal/sign"
 )
 
 const jwksURL = "https://partner.example.com/.well-known/jwks.json"
 
 const unsigned = `{"name":"Partner","description":"d","version":"1","supportedInterfaces":[{"url":"https://partner.example.com/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"s","name":"s","description":"d","tags":["t"]}]}`
 
-// signed returns a card signed by the Ed25519 key of seed with jku jwksURL,
-// and that key's JWKS.
-func signed(t *testing.T, text string, seed byte) (cardText, jwks []byte) {
-	t.Helper()
-	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{seed}, 32))
-	s, err := sign.NewSigner(key, "EdDSA", jwksURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig, err := s.Sign([]byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	json.Unmarshal([]byte(text), &doc)
-	doc["signatures"] = []any{sig}
-	cardText, _ = json.Marshal(doc)
-	jwk, err := sign.PublicJWK(key.Public(), "EdDSA")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set := &sign.KeySet{}
-	set.Add(jwk)
-	jwks, err = set.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cardText, jwks
-}
-
 // TestSnapshotRoundTrip: a snapshot written and read back checks, keeps
 // the card's bytes, and records the kid that verified it.
 func TestSnapshotRoundTrip(t *testing.T) {
-	cardText, jwks := signed(t, unsigned, 1)
+	cardText, jwks := signedAt(t, unsigned, 1, jwksURL)
 	s, err := New("https://partner.example.com/.well-known/agent-card.json", time.Now(), cardText, jwksURL, jwks, KeysFromOrigin)
 	if err != nil {
 		t.Fatal(err)
@@ -77,8 +42,8 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // a changed verification record, a JWKS on an unsigned card and an
 // unsigned card without KeysNone are each refused.
 func TestSnapshotRefusals(t *testing.T) {
-	cardText, jwks := signed(t, unsigned, 1)
-	_, otherJWKS := signed(t, unsigned, 2)
+	cardText, jwks := signedAt(t, unsigned, 1, jwksURL)
+	_, otherJWKS := signedAt(t, unsigned, 2, jwksURL)
 	good, err := New("https://partner.example.com/", time.Now(), cardText, jwksURL, jwks, KeysFromOrigin)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +78,7 @@ func TestSnapshotRefusals(t *testing.T) {
 // page and card then say the owner's card lives) without the JWKS URL,
 // which the signature's jku holds; nor be anything but an http(s) URL.
 func TestSnapshotURLsHeld(t *testing.T) {
-	cardText, jwks := signed(t, unsigned, 1)
+	cardText, jwks := signedAt(t, unsigned, 1, jwksURL)
 	good, err := New("https://partner.example.com/.well-known/agent-card.json", time.Now(), cardText, jwksURL, jwks, KeysFromOrigin)
 	if err != nil {
 		t.Fatal(err)
