@@ -15,9 +15,22 @@ import (
 // signedCards makes an agent's card in both shapes, each signed by every
 // signer.
 func signedCards(m *manifest.Manifest, signers []*sign.Signer, a *manifest.Agent) (*agentOutput, error) {
+	v03, notes := compose.NewV03(m, a)
+	out, err := signBoth(m, signers, compose.NewV1(m, a), v03)
+	if err != nil {
+		return nil, err
+	}
+	out.notes = notes
+	return out, nil
+}
+
+// signBoth encodes an agent's v1.0 card and its v0.3.0 twin, each signed
+// by every signer (the v1.0 one over the SDKs' projection too, when the
+// site wants that and the card needs it).
+func signBoth(m *manifest.Manifest, signers []*sign.Signer, v1, v03 any) (*agentOutput, error) {
 	out := &agentOutput{}
 	// Each card is encoded once: the signatures go in as its last member.
-	unsigned, err := card.Compact(compose.NewV1(m, a))
+	unsigned, err := card.Compact(v1)
 	if err != nil {
 		return nil, err
 	}
@@ -31,8 +44,6 @@ func signedCards(m *manifest.Manifest, signers []*sign.Signer, a *manifest.Agent
 	if out.cardJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
 		return nil, err
 	}
-	v03, notes := compose.NewV03(m, a)
-	out.notes = notes
 	if unsigned, err = card.Compact(v03); err != nil {
 		return nil, err
 	}

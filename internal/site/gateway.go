@@ -19,37 +19,17 @@ type namedFile struct {
 // v0.3.0 one made from it, each signed by every signer, and beside them
 // the owner's card and JWKS as they were fetched, byte for byte.
 func gatewayCards(m *manifest.Manifest, signers []*sign.Signer, a *manifest.Agent) (*agentOutput, error) {
-	out := &agentOutput{}
-	unsigned, err := card.Compact(a.Remote.Card)
-	if err != nil {
-		return nil, err
-	}
-	out.unsigned = unsigned
-	project := m.Site.ProjectionSignatures()
-	sigs, projected, err := signatures(unsigned, signers, project)
-	if err != nil {
-		return nil, err
-	}
-	out.projected = projected
-	if out.cardJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
-		return nil, err
-	}
 	v03, notes := compose.NewV03(m, a)
 	// The provider is the owner's, or none: never the site's [provider].
 	v03.Provider = nil
 	if a.Provider != nil {
 		v03.Provider = &card.Provider{Organization: a.Provider.Organization, URL: a.Provider.URL}
 	}
+	out, err := signBoth(m, signers, a.Remote.Card, v03)
+	if err != nil {
+		return nil, err
+	}
 	out.notes = notes
-	if unsigned, err = card.Compact(v03); err != nil {
-		return nil, err
-	}
-	if sigs, _, err = signatures(unsigned, signers, project); err != nil {
-		return nil, err
-	}
-	if out.legacyJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
-		return nil, err
-	}
 	up := a.Remote.Upstream
 	out.extra = []namedFile{{layout.UpstreamCardFile, []byte(up.Card)}}
 	if up.JWKS != "" {
