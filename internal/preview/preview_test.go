@@ -299,7 +299,8 @@ func TestLoopbackOnly(t *testing.T) {
 // and the generation moves on every rebuild, failed ones too.
 func TestReloadScript(t *testing.T) {
 	srv := startExample(t)
-	tag := `<script src="` + ReloadScriptPath + `" defer></script>`
+	_, g := get(t, srv.URL+GenerationPath)
+	tag := `<script src="` + ReloadScriptPath + `" data-generation="` + g + `" defer></script>`
 	if _, body := get(t, srv.URL+"/"); !strings.Contains(body, tag) {
 		t.Error("the index does not load the reload script")
 	}
