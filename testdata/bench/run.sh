@@ -10,8 +10,13 @@
 #   timed); then RUNS times each, agentcards only: (c) a build after a
 #   one-word change to one agent's description (incremental), (d)
 #   `agentcards verify` of the built site.
-# Each is timed with /usr/bin/time -v; prints the median wall time and the
-# median peak RSS of each, and the clean-build ratio agentcards/Hugo.
+# After each clean agentcards build, two floors over that build's output:
+# the same tree written from memory on all cores (testdata/bench/writefloor)
+# and JCS plus one Ed25519 signature per card on all cores
+# (testdata/bench/floor), each timed by the program itself.
+# Each command is timed with /usr/bin/time -v; prints the median wall time
+# and the median peak RSS of each, the floors' medians, and the clean-build
+# ratios agentcards/Hugo and agentcards/(write floor + sign floor).
 # See testdata/bench/README.md.
 set -euo pipefail
 
@@ -52,7 +57,9 @@ echo "# agentcards: $(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || ec
 echo "# work folder: $work ($(df -PT "$work" | awk 'NR==2 {print $2}'))"
 
 ac=$work/agentcards
-(cd "$repo" && go build -o "$ac" ./cmd/agentcards && go build -o "$work/floor" ./testdata/bench/floor)
+(cd "$repo" && go build -o "$ac" ./cmd/agentcards &&
+	go build -o "$work/floor" ./testdata/bench/floor &&
+	go build -o "$work/writefloor" ./testdata/bench/writefloor)
 in=$work/in
 (cd "$repo" && go run ./testdata/bench/gen -n "$N" -o "$in")
 cd "$in"
@@ -91,17 +98,24 @@ for i in $(seq "$RUNS"); do
 	measure clean env -u CI "$ac" build -manifest "$in/agents.toml" -out "$in/clean/ac-$i/public"
 	sync
 	measure hugo "$hugo" --quiet --source "$in/hugo" --destination "$in/clean/hugo-$i"
-	# The file-system floor: the same files and folders made by cp, which
-	# computes nothing.
+	# The floors over this run's output, each timed by the program itself
+	# (both read their input first, untimed). The file-system floor: the
+	# same files and folders written from memory on all cores into a new
+	# folder, computing nothing. The computing floor: JCS and one Ed25519
+	# signature per card, all cores.
 	sync
-	measure copy cp -r "$in/clean/ac-$i/public" "$in/clean/copy-$i"
-done
-# The computing floor: JCS and one Ed25519 signature per card, all cores,
-# timed by the program itself (it reads the cards first, untimed).
-for _ in $(seq "$RUNS"); do
-	"$work/floor" "$in/clean/ac-$RUNS/public" | awk '{print $1, 0}' >>"$work/sign"
+	"$work/writefloor" "$in/clean/ac-$i/public" "$in/clean/writefloor-$i" >"$work/out"
+	read -r write_s write_files write_bytes <"$work/out"
+	sync
+	"$work/floor" "$in/clean/ac-$i/public" >"$work/out"
+	read -r sign_s _ <"$work/out"
+	echo "$write_s 0" >>"$work/write"
+	echo "$sign_s 0" >>"$work/sign"
+	awk -v w="$write_s" -v s="$sign_s" 'BEGIN {print w + s, 0}' >>"$work/floors"
 done
 ac_files=$(find "$in/clean/ac-$RUNS/public" -type f | wc -l)
+[ "$write_files" -eq "$ac_files" ] ||
+	{ echo "$0: the write floor wrote $write_files files, the build $ac_files" >&2; exit 1; }
 hugo_files=$(find "$in/clean/hugo-$RUNS" -type f | wc -l)
 
 # After a clean build the standby tree is missing; one untimed build makes
@@ -138,17 +152,20 @@ toml_bytes=$(wc -c <"$in/agents.toml")
 echo
 echo "# $N agents, medians of $RUNS runs"
 echo "# input: agents.toml $toml_bytes bytes ($((toml_bytes / N)) per agent); Hugo content $(find "$in/hugo/content" -type f -exec cat {} + | wc -c) bytes"
-echo "# output: agentcards $ac_files files, Hugo $hugo_files files"
+echo "# output: agentcards $ac_files files ($write_bytes bytes), Hugo $hugo_files files"
 printf '%-40s %8s %13s\n' "" "wall s" "peak RSS MiB"
 row "agentcards build, clean" clean
 row "hugo, clean" hugo
-row "floor: cp -r of agentcards's output" copy
-printf '%-40s %8.2f %13s\n' "floor: JCS + Ed25519 per card, all cores" "$(col sign 1)" "-"
+floorrow() { printf '%-40s %8.2f %13s\n' "$1" "$(col "$2" 1)" "-"; }
+floorrow "floor: write the output, all cores" write
+floorrow "floor: JCS + Ed25519 per card, all cores" sign
+floorrow "floor: write + sign (sum per run)" floors
 row "agentcards build, one agent changed" change
 row "agentcards verify, whole site" verify
 printf 'ratio agentcards/hugo, clean build: wall %.2f, peak RSS %.2f\n' \
 	"$(awk -v a="$(col clean 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')" \
 	"$(awk -v a="$(col clean 2)" -v b="$(col hugo 2)" 'BEGIN {print a / b}')"
-printf 'ratio floors/hugo: cp -r %.2f, cp -r + JCS and Ed25519 %.2f\n' \
-	"$(awk -v a="$(col copy 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')" \
-	"$(awk -v a="$(col copy 1)" -v s="$(col sign 1)" -v b="$(col hugo 1)" 'BEGIN {print (a + s) / b}')"
+printf 'ratio agentcards/(write floor + sign floor), clean build: wall %.2f\n' \
+	"$(awk -v a="$(col clean 1)" -v b="$(col floors 1)" 'BEGIN {print a / b}')"
+printf 'ratio (write floor + sign floor)/hugo: wall %.2f\n' \
+	"$(awk -v a="$(col floors 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')"
