@@ -16,7 +16,9 @@
 # (testdata/bench/floor), each timed by the program itself.
 # Each command is timed with /usr/bin/time -v; prints the median wall time
 # and the median peak RSS of each, the floors' medians, and the clean-build
-# ratios agentcards/Hugo and agentcards/(write floor + sign floor).
+# ratios agentcards/Hugo and agentcards/(write floor + sign floor); last, the
+# top 15 entries by cumulative time of a CPU profile of one more clean build
+# (testdata/bench/profile).
 # See testdata/bench/README.md.
 set -euo pipefail
 
@@ -59,7 +61,8 @@ echo "# work folder: $work ($(df -PT "$work" | awk 'NR==2 {print $2}'))"
 ac=$work/agentcards
 (cd "$repo" && go build -o "$ac" ./cmd/agentcards &&
 	go build -o "$work/floor" ./testdata/bench/floor &&
-	go build -o "$work/writefloor" ./testdata/bench/writefloor)
+	go build -o "$work/writefloor" ./testdata/bench/writefloor &&
+	go build -o "$work/profile" ./testdata/bench/profile)
 in=$work/in
 (cd "$repo" && go run ./testdata/bench/gen -n "$N" -o "$in")
 cd "$in"
@@ -118,6 +121,14 @@ ac_files=$(find "$in/clean/ac-$RUNS/public" -type f | wc -l)
 	{ echo "$0: the write floor wrote $write_files files, the build $ac_files" >&2; exit 1; }
 hugo_files=$(find "$in/clean/hugo-$RUNS" -type f | wc -l)
 
+# One more clean build, untimed, under testdata/bench/profile (the calls
+# `agentcards build` makes, under a CPU profile): the profile's top 15
+# entries by cumulative time are printed last.
+sync
+"$work/profile" "$in/agents.toml" "$in/clean/profile/public" "$work/cpu.pprof"
+go tool pprof -top -cum -nodecount=15 "$work/profile" "$work/cpu.pprof" 2>/dev/null |
+	grep -v '^Build ID:' >"$work/pprof"
+
 # After a clean build the standby tree is missing; one untimed build makes
 # both trees current, as they are when someone edits and rebuilds.
 measure warmup "${ac_build[@]}"
@@ -169,3 +180,6 @@ printf 'ratio agentcards/(write floor + sign floor), clean build: wall %.2f\n' \
 	"$(awk -v a="$(col clean 1)" -v b="$(col floors 1)" 'BEGIN {print a / b}')"
 printf 'ratio (write floor + sign floor)/hugo: wall %.2f\n' \
 	"$(awk -v a="$(col floors 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')"
+echo
+echo "# CPU profile of one more clean build (testdata/bench/profile): top 15 by cumulative time"
+cat "$work/pprof"
