@@ -14,11 +14,11 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/atomicfile"
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/trust"
 )
@@ -224,34 +224,12 @@ func (s *Snapshot) verify() (Verification, error) {
 	return v, nil
 }
 
-// Write writes s to path as indented JSON, replacing the file through a
-// temporary file beside it.
+// Write writes s to path as indented JSON, replacing the file all at once
+// (atomicfile).
 func (s *Snapshot) Write(path string) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".remote-snapshot-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, append(b, '\n'), 0o644)
 }

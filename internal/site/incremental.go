@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/atomicfile"
 )
 
 // An incremental build keeps two trees beside the output folder OUT: OUT
@@ -199,27 +201,7 @@ func (st *buildState) save(path string) error {
 	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, buf.Bytes(), 0o644)
-}
-
-// writeFileAtomic writes data to a new file beside path (never through
-// whatever is at that name already, a link among them) and renames it over
-// path.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	tmp := path + ".tmp"
-	os.Remove(tmp)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }
 
 // prepareStandby returns the standby tree to build into and what it holds:

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/atomicfile"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -69,7 +70,7 @@ func saveLastPrivate(manifestDir, manifest string, r *privateRecord) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, data, 0o600)
+	return atomicfile.Write(path, data, 0o600)
 }
 
 // ownerID is the inode and change time of the owner file in dir.
