@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -144,34 +143,6 @@ func manifestKeysDir(path string) (string, error) {
 		return "keys", nil
 	}
 	return "", fmt.Errorf("%s must load to know where public keys go (site.keys); fix it or pass -keys DIR:\n%v", path, err)
-}
-
-// kidsAfterFlags reorders args so that only the flags fs defines are read
-// as flags: about one RFC 7638 thumbprint in 64 starts with '-', and such a
-// kid, as the tool itself prints it, must still name a key.
-func kidsAfterFlags(fs *flag.FlagSet, args []string) []string {
-	var flags, rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		f := fs.Lookup(name)
-		if name == "h" || name == "help" {
-			flags = append(flags, a) // flag's own help
-			continue
-		}
-		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" || f == nil {
-			if a != "--" {
-				rest = append(rest, a)
-			}
-			continue
-		}
-		flags = append(flags, a)
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) && i+1 < len(args) {
-			i++
-			flags = append(flags, args[i])
-		}
-	}
-	return append(append(flags, "--"), rest...)
 }
 
 // keysDidYouMean is " (did you mean X?)" for the keys command closest to

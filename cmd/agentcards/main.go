@@ -137,6 +137,21 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 // at the first argument that is not a flag). "--" ends the flags; "-"
 // alone is an argument.
 func flagsFirst(fs *flag.FlagSet, args []string) []string {
+	return reorderFlags(fs, args, false)
+}
+
+// kidsAfterFlags is flagsFirst for `keys`, where only the flags fs defines
+// (and -h) are read as flags: about one RFC 7638 thumbprint in 64 starts
+// with '-', and such a kid, as the tool itself prints it, must still name
+// a key.
+func kidsAfterFlags(fs *flag.FlagSet, args []string) []string {
+	return reorderFlags(fs, args, true)
+}
+
+// reorderFlags moves the flags of args before "--" and the other
+// arguments. With unknownAreArguments, an argument that looks like a flag
+// fs does not define (but -h) is an argument.
+func reorderFlags(fs *flag.FlagSet, args []string, unknownAreArguments bool) []string {
 	var flags, rest []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -148,11 +163,15 @@ func flagsFirst(fs *flag.FlagSet, args []string) []string {
 			rest = append(rest, a)
 			continue
 		}
-		flags = append(flags, a)
 		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		f := fs.Lookup(name)
+		if f == nil && unknownAreArguments && name != "h" && name != "help" {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
 		if f == nil || hasValue {
-			continue // an unknown flag: Parse says so
+			continue // an unknown flag (or -h): Parse says so
 		}
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !(ok && b.IsBoolFlag()) {
 			if i+1 == len(args) {

@@ -379,6 +379,7 @@ func TestFlagWithoutValue(t *testing.T) {
 	for _, args := range [][]string{
 		{"build", "-out"}, {"build", "-v", "-out"}, {"mcp", "fetch", "https://mcp.example.test/mcp", "-o"},
 		{"verify", "public", "-jwks"}, {"lint", "card.json", "-manifest"}, {"init", "-x"},
+		{"keys", "next", "-out"}, {"keys", "retire", "somekid", "-keys"},
 	} {
 		dir := t.TempDir()
 		t.Chdir(dir)
