@@ -112,7 +112,7 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 		c := checkCard(source, v.Body, ks, opts)
 		// The owner's copy beside a gateway's card is on the card's own
 		// origin, held to the network it answered from.
-		checkGatewayURL(ctx, v.URL, v.Body, opts, &c)
+		checkGatewayURL(ctx, v.URL, opts, &c)
 		v.Outcome, v.Value = c.Outcome, &c
 		mu.Lock()
 		for _, p := range ks.Leaked {

@@ -78,17 +78,17 @@ type upstreamReader func(name, named string) (data []byte, from string, err erro
 
 // checkGatewayLocal checks the gateway card at path (in a site folder)
 // against the owner's copy and keys in its folder.
-func checkGatewayLocal(path string, body []byte, opts Options, c *Card) {
+func checkGatewayLocal(path string, opts Options, c *Card) {
 	dir := filepath.Dir(path)
-	checkGateway(body, opts, c, func(name, named string) ([]byte, string, error) {
+	checkGateway(opts, c, func(name, named string) ([]byte, string, error) {
 		p := filepath.Join(dir, name)
-		data, err := readLocal(p, opts)
+		data, err := readInSite(dir, p, opts) // never through a link
 		if errors.Is(err, fs.ErrNotExist) {
 			// The site's root card (a remote agent as site.defaultAgent)
 			// is a copy: the owner's files are in the agent's folder,
 			// which the URL the extension names says.
 			if q := agentFolderFile(path, named, name); q != "" {
-				if d, e := readLocal(q, opts); e == nil {
+				if d, e := readInSite(filepath.Dir(dir), q, opts); e == nil {
 					return d, q, nil
 				}
 			}
@@ -126,8 +126,8 @@ func agentFolderFile(cardPath, named, name string) string {
 // checkGatewayURL checks the gateway card fetched from u against the
 // owner's copy and keys the extension names, which must be of u's origin
 // (the site that signed the card publishes them).
-func checkGatewayURL(ctx context.Context, u *url.URL, body []byte, opts Options, c *Card) {
-	checkGateway(body, opts, c, func(_, named string) ([]byte, string, error) {
+func checkGatewayURL(ctx context.Context, u *url.URL, opts Options, c *Card) {
+	checkGateway(opts, c, func(_, named string) ([]byte, string, error) {
 		n, err := url.Parse(named)
 		if err != nil || n.Scheme != u.Scheme || n.Host != u.Host {
 			return nil, named, fmt.Errorf("%q is not on the card's origin %s://%s, which signed the card", named, u.Scheme, u.Host)
@@ -144,18 +144,13 @@ func checkGatewayURL(ctx context.Context, u *url.URL, body []byte, opts Options,
 // signatures, are problems of the card: it does not verify. An owner's
 // card in the v0.3 shape is compared in its v1.0 form (card.FromV03), as
 // the build publishes it.
-func checkGateway(body []byte, opts Options, c *Card, read upstreamReader) {
-	if c.Version != "1.0" || c.notCard {
-		return
-	}
-	head, err := card.Decode(body, card.Strict)
-	if err != nil {
+func checkGateway(opts Options, c *Card, read upstreamReader) {
+	head := c.gatewayHead
+	c.gatewayHead = nil
+	if head == nil || c.notCard {
 		return
 	}
 	params := gatewayParams(head)
-	if params == nil {
-		return
-	}
 	g := &Gateway{Outcome: OutcomeNotVerified, Signatures: []Signature{}}
 	c.Gateway = g
 	g.UpstreamCard, _ = params["upstreamCard"].(string)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 )
@@ -48,8 +49,12 @@ func TestGatewayOfV03(t *testing.T) {
 			nil, `has no v1.0 form: securitySchemes.key.type: "jwt" is not a v0.3 security scheme type`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := &Card{Version: "1.0", Verified: true}
-			checkGateway([]byte(tc.gateway), Options{}, c, func(file, _ string) ([]byte, string, error) {
+			head, err := card.Decode([]byte(tc.gateway), card.Strict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &Card{Version: "1.0", Verified: true, gatewayHead: head}
+			checkGateway(Options{}, c, func(file, _ string) ([]byte, string, error) {
 				if file != layout.UpstreamCardFile {
 					t.Fatalf("read %s", file)
 				}

@@ -169,7 +169,7 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 				c := checkCard(p, body, ks, o)
 				if filepath.Dir(p) != rootDir {
 					// The root card is an agent's copy: checked there.
-					checkGatewayLocal(p, body, o, &c)
+					checkGatewayLocal(p, o, &c)
 				}
 				out[i] = checked{path: p, card: c, read: d.Type().IsRegular(), isRoot: isRoot}
 			}

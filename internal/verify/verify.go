@@ -98,6 +98,9 @@ type Card struct {
 	description string
 	// notCard says the file or response was no card at all (notACard).
 	notCard bool
+	// gatewayHead is the decoded card, kept only when it carries the
+	// gateway extension, for checkGateway (no second decode).
+	gatewayHead map[string]any
 }
 
 // Outcomes of a card.
@@ -231,7 +234,7 @@ func fetchCard(ctx context.Context, u *url.URL, opts Options, rep *Report) (*fet
 		source += " (redirected to " + final.String() + ")"
 	}
 	c := checkCard(source, body, ks, opts)
-	checkGatewayURL(ctx, u, body, opts, &c)
+	checkGatewayURL(ctx, u, opts, &c)
 	rep.Cards = append(rep.Cards, c)
 	rep.Problems = append(rep.Problems, ks.Leaked...)
 	return &fetchedCard{body: body, keys: ks, network: network, url: u}, nil
@@ -330,7 +333,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		return err
 	}
 	c := checkCard(path, body, ks, opts)
-	checkGatewayLocal(path, body, opts, &c)
+	checkGatewayLocal(path, opts, &c)
 	if layout.IsExtendedName(filepath.Base(path)) {
 		site := ""
 		if st, err := os.Stat(opts.JWKS); err == nil && st.IsDir() {
@@ -376,6 +379,9 @@ func checkCard(source string, body []byte, ks *trust.Keys, opts Options) Card {
 		if pv, _ := head["protocolVersion"].(string); pv != "" {
 			c.Version = strings.Clone(pv)
 		}
+	}
+	if c.Version == "1.0" && gatewayParams(head) != nil {
+		c.gatewayHead = head
 	}
 	v := trust.Judge(head, ks, trust.Policy{All: opts.All, Strict: opts.Strict, Algorithms: opts.Algorithms})
 	c.Outcome, c.Verified, c.DevelopmentKey = v.Outcome, v.Verified, v.DevelopmentKey
