@@ -18,6 +18,7 @@ import (
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/importer"
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/remote"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -103,7 +104,7 @@ func remoteFetch(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("give the URL of one card (an origin means its /.well-known/agent-card.json): %w", errUsage)
 	}
-	if *id != "" && !remote.ValidID(*id) {
+	if *id != "" && !layout.ValidID(*id) {
 		return fmt.Errorf("-id %q is not an agent id: use 1-64 lower-case letters, digits and inner hyphens: %w", terminal.Escape(*id), errUsage)
 	}
 	client, err := net.client()
@@ -123,7 +124,7 @@ func remoteFetch(args []string, stdout, stderr io.Writer) error {
 	}
 	if *id == "" {
 		*id = "agent"
-		if res, err := importer.Card([]byte(s.Card), ""); err == nil && remote.ValidID(res.Agent.ID) {
+		if res, err := importer.Card([]byte(s.Card), ""); err == nil && layout.ValidID(res.Agent.ID) {
 			*id = res.Agent.ID
 		}
 	}

@@ -10,9 +10,20 @@
 package layout
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
+
+// IDPattern is what the id of an agent or MCP server must look like: it
+// names the folder /agents/<id>/ (or /mcp/<id>/): lower-case letters,
+// digits and inner hyphens, at most 64.
+const IDPattern = `^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`
+
+var idRE = regexp.MustCompile(IDPattern)
+
+// ValidID reports whether id matches IDPattern.
+func ValidID(id string) bool { return idRE.MatchString(id) }
 
 // Names of folders and files in the output tree.
 const (

@@ -13,11 +13,12 @@ import (
 	"time"
 	"unicode"
 
+	sitelayout "github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/lintrule"
 )
 
 var (
-	slugRE      = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`)
+	slugRE      = regexp.MustCompile(sitelayout.IDPattern)
 	skillIDRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
 	schemeKeyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 	versionRE   = regexp.MustCompile(`^[0-9]+\.[0-9]+(\.[0-9]+)?$`)

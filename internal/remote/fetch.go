@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"time"
 
 	"github.com/agentcards/agentcards/internal/card"
@@ -131,8 +130,8 @@ func judge(head map[string]any, jwks []byte, jwksURL, from string) error {
 	if len(ks.Leaked) > 0 {
 		return fmt.Errorf("cannot be checked: %s publishes a private key, so none of it can be trusted (its owner must rotate that key)", from)
 	}
-	// Judge takes the signatures out of what it is given.
-	v := trust.Judge(cloneTop(head), ks, trust.Policy{})
+	// Judge takes the signatures out of head, which is not used after.
+	v := trust.Judge(head, ks, trust.Policy{})
 	if v.Verified {
 		return nil
 	}
@@ -149,15 +148,6 @@ func judge(head map[string]any, jwks []byte, jwksURL, from string) error {
 		}
 	}
 	return fmt.Errorf("does not verify with %s: %s", from, terminal.Escape(why))
-}
-
-// cloneTop is a copy of m's top level.
-func cloneTop(m map[string]any) map[string]any {
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // newSnapshot makes the snapshot (New) and holds it to the size Read
@@ -182,11 +172,3 @@ func redact(rawURL string) string {
 	}
 	return "URL"
 }
-
-// idRE is what an id must look like: the manifest's rule for agent ids.
-var idRE = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`)
-
-// ValidID reports whether id may name a remote agent (and its snapshot,
-// remote/<id>.json): lower-case letters, digits and inner hyphens, at
-// most 64, as an agent's id.
-func ValidID(id string) bool { return idRE.MatchString(id) }

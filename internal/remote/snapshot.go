@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"slices"
@@ -123,7 +124,11 @@ func readLimited(path string) ([]byte, error) {
 	} else if st.Size() > MaxSnapshotBytes {
 		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", path, ErrSnapshot, st.Size(), MaxSnapshotBytes)
 	}
-	return os.ReadFile(path)
+	b, err := io.ReadAll(io.LimitReader(f, MaxSnapshotBytes+1))
+	if err == nil && len(b) > MaxSnapshotBytes {
+		return nil, fmt.Errorf("%s: %w: more than %d bytes", path, ErrSnapshot, MaxSnapshotBytes)
+	}
+	return b, err
 }
 
 // Check holds the snapshot to itself: its format, its card's digest, and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"reflect"
@@ -15,7 +16,6 @@ import (
 	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
-	"github.com/agentcards/agentcards/internal/remote"
 	"github.com/agentcards/agentcards/internal/trust"
 )
 
@@ -117,7 +117,7 @@ func agentFolderFile(cardPath, named, name string) string {
 		return ""
 	}
 	id, tail, _ := strings.Cut(rest, "/")
-	if tail != ".well-known/"+name || !remote.ValidID(id) {
+	if tail != ".well-known/"+name || !layout.ValidID(id) {
 		return ""
 	}
 	return filepath.Join(filepath.Dir(wellKnown), filepath.FromSlash(layout.AgentFile(id, name)))
@@ -321,7 +321,7 @@ func compareGateway(gw, upstream map[string]any) (routed []route, differences []
 			from, _ := ib["url"].(string)
 			to, _ := ia["url"].(string)
 			routed = append(routed, route{binding, from, to})
-			ia, ib = shallow(ia), shallow(ib)
+			ia, ib = maps.Clone(ia), maps.Clone(ib)
 			delete(ia, "url")
 			delete(ib, "url")
 			ga[i], gb[i] = ia, ib
@@ -339,7 +339,7 @@ func compareGateway(gw, upstream map[string]any) (routed []route, differences []
 // for the gateway's (gw), without the gateway extension (and the
 // capabilities or extensions it alone made).
 func stripped(doc map[string]any, gw bool) map[string]any {
-	out := shallow(doc)
+	out := maps.Clone(doc)
 	delete(out, "signatures")
 	if ifaces, ok := out["supportedInterfaces"].([]any); ok {
 		out["supportedInterfaces"] = slices.Clone(ifaces)
@@ -348,7 +348,7 @@ func stripped(doc map[string]any, gw bool) map[string]any {
 	if caps == nil {
 		return out
 	}
-	caps = shallow(caps)
+	caps = maps.Clone(caps)
 	if gw {
 		exts, _ := caps["extensions"].([]any)
 		exts = slices.DeleteFunc(slices.Clone(exts), func(e any) bool {
@@ -367,15 +367,6 @@ func stripped(doc map[string]any, gw bool) map[string]any {
 		delete(out, "capabilities")
 	} else {
 		out["capabilities"] = caps
-	}
-	return out
-}
-
-// shallow is a copy of m's members (not of their values).
-func shallow(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
 	}
 	return out
 }
