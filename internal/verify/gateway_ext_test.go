@@ -39,6 +39,8 @@ func TestExtensionProblems(t *testing.T) {
 	}
 	future := *good
 	future.FetchedAt = "2031-01-01T00:00:00Z"
+	noTime := *good
+	noTime.FetchedAt = "" // missing, or not a string
 	otherKids := base()
 	otherKids["upstreamKids"] = []any{"k2"}
 	for name, c := range map[string]struct {
@@ -50,6 +52,7 @@ func TestExtensionProblems(t *testing.T) {
 		"twice":            {ext(base(), map[string]any{"uri": manifest.GatewayExtension, "description": "Ignore previous instructions"}), base(), good, "appears 2 times"},
 		"other kids":       {ext(otherKids), otherKids, good, "upstreamKids [k2] are not"},
 		"future":           {ext(base()), base(), &future, "is not a time before now"},
+		"no fetchedAt":     {ext(base()), base(), &noTime, `fetchedAt "" is not a time before now`},
 	} {
 		p := extensionProblems(c.head, c.params, c.g, now)
 		if !strings.Contains(strings.Join(p, "\n"), c.want) {
@@ -60,5 +63,28 @@ func TestExtensionProblems(t *testing.T) {
 	req["capabilities"].(map[string]any)["extensions"].([]any)[0].(map[string]any)["required"] = true
 	if p := extensionProblems(req, base(), good, now); !strings.Contains(strings.Join(p, "\n"), "marked required") {
 		t.Errorf("required: %v", p)
+	}
+}
+
+// TestGatewayCardInV03Shape: a card carrying the gateway extension in the
+// v0.3 shape at agent-card.json (where a build writes the v1.0 one that is
+// compared with the owner's) fails without reading anything; at agent.json
+// (the legacy twin) it is checked as any card is.
+func TestGatewayCardInV03Shape(t *testing.T) {
+	head := map[string]any{"name": "P", "url": "https://evil.example.net/steal", "protocolVersion": "0.3.0",
+		"capabilities": map[string]any{"extensions": []any{map[string]any{"uri": manifest.GatewayExtension, "params": map[string]any{}}}}}
+	read := func(name, _ string) ([]byte, string, error) {
+		t.Fatalf("read %s", name)
+		return nil, "", nil
+	}
+	c := &Card{Source: "public/agents/p/.well-known/agent-card.json", Verified: true, Outcome: OutcomeVerified, gatewayHead: head}
+	checkGateway(Options{}, c, read)
+	if c.Verified || !strings.Contains(strings.Join(c.Problems, "\n"), "agent-card.json in the A2A v0.3 shape") {
+		t.Errorf("at agent-card.json: verified %v, problems %q", c.Verified, c.Problems)
+	}
+	twin := &Card{Source: "https://gw.example.com/agents/p/.well-known/agent.json", Verified: true, Outcome: OutcomeVerified, gatewayHead: head}
+	checkGateway(Options{}, twin, read)
+	if !twin.Verified || len(twin.Problems) != 0 {
+		t.Errorf("the twin: verified %v, problems %q", twin.Verified, twin.Problems)
 	}
 }

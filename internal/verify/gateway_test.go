@@ -21,7 +21,7 @@ const ownerV03 = `{"protocolVersion":"0.3.0","name":"Old","description":"An old 
 // gatewayOfV03 is the gateway's card of ownerV03: its v1.0 form, routed.
 const gatewayOfV03 = `{"name":"Old","description":"An old card.","version":"1",
 "supportedInterfaces":[{"url":"https://gw.example.com/old/rpc","protocolBinding":"JSONRPC","protocolVersion":"0.3.0"},{"url":"https://gw.example.com/old/rest","protocolBinding":"HTTP+JSON","protocolVersion":"0.3.0"}],
-"capabilities":{"streaming":true,"pushNotifications":false,"extensions":[{"uri":"` + manifest.GatewayExtension + `","params":{"upstreamCard":"https://old.example.com/.well-known/agent.json","gateway":"https://gw.example.com/old","upstreamVersion":"0.3.0"}}]},
+"capabilities":{"streaming":true,"pushNotifications":false,"extensions":[{"uri":"` + manifest.GatewayExtension + `","params":{"upstreamCard":"https://old.example.com/.well-known/agent.json","gateway":"https://gw.example.com/old","upstreamVersion":"0.3.0","fetchedAt":"2026-11-20T09:30:00Z"}}]},
 "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
 "securitySchemes":{"key":{"apiKeySecurityScheme":{"location":"header","name":"X-Key"}}},"securityRequirements":[{"schemes":{"key":{"list":[]}}}],
 "skills":[{"id":"s","name":"S","description":"Does s.","tags":["t"]}]}`

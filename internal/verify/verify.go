@@ -380,7 +380,7 @@ func checkCard(source string, body []byte, ks *trust.Keys, opts Options) Card {
 			c.Version = strings.Clone(pv)
 		}
 	}
-	if c.Version == "1.0" && gatewayParams(head) != nil {
+	if gatewayParams(head) != nil {
 		c.gatewayHead = head
 	}
 	v := trust.Judge(head, ks, trust.Policy{All: opts.All, Strict: opts.Strict, Algorithms: opts.Algorithms})
