@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"slices"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/atomicfile"
 	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/internal/trust"
 )
 
@@ -111,24 +111,21 @@ func Read(path string) (*Snapshot, error) {
 	return &s, nil
 }
 
+// readLimited reads the snapshot file path as the manifest reads MCP
+// snapshots (regular.ReadFile: a regular file, never through a symbolic
+// link, never a named pipe that would wait), of at most MaxSnapshotBytes.
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && st.Size() > MaxSnapshotBytes {
+		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", path, ErrSnapshot, st.Size(), MaxSnapshotBytes)
+	}
+	b, err := regular.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file", path, ErrSnapshot)
-	} else if st.Size() > MaxSnapshotBytes {
-		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", path, ErrSnapshot, st.Size(), MaxSnapshotBytes)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxSnapshotBytes+1))
-	if err == nil && len(b) > MaxSnapshotBytes {
+	if len(b) > MaxSnapshotBytes {
 		return nil, fmt.Errorf("%s: %w: more than %d bytes", path, ErrSnapshot, MaxSnapshotBytes)
 	}
-	return b, err
+	return b, nil
 }
 
 // Check holds the snapshot to itself: its format, its card's digest, and

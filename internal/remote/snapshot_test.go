@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,5 +104,31 @@ func TestSnapshotURLsHeld(t *testing.T) {
 	samePlace.URL = "https://partner.example.com/agents/x/.well-known/agent-card.json"
 	if err := samePlace.Check(); err != nil {
 		t.Errorf("another card of the same origin: %v", err)
+	}
+}
+
+// TestReadRefusesLinks: a snapshot is read as a regular file, never
+// through a symbolic link (to a valid snapshot elsewhere, or to a file
+// that is none).
+func TestReadRefusesLinks(t *testing.T) {
+	cardText, jwks := signedAt(t, unsigned, 1, jwksURL)
+	s, err := New("https://partner.example.com/.well-known/agent-card.json", time.Now(), cardText, jwksURL, jwks, KeysFromOrigin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	if err := s.Write(real); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if _, err := Read(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("Read through a link: %v", err)
+	}
+	if _, err := Read(real); err != nil {
+		t.Errorf("Read of the file itself: %v", err)
 	}
 }
