@@ -3,9 +3,9 @@ package keyring
 import (
 	"crypto"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -43,11 +43,10 @@ func (r *Ring) useLocal(o Options, keys *sign.KeySet, rot *Rotation) (bool, erro
 		return false, err
 	}
 	for _, path := range paths {
-		st, err := os.Stat(path)
-		if err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		data, err := os.ReadFile(path)
+		// Never through a link: a repository may carry .agentcards/ (git
+		// can be made to add it), and a link there could name another
+		// project's key.
+		data, err := regular.ReadFile(path)
 		if err != nil {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: not used: %v", path, err))
 			continue
