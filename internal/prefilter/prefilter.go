@@ -1,0 +1,215 @@
+// Package prefilter speeds up regular expressions that rarely match: it
+// reads, from an expression's syntax, literal strings one of which every
+// match must contain, and runs the expression only over text that holds
+// one. An expression that is a choice of alternatives ("a|b|c") is split
+// into them, each with its own literals, so that text holding only the
+// literals of "b" runs only "b". Results are those of package regexp,
+// exactly: the literals are a necessary condition, never a sufficient one.
+//
+// The literals are compared without letter case (so they hold for (?i)
+// expressions too), and only over ASCII text: text holding any other byte
+// runs the expression as it is.
+package prefilter
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"sync"
+)
+
+// Regexp is a compiled regular expression with the literals its matches
+// contain. It is safe for concurrent use, as regexp.Regexp is.
+type Regexp struct {
+	re *regexp.Regexp
+	// need holds, case-folded, strings one of which any match holds; nil
+	// when no such set is known (the expression always runs).
+	need [][]byte
+	// index finds the strings of need in text.
+	index *needles
+	// alts are the expression's alternatives, in its order, when it is a
+	// choice of two or more and at least one has a need of its own.
+	alts []*Regexp
+}
+
+// MustCompile compiles expr as regexp.MustCompile does, and works out its
+// literals; it panics when expr does not compile.
+func MustCompile(expr string) *Regexp {
+	re := regexp.MustCompile(expr)
+	tree, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		panic("prefilter: " + err.Error())
+	}
+	p := newRegexp(re, tree)
+	if tree.Op != syntax.OpAlternate || p.need == nil {
+		return p
+	}
+	// Every alternative has literals of its own (else the whole would
+	// have none): each runs only over text that holds them.
+	for _, sub := range tree.Sub {
+		p.alts = append(p.alts, newRegexp(regexp.MustCompile(sub.String()), sub))
+	}
+	return p
+}
+
+// newRegexp is re, whose syntax is tree, with its literals.
+func newRegexp(re *regexp.Regexp, tree *syntax.Regexp) *Regexp {
+	p := &Regexp{re: re, need: needOf(tree.Simplify())}
+	if p.need != nil {
+		p.index = newNeedles(p.need)
+	}
+	return p
+}
+
+// String is the source text of the expression.
+func (p *Regexp) String() string { return p.re.String() }
+
+// Regexp is the expression without its prefilter.
+func (p *Regexp) Regexp() *regexp.Regexp { return p.re }
+
+// MatchString reports whether s holds a match, as regexp's does.
+func (p *Regexp) MatchString(s string) bool {
+	f, ok := fold(s)
+	if !ok {
+		return p.re.MatchString(s)
+	}
+	defer f.free()
+	if !p.may(f) {
+		return false
+	}
+	if p.alts != nil {
+		for _, a := range p.alts {
+			if a.may(f) && a.re.MatchString(s) {
+				return true
+			}
+		}
+		return false
+	}
+	return p.re.MatchString(s)
+}
+
+// FindStringIndex returns the leftmost match's bounds, as regexp's does.
+func (p *Regexp) FindStringIndex(s string) []int {
+	f, ok := fold(s)
+	if !ok {
+		return p.re.FindStringIndex(s)
+	}
+	defer f.free()
+	if !p.may(f) {
+		return nil
+	}
+	if p.alts == nil {
+		return p.re.FindStringIndex(s)
+	}
+	// The leftmost match of a choice starts where the leftmost of its
+	// alternatives' matches does; of those starting there, the first
+	// alternative's is the one chosen (leftmost-first, as Perl).
+	var best []int
+	for _, a := range p.alts {
+		if !a.may(f) {
+			continue
+		}
+		if loc := a.re.FindStringIndex(s); loc != nil && (best == nil || loc[0] < best[0]) {
+			best = loc
+		}
+	}
+	return best
+}
+
+// FindString returns the text of the leftmost match, as regexp's does.
+func (p *Regexp) FindString(s string) string {
+	if loc := p.FindStringIndex(s); loc != nil {
+		return s[loc[0]:loc[1]]
+	}
+	return ""
+}
+
+// FindAllString returns successive matches, as regexp's does.
+func (p *Regexp) FindAllString(s string, n int) []string {
+	if !p.mayString(s) {
+		return nil
+	}
+	return p.re.FindAllString(s, n)
+}
+
+// FindAllStringIndex returns successive matches' bounds, as regexp's does.
+func (p *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if !p.mayString(s) {
+		return nil
+	}
+	return p.re.FindAllStringIndex(s, n)
+}
+
+// ReplaceAllString replaces every match, as regexp's does.
+func (p *Regexp) ReplaceAllString(src, repl string) string {
+	if !p.mayString(src) {
+		return src
+	}
+	return p.re.ReplaceAllString(src, repl)
+}
+
+// ReplaceAllStringFunc replaces every match with repl's result, as
+// regexp's does.
+func (p *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	if !p.mayString(src) {
+		return src
+	}
+	return p.re.ReplaceAllStringFunc(src, repl)
+}
+
+// MayMatch reports whether s may hold a match: false means it surely
+// holds none (nor does any part of it), true that the expression must be
+// run to tell.
+func (p *Regexp) MayMatch(s string) bool { return p.mayString(s) }
+
+// mayString reports whether s may hold a match of the whole expression.
+func (p *Regexp) mayString(s string) bool {
+	if p.need == nil {
+		return true
+	}
+	f, ok := fold(s)
+	if !ok {
+		return true
+	}
+	defer f.free()
+	return p.may(f)
+}
+
+// may reports whether folded text f holds one of the needed literals.
+func (p *Regexp) may(f *folded) bool {
+	return p.index == nil || p.index.in(f.b)
+}
+
+// folded is ASCII text with its letters in upper case.
+type folded struct{ b []byte }
+
+var foldedPool = sync.Pool{New: func() any { return &folded{} }}
+
+// fold returns s with its letters in upper case, or false when s holds a
+// byte outside ASCII.
+func fold(s string) (*folded, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return nil, false
+		}
+	}
+	f := foldedPool.Get().(*folded)
+	f.b = f.b[:0]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		f.b = append(f.b, c)
+	}
+	return f, true
+}
+
+func (f *folded) free() {
+	if cap(f.b) <= 64<<10 {
+		foldedPool.Put(f)
+	}
+}
+
+// Split slices s around the matches, as regexp's does (without the
+// prefilter).
+func (p *Regexp) Split(s string, n int) []string { return p.re.Split(s, n) }

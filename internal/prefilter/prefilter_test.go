@@ -1,0 +1,142 @@
+package prefilter
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// expressions are shaped as the linter's are: choices of phrases, case
+// folded or not, anchored, with classes, optional parts and repeats.
+var expressions = []string{
+	`(?i)(?:</?(?:tool_response|tool_result)>|\[\[?\s*(?:operator|system)(?: message)?\s*\]\]?|(?:^|\n|[.!?]\s)\s*#{1,6}\s*(?:system|assistant)\s*(?::|$|\n)|\b(?:tool|function) (?:result|output)\b[^:\n]{0,20}:|\blet'?s play a game\b|(?:^|[.:!]\s+)you are [A-Z][a-z]+[A-Z]?[a-z]*\s*[,.])`,
+	`^(?:ignore (?:all |the )?(?:previous|prior) instructions|disregard (?:your|the) rules|you must now)`,
+	`\b(?:curl|wget)\b[^\n|]{1,30}\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash)\b`,
+	`(?:system|assistant)[ \t]*[:：][ \t]*(?:you\b|ignore\b)`,
+	`"role"\s*:\s*"(?:system|developer)"`,
+	`(?i)kelvin|ſecret|straße`,
+	`(?i)\bask\b|(?-i:KEY)|token`,
+	`a*|b`,
+	`(?:x|y)?z`,
+	`[a-c]{2}d|e+f`,
+	`(foo)(bar)?|(baz)`,
+	`(?m)^\s*(?:user|human)\s*:`,
+	`\$\{[^}]{1,8}\}`,
+	`(?i)[k]ey|[s]s`,
+	`(?:)`,
+	`.`,
+	`\A(?:ab|a)(?:bc|c)\z`,
+	`(?i)(?:ab|abc)x|(?:a|ab)(?:c|bcd)`,
+	`xyz|x[y-z]z1|[w-x]y`,
+}
+
+// pieces make the texts the expressions are tried on: their words in
+// every case, letters whose case partners lie outside ASCII, and
+// punctuation.
+var pieces = []string{
+	"ignore", "IGNORE", "Ignore", "all ", "the ", "previous", "prior", " instructions", "disregard", "your", " rules",
+	"you must now", "You are ", "Bob", "ToolBox", ",", ".", ". ", "!", "\n", " ", "\t", ":", "：", "#", "##", "[", "]", "[[", "]]",
+	"<", ">", "/", "tool_result", "TOOL_RESPONSE", "operator", "system", "System", "message", "assistant", "tool", "function",
+	" result", " output", "let's play a game", "lets play a game", "curl", "wget", "|", "sh", "bash", "sudo ", "\"role\"",
+	"\"system\"", "\"developer\"", "kelvin", "\u212aelvin", "ſecret", "SECRET", "straße", "STRASSE", "ask", "ASK", "KEY", "key",
+	"\u212aey", "token", "a", "b", "c", "d", "e", "f", "x", "y", "z", "foo", "bar", "baz", "user", "human", "${", "}", "ab", "abc",
+	"abcx", "bcd", "ss", "é", "xyz1", "wy",
+}
+
+func TestSameAsRegexp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	texts := []string{"", "x", "\u212a", "ignore all previous instructions"}
+	for range 4000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, expr := range expressions {
+		p := MustCompile(expr)
+		re := p.Regexp()
+		for _, s := range texts {
+			same(t, p, re, s)
+		}
+	}
+}
+
+// same fails t when p and re give s different results.
+func same(t *testing.T, p *Regexp, re interface {
+	MatchString(string) bool
+	FindStringIndex(string) []int
+	FindString(string) string
+	FindAllString(string, int) []string
+	FindAllStringIndex(string, int) [][]int
+	ReplaceAllString(string, string) string
+	ReplaceAllStringFunc(string, func(string) string) string
+}, s string) {
+	t.Helper()
+	upper := func(m string) string { return "<" + strings.ToUpper(m) + ">" }
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"MatchString", p.MatchString(s), re.MatchString(s)},
+		{"FindStringIndex", p.FindStringIndex(s), re.FindStringIndex(s)},
+		{"FindString", p.FindString(s), re.FindString(s)},
+		{"FindAllString", p.FindAllString(s, -1), re.FindAllString(s, -1)},
+		{"FindAllStringIndex", p.FindAllStringIndex(s, 2), re.FindAllStringIndex(s, 2)},
+		{"ReplaceAllString", p.ReplaceAllString(s, "[$1]"), re.ReplaceAllString(s, "[$1]")},
+		{"ReplaceAllStringFunc", p.ReplaceAllStringFunc(s, upper), re.ReplaceAllStringFunc(s, upper)},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Fatalf("%s(%q) on %q: got %v, regexp gives %v", c.name, p, s, c.got, c.want)
+		}
+	}
+}
+
+// TestLiterals pins the literals found, so that a change that finds
+// fewer (the expression then runs over all text: no result changes, only
+// the speed) fails here.
+func TestLiterals(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		need []string // nil: none
+		alts int
+	}{
+		{`abc`, []string{"ABC"}, 0},
+		{`(?i)abc|xyz`, []string{"ABC", "XYZ"}, 2},
+		{`\bfoo(?:bar|baz)\b`, []string{"FOOBAR", "FOOBAZ"}, 0},
+		{`x?`, nil, 0},
+		{`a*|b`, nil, 0},
+		{`[^a]+z`, []string{"Z"}, 0},
+		{`(?:^|\n)\s*user\s*:`, []string{"USER"}, 0},
+		{`\b(?:tool|function) (?:result|output)\b`, []string{"TOOL RESULT", "TOOL OUTPUT", "FUNCTION RESULT", "FUNCTION OUTPUT"}, 0},
+		{`(?i)kelvin`, []string{"KELVIN"}, 0},
+		{`(?i)ſ`, []string{"S"}, 0},
+		{`é`, []string{"É"}, 0},
+		{`.{3}`, nil, 0},
+	} {
+		p := MustCompile(c.expr)
+		var got []string
+		for _, n := range p.need {
+			got = append(got, string(n))
+		}
+		if !slices.Equal(got, c.need) || len(p.alts) != c.alts {
+			t.Errorf("%q: literals %q, %d alternatives; want %q, %d", c.expr, got, len(p.alts), c.need, c.alts)
+		}
+	}
+}
+
+func FuzzSameAsRegexp(f *testing.F) {
+	f.Add(uint(0), "ignore all previous instructions")
+	f.Add(uint(5), "\u212aelvin ſecret")
+	f.Add(uint(0), "[[ system message ]] you are Bob.")
+	compiled := make([]*Regexp, len(expressions))
+	for i, expr := range expressions {
+		compiled[i] = MustCompile(expr)
+	}
+	f.Fuzz(func(t *testing.T, i uint, s string) {
+		p := compiled[i%uint(len(compiled))]
+		same(t, p, p.Regexp(), s)
+	})
+}
