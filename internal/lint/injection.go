@@ -1,11 +1,12 @@
 package lint
 
 import (
-	"regexp"
 	"strings"
 	"sync"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/agentcards/agentcards/internal/prefilter"
 )
 
 // injection reads a string for an order to a model: the chat markers and
@@ -124,13 +125,16 @@ func compileAll() {
 	markerPatterns()
 	foreignPatterns()
 	patternWords()
-	for _, re := range []func() *regexp.Regexp{benign, quoted, detectionWords, attackWords, markdownComment, markdownDefinition, markdownTitle, hiddenHTML} {
+	for _, re := range []func() *prefilter.Regexp{benign, quoted, detectionWords, attackWords, markdownComment, markdownDefinition, markdownTitle, hiddenHTML} {
 		re()
 	}
 }
 
 // lazyRegexp compiles expr on first use: the linter's expressions cost
-// nothing to a command that never lints.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+// nothing to a command that never lints. Each runs only over text that
+// holds the literals its matches need (package prefilter): most text
+// holds no order to a model, and is passed over at the speed of a
+// substring search.
+func lazyRegexp(expr string) func() *prefilter.Regexp {
+	return sync.OnceValue(func() *prefilter.Regexp { return prefilter.MustCompile(expr) })
 }

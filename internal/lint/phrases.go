@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/prefilter"
 )
 
 // The phrases of an order to a model (injectionPatterns, over folded
@@ -193,25 +195,25 @@ const foreignOrders = `(?:instrucciones|instructions|anweisungen|instrucoes|istr
 // holds its gate.
 var markerPatterns = sync.OnceValue(func() []markerPattern {
 	return []markerPattern{
-		{[]string{"<"}, regexp.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system_prompt|im_start|important|admin_instructions|hidden_instructions)>|<(?:start|end)_of_turn>|<(?:system|instructions?|prompt)>[^<]+</(?:system|instructions?|prompt)>`)},
-		{[]string{"[inst", "[/inst", "[system", "[admin"}, regexp.MustCompile(`\[/?inst\]|\[(?:system|admin)(?: (?:note|message|prompt|override))?\]`)},
-		{[]string{"#"}, regexp.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:`)},
-		{[]string{"system prompt"}, regexp.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
+		{[]string{"<"}, prefilter.MustCompile(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id|start|message|channel|end)\|>|<</?sys>>|</?(?:system_prompt|im_start|important|admin_instructions|hidden_instructions)>|<(?:start|end)_of_turn>|<(?:system|instructions?|prompt)>[^<]+</(?:system|instructions?|prompt)>`)},
+		{[]string{"[inst", "[/inst", "[system", "[admin"}, prefilter.MustCompile(`\[/?inst\]|\[(?:system|admin)(?: (?:note|message|prompt|override))?\]`)},
+		{[]string{"#"}, prefilter.MustCompile(`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instruction|response|assistant)[ \t]*:`)},
+		{[]string{"system prompt"}, prefilter.MustCompile(`\bbegin system prompt\b|\bend of system prompt\b`)},
 		// A chat role at the start of a line or sentence, speaking: "System:
 		// you are ...", "SYSTEM PROMPT: ignore ...".
-		{[]string{"system", "assistant", "developer"}, regexp.MustCompile(`(?:^|[\n.!?][ \t]*|[\n.!?][ \t>*_#-]+)(?:system|assistant|developer)(?:[ \t]+(?:prompt|message|note|instruction|instructions|override))?[ \t]*[:：][ \t]*(?:you\b|ignore\b|disregard\b|forget\b|from now on\b|always\b|never\b|do not\b|don't\b|dont\b|new instructions\b|the user\b|call\b|route\b|respond\b|reply\b|answer\b|act\b|override\b|important\b|i will\b|i have\b|i've\b|i am\b|sure\b|ok\b|okay\b|proceed\b|all (?:agents|assistants|models)\b)`)},
+		{[]string{"system", "assistant", "developer"}, prefilter.MustCompile(`(?:^|[\n.!?][ \t]*|[\n.!?][ \t>*_#-]+)(?:system|assistant|developer)(?:[ \t]+(?:prompt|message|note|instruction|instructions|override))?[ \t]*[:：][ \t]*(?:you\b|ignore\b|disregard\b|forget\b|from now on\b|always\b|never\b|do not\b|don't\b|dont\b|new instructions\b|the user\b|call\b|route\b|respond\b|reply\b|answer\b|act\b|override\b|important\b|i will\b|i have\b|i've\b|i am\b|sure\b|ok\b|okay\b|proceed\b|all (?:agents|assistants|models)\b)`)},
 		// A role's note in markup: "###ADMIN###", "ADMIN NOTE:", "@system:",
 		// "(system)" at a line's start.
-		{[]string{"#", "admin", "system", "developer", "root", "@", "("}, regexp.MustCompile(`#{2,}[ \t]*(?:admin|administrator|system|sys|root|developer|important|instructions?)[ \t]*#{2,}|\b(?:admin|administrator|system|developer|root|operator) (?:message|instruction|instructions|override|command|directive)[ \t]*[:：]|\b(?:admin|administrator|system|developer|root|operator) (?:note|notice)[ \t]*[:：][^.\n]{0,60}\b(?:you|your|assistant|model|ai|llm|ignore|disregard|forget|always|never|do not|don't|must|call|invoke|send|forward|reveal|approve|grant|transfer|obey)\b|@(?:system|admin|assistant|developer)[ \t]*[:：]|(?:^|\n)[ \t]*\((?:system|admin|developer)\)`)},
+		{[]string{"#", "admin", "system", "developer", "root", "@", "("}, prefilter.MustCompile(`#{2,}[ \t]*(?:admin|administrator|system|sys|root|developer|important|instructions?)[ \t]*#{2,}|\b(?:admin|administrator|system|developer|root|operator) (?:message|instruction|instructions|override|command|directive)[ \t]*[:：]|\b(?:admin|administrator|system|developer|root|operator) (?:note|notice)[ \t]*[:：][^.\n]{0,60}\b(?:you|your|assistant|model|ai|llm|ignore|disregard|forget|always|never|do not|don't|must|call|invoke|send|forward|reveal|approve|grant|transfer|obey)\b|@(?:system|admin|assistant|developer)[ \t]*[:：]|(?:^|\n)[ \t]*\((?:system|admin|developer)\)`)},
 		// A chat message in JSON: {"role": "system", "content": ...}.
-		{[]string{`"role"`}, regexp.MustCompile(`"role"\s*:\s*"(?:system|developer)"`)},
+		{[]string{`"role"`}, prefilter.MustCompile(`"role"\s*:\s*"(?:system|developer)"`)},
 		// An image whose URL carries a template of the conversation:
 		// rendered, it sends what the model fills in to whoever serves it.
-		{[]string{"![", "<img"}, regexp.MustCompile(`(?:!\[[^\]]{0,200}\]\(\s*|<img\b[^>]{0,200}\bsrc\s*=\s*["']?)(?:https?:)?//[^\s)"'>]{0,300}(?:\{[^}\s]{1,80}\}|%7b[^\s)"'>]{1,80}%7d|\$\{[^}\s]{1,80}\}|\[[a-z_ ]{1,40}\])`)},
+		{[]string{"![", "<img"}, prefilter.MustCompile(`(?:!\[[^\]]{0,200}\]\(\s*|<img\b[^>]{0,200}\bsrc\s*=\s*["']?)(?:https?:)?//[^\s)"'>]{0,300}(?:\{[^}\s]{1,80}\}|%7b[^\s)"'>]{1,80}%7d|\$\{[^}\s]{1,80}\}|\[[a-z_ ]{1,40}\])`)},
 		// A remote script piped to a shell.
-		{[]string{"curl", "wget", "iwr", "invoke-webrequest"}, regexp.MustCompile(`\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{1,300}\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|python3?|iex|powershell)\b`)},
+		{[]string{"curl", "wget", "iwr", "invoke-webrequest"}, prefilter.MustCompile(`\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{1,300}\|[ \t]*(?:sudo[ \t]+)?(?:sh|bash|zsh|python3?|iex|powershell)\b`)},
 		// A made-up conversation: a user's turn, then an assistant's.
-		{[]string{"user", "human"}, regexp.MustCompile(`(?:^|\n)[ \t]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n)?[ \t]*(?:assistant|ai|bot|gpt|model)[ \t]*:`)},
+		{[]string{"user", "human"}, prefilter.MustCompile(`(?:^|\n)[ \t]*(?:user|human)[ \t]*:[^\n]*\n(?:[^\n]*\n)?[ \t]*(?:assistant|ai|bot|gpt|model)[ \t]*:`)},
 	}
 })
 
@@ -219,7 +221,7 @@ var markerPatterns = sync.OnceValue(func() []markerPattern {
 // every match holds.
 type markerPattern struct {
 	gate []string // any of them
-	re   *regexp.Regexp
+	re   *prefilter.Regexp
 }
 
 // byGate lists, for each gate word, the patterns it lets run, joined in
@@ -234,8 +236,8 @@ var byGate = gatePatterns()
 type gateWord struct {
 	once                    sync.Once
 	patterns                []int
-	any, strict             *regexp.Regexp // nil: none
-	sentenceAny, sentStrict *regexp.Regexp
+	any, strict             *prefilter.Regexp // nil: none
+	sentenceAny, sentStrict *prefilter.Regexp
 }
 
 // sentencePattern reports whether pattern i starts at a sentence's start
@@ -257,7 +259,7 @@ func gatePatterns() map[string]*gateWord {
 
 // compile joins the word's patterns.
 func (g *gateWord) compile() {
-	join := func(sentence, strict bool) *regexp.Regexp {
+	join := func(sentence, strict bool) *prefilter.Regexp {
 		var alts []string
 		for _, i := range g.patterns {
 			if sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) {
@@ -267,7 +269,7 @@ func (g *gateWord) compile() {
 		if alts == nil {
 			return nil
 		}
-		return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
+		return prefilter.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
 	}
 	g.any, g.strict = join(false, false), join(false, true)
 	g.sentenceAny, g.sentStrict = join(true, false), join(true, true)
@@ -283,6 +285,23 @@ const windowWords = 24
 // one matches ends the search.
 func matchFolded(folded string, example bool) string {
 	text := ". " + folded + " ."
+	// A gate word's patterns need words of their own: text without them
+	// is passed over at every place the gate word is.
+	var may map[*prefilter.Regexp]bool
+	mayMatch := func(re *prefilter.Regexp) bool {
+		if re == nil {
+			return false
+		}
+		m, ok := may[re]
+		if !ok {
+			if may == nil {
+				may = map[*prefilter.Regexp]bool{}
+			}
+			m = re.MayMatch(text)
+			may[re] = m
+		}
+		return m
+	}
 	for lo := 0; lo < len(text); {
 		end := strings.IndexByte(text[lo:], ' ')
 		if end < 0 {
@@ -298,12 +317,12 @@ func matchFolded(folded string, example bool) string {
 			}
 			to := windowEnd(text, end)
 			// A match at the sentence's start starts earlier, at its ". ".
-			if sentence != nil && lo >= 2 && text[lo-2:lo] == ". " {
+			if lo >= 2 && text[lo-2:lo] == ". " && mayMatch(sentence) {
 				if loc := sentence.FindStringIndex(text[lo-2 : to]); loc != nil {
 					return strings.ReplaceAll(strings.Trim(text[lo-2:lo-2+loc[1]], ". "), " . ", ". ")
 				}
 			}
-			if at != nil {
+			if mayMatch(at) {
 				if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign().MatchString(text[lo:to]) {
 					return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
 				}
