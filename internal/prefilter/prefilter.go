@@ -25,7 +25,7 @@ type Regexp struct {
 	// when no such set is known (the expression always runs).
 	need [][]byte
 	// index finds the strings of need in text.
-	index *needles
+	index *table
 	// alts are the expression's alternatives, in its order, when it is a
 	// choice of two or more and at least one has a need of its own.
 	alts []*Regexp
@@ -55,7 +55,10 @@ func MustCompile(expr string) *Regexp {
 func newRegexp(re *regexp.Regexp, tree *syntax.Regexp) *Regexp {
 	p := &Regexp{re: re, need: needOf(tree.Simplify())}
 	if p.need != nil {
-		p.index = newNeedles(p.need)
+		p.index = newTable()
+		for _, lit := range p.need {
+			p.index.add(lit, 0)
+		}
 	}
 	return p
 }
@@ -176,7 +179,15 @@ func (p *Regexp) mayString(s string) bool {
 
 // may reports whether folded text f holds one of the needed literals.
 func (p *Regexp) may(f *folded) bool {
-	return p.index == nil || p.index.in(f.b)
+	if p.index == nil {
+		return true
+	}
+	found := false
+	p.index.scan(f.b, func(int) bool {
+		found = true
+		return true
+	})
+	return found
 }
 
 // folded is ASCII text with its letters in upper case.

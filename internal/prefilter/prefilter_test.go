@@ -140,3 +140,37 @@ func FuzzSameAsRegexp(f *testing.F) {
 		same(t, p, p.Regexp(), s)
 	})
 }
+
+// TestSetSameAsRegexp checks that a Set never rules out an expression
+// that matches, and rules out those with literals the text lacks.
+func TestSetSameAsRegexp(t *testing.T) {
+	set := NewSet(expressions)
+	compiled := make([]*Regexp, len(expressions))
+	for i, expr := range expressions {
+		compiled[i] = MustCompile(expr)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	ruledOut := 0
+	for range 4000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		may := set.Possible(s)
+		for i, p := range compiled {
+			if !may[i] {
+				ruledOut++
+				if p.Regexp().MatchString(s) {
+					t.Fatalf("%q matches %q, which the set ruled out", p, s)
+				}
+			}
+			if may[i] != p.MayMatch(s) {
+				t.Fatalf("%q on %q: set says %v, the expression's literals %v", p, s, may[i], p.MayMatch(s))
+			}
+		}
+	}
+	if ruledOut == 0 {
+		t.Fatal("the set ruled out nothing")
+	}
+}
