@@ -236,8 +236,31 @@ var byGate = gatePatterns()
 type gateWord struct {
 	once                    sync.Once
 	patterns                []int
-	any, strict             *prefilter.Regexp // nil: none
-	sentenceAny, sentStrict *prefilter.Regexp
+	any, strict             *regexp.Regexp // nil: none
+	sentenceAny, sentStrict *regexp.Regexp
+}
+
+// phraseSet finds which patterns a text may hold (package prefilter), so
+// that a gate word none of whose patterns it may hold is passed over.
+var phraseSet = sync.OnceValue(func() *prefilter.Set {
+	exprs := make([]string, len(injectionPatterns))
+	for i, p := range injectionPatterns {
+		exprs[i] = p.re
+	}
+	return prefilter.NewSet(exprs)
+})
+
+// mayMatch reports whether text, of which possible tells which patterns
+// it may hold (phraseSet), may hold one of the word's patterns of the
+// kind asked: at the sentence's start or not, and those a request may
+// say or not (as compile joins them).
+func (g *gateWord) mayMatch(possible []bool, sentence, strict bool) bool {
+	for _, i := range g.patterns {
+		if possible[i] && sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) {
+			return true
+		}
+	}
+	return false
 }
 
 // sentencePattern reports whether pattern i starts at a sentence's start
@@ -259,7 +282,7 @@ func gatePatterns() map[string]*gateWord {
 
 // compile joins the word's patterns.
 func (g *gateWord) compile() {
-	join := func(sentence, strict bool) *prefilter.Regexp {
+	join := func(sentence, strict bool) *regexp.Regexp {
 		var alts []string
 		for _, i := range g.patterns {
 			if sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) {
@@ -269,7 +292,7 @@ func (g *gateWord) compile() {
 		if alts == nil {
 			return nil
 		}
-		return prefilter.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
+		return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
 	}
 	g.any, g.strict = join(false, false), join(false, true)
 	g.sentenceAny, g.sentStrict = join(true, false), join(true, true)
@@ -285,23 +308,9 @@ const windowWords = 24
 // one matches ends the search.
 func matchFolded(folded string, example bool) string {
 	text := ". " + folded + " ."
-	// A gate word's patterns need words of their own: text without them
-	// is passed over at every place the gate word is.
-	var may map[*prefilter.Regexp]bool
-	mayMatch := func(re *prefilter.Regexp) bool {
-		if re == nil {
-			return false
-		}
-		m, ok := may[re]
-		if !ok {
-			if may == nil {
-				may = map[*prefilter.Regexp]bool{}
-			}
-			m = re.MayMatch(text)
-			may[re] = m
-		}
-		return m
-	}
+	// Most text holds none of the words a gate word's patterns need:
+	// such a gate word is passed over wherever it is.
+	possible := phraseSet().Possible(text)
 	for lo := 0; lo < len(text); {
 		end := strings.IndexByte(text[lo:], ' ')
 		if end < 0 {
@@ -310,19 +319,23 @@ func matchFolded(folded string, example bool) string {
 			end += lo
 		}
 		if g := byGate[text[lo:end]]; g != nil {
-			g.once.Do(g.compile)
+			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
+			atWord := g.mayMatch(possible, false, example)
+			if atSentence || atWord {
+				g.once.Do(g.compile)
+			}
 			sentence, at := g.sentenceAny, g.any
 			if example {
 				sentence, at = g.sentStrict, g.strict
 			}
 			to := windowEnd(text, end)
 			// A match at the sentence's start starts earlier, at its ". ".
-			if lo >= 2 && text[lo-2:lo] == ". " && mayMatch(sentence) {
+			if atSentence && sentence != nil {
 				if loc := sentence.FindStringIndex(text[lo-2 : to]); loc != nil {
 					return strings.ReplaceAll(strings.Trim(text[lo-2:lo-2+loc[1]], ". "), " . ", ". ")
 				}
 			}
-			if mayMatch(at) {
+			if atWord && at != nil {
 				if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign().MatchString(text[lo:to]) {
 					return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
 				}
