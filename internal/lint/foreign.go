@@ -125,14 +125,20 @@ var foreignSignals = sync.OnceValue(func() []signal {
 
 // foreignHints are words of other languages written in Latin letters
 // without accents, which English text seldom holds.
-var foreignHints = []string{" el ", " la ", " los ", " las ", " der ", " die ", " und ", " il ", " per ", " het ", " een ", " de ", " dla ", " untuk ", " och ", " que ", " les ", " du ", " di ", " nie ", " ve ", " voor ", " non ", " je ", " jangan ", " wat "}
+var foreignHints = wordSet("el la los las der die und il per het een de dla untuk och que les du di nie ve voor non je jangan wat")
 
-// mayBeForeign reports whether ASCII text s may be in another language.
+// mayBeForeign reports whether ASCII text s may be in another language:
+// whether it holds a foreign hint between two spaces.
 func mayBeForeign(s string) bool {
-	for _, h := range foreignHints {
-		if strings.Contains(s, h) {
+	for i := strings.IndexByte(s, ' '); i >= 0; {
+		next := strings.IndexByte(s[i+1:], ' ')
+		if next < 0 {
+			return false
+		}
+		if foreignHints[s[i+1:i+1+next]] {
 			return true
 		}
+		i += 1 + next
 	}
 	return false
 }
