@@ -25,10 +25,24 @@ type info struct {
 	need []string
 }
 
-// needOf returns, folded, strings one of which every match of re holds,
-// or nil when none are known.
-func needOf(re *syntax.Regexp) [][]byte {
-	in := analyze(re)
+// ignoresCase reports whether any literal of re ignores letter case. (A
+// class that does is spelt out in both cases by the parser already.)
+func ignoresCase(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase != 0 {
+		return true
+	}
+	for _, sub := range re.Sub {
+		if ignoresCase(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// needOf returns strings one of which every match of re holds, folded
+// when caseless, or nil when none are known.
+func needOf(re *syntax.Regexp, caseless bool) []string {
+	in := literals{caseless}.analyze(re)
 	need := in.need
 	if need == nil {
 		need = nonEmpty(in.exact)
@@ -36,15 +50,7 @@ func needOf(re *syntax.Regexp) [][]byte {
 	if need == nil {
 		return nil
 	}
-	need = minimal(need)
-	out := make([][]byte, 0, len(need))
-	for _, s := range need {
-		// A literal with a letter whose case partners are all outside
-		// ASCII is never in ASCII text; fold only ever sees ASCII text,
-		// so such a literal simply never passes, which is right.
-		out = append(out, []byte(s))
-	}
-	return out
+	return minimal(need)
 }
 
 // minimal drops from set every string that holds another of its strings:
@@ -74,40 +80,53 @@ func nonEmpty(set []string) []string {
 	return set
 }
 
+// literals works out the literals of expressions.
+type literals struct {
+	caseless bool // fold them (foldRunes)
+}
+
+// runes is runes as literals are compared: folded when caseless.
+func (l literals) runes(runes []rune) string {
+	if l.caseless {
+		return foldRunes(runes)
+	}
+	return string(runes)
+}
+
 // analyze works out the literals of re.
-func analyze(re *syntax.Regexp) info {
+func (l literals) analyze(re *syntax.Regexp) info {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return info{exact: []string{foldRunes(re.Rune)}}
+		return info{exact: []string{l.runes(re.Rune)}}
 	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine,
 		syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return info{exact: []string{""}}
 	case syntax.OpCharClass:
-		return info{exact: classStrings(re.Rune)}
+		return info{exact: l.classStrings(re.Rune)}
 	case syntax.OpCapture:
-		return analyze(re.Sub[0])
+		return l.analyze(re.Sub[0])
 	case syntax.OpPlus:
-		sub := analyze(re.Sub[0])
+		sub := l.analyze(re.Sub[0])
 		return info{need: needOfInfo(sub)}
 	case syntax.OpRepeat:
 		if re.Min < 1 {
 			return info{}
 		}
-		sub := analyze(re.Sub[0])
+		sub := l.analyze(re.Sub[0])
 		if re.Min == 1 && re.Max == 1 {
 			return sub
 		}
 		return info{need: needOfInfo(sub)}
 	case syntax.OpQuest:
-		sub := analyze(re.Sub[0])
+		sub := l.analyze(re.Sub[0])
 		if sub.exact != nil {
 			return info{exact: union([]string{""}, sub.exact)}
 		}
 		return info{}
 	case syntax.OpConcat:
-		return concat(re.Sub)
+		return l.concat(re.Sub)
 	case syntax.OpAlternate:
-		return alternate(re.Sub)
+		return l.alternate(re.Sub)
 	}
 	// Any character, repetitions that may be empty, and what else there
 	// is: nothing known.
@@ -127,7 +146,7 @@ func needOfInfo(in info) []string {
 // exact strings of neighbours are joined while the product stays small,
 // and the need kept is the best of the pieces' (the one whose shortest
 // string is longest, then the one with fewest strings).
-func concat(subs []*syntax.Regexp) info {
+func (l literals) concat(subs []*syntax.Regexp) info {
 	var best []string
 	consider := func(set []string) {
 		if set = nonEmpty(set); set != nil && better(set, best) {
@@ -137,7 +156,7 @@ func concat(subs []*syntax.Regexp) info {
 	run := []string{""} // the exact strings of the pieces joined so far
 	allExact := true
 	for _, sub := range subs {
-		in := analyze(sub)
+		in := l.analyze(sub)
 		if in.exact != nil && run != nil && len(run)*len(in.exact) <= maxSet {
 			run = product(run, in.exact)
 			continue
@@ -162,11 +181,11 @@ func concat(subs []*syntax.Regexp) info {
 
 // alternate works out the literals of a choice: every alternative must
 // be known for the choice to be.
-func alternate(subs []*syntax.Regexp) info {
+func (l literals) alternate(subs []*syntax.Regexp) info {
 	var exact, need []string
 	exactKnown, needKnown := true, true
 	for _, sub := range subs {
-		in := analyze(sub)
+		in := l.analyze(sub)
 		if exactKnown && in.exact != nil && len(exact)+len(in.exact) <= maxSet {
 			exact = union(exact, in.exact)
 		} else {
@@ -240,10 +259,9 @@ func union(a, b []string) []string {
 	return out
 }
 
-// classStrings is the characters of a class given by rune ranges, each
-// folded, or nil when there are too many (or any outside ASCII: text that
-// fold reads is ASCII, so they only widen the set).
-func classStrings(ranges []rune) []string {
+// classStrings is the characters of a class given by rune ranges, as
+// runes gives them, or nil when there are too many.
+func (l literals) classStrings(ranges []rune) []string {
 	var out []string
 	for i := 0; i+1 < len(ranges); i += 2 {
 		lo, hi := ranges[i], ranges[i+1]
@@ -251,7 +269,7 @@ func classStrings(ranges []rune) []string {
 			return nil
 		}
 		for r := lo; r <= hi; r++ {
-			s := foldRunes([]rune{r})
+			s := l.runes([]rune{r})
 			if !slices.Contains(out, s) {
 				out = append(out, s)
 			}

@@ -1,18 +1,15 @@
 package prefilter
 
-import (
-	"bytes"
-	"encoding/binary"
-)
+import "unicode/utf8"
 
-// table finds which of a set of literals folded ASCII text holds, in one
-// pass over the text: at each position, the next four bytes (or two, for
-// shorter literals, or one) are looked up in bit tables of the literals'
-// first bytes, and only literals that start so are compared.
+// table finds which of a set of literals a text holds, in one pass over
+// the text: at each position, the next four bytes (or two, for shorter
+// literals, or one) are looked up in bit tables of the literals' first
+// bytes, and only literals that start so are compared.
 type table struct {
-	single    [2]uint64 // one-byte literals
+	single    [256 / 64]uint64 // one-byte literals
 	singleIDs map[byte][]int
-	pairs     [128 * 128 / 64]uint64 // the first two bytes of two- and three-byte literals
+	pairs     [256 * 256 / 64]uint64 // the first two bytes of two- and three-byte literals
 	byPair    map[uint16][]entry
 	quads     [1 << quadBits / 64]uint64 // a hash of the first four bytes of longer literals
 	byQuad    map[uint32][]entry
@@ -23,7 +20,7 @@ const quadBits = 16
 
 // entry is a literal of two bytes or more and what it stands for.
 type entry struct {
-	lit []byte
+	lit string
 	id  int
 }
 
@@ -31,34 +28,37 @@ func newTable() *table {
 	return &table{singleIDs: map[byte][]int{}, byPair: map[uint16][]entry{}, byQuad: map[uint32][]entry{}}
 }
 
-// add adds lit, folded, standing for id. A literal with a byte outside
-// ASCII is left out: the text fold returns never holds it.
-func (t *table) add(lit []byte, id int) {
+// add adds lit, standing for id.
+func (t *table) add(lit string, id int) {
 	switch {
-	case len(lit) == 0 || bytes.ContainsFunc(lit, func(r rune) bool { return r >= 0x80 }):
+	case len(lit) == 0:
 	case len(lit) == 1:
 		t.single[lit[0]/64] |= 1 << (lit[0] % 64)
 		t.singleIDs[lit[0]] = append(t.singleIDs[lit[0]], id)
 	case len(lit) < 4:
-		k := pairKey(lit[0], lit[1])
+		k := uint16(lit[0])<<8 | uint16(lit[1])
 		t.pairs[k/64] |= 1 << (k % 64)
 		t.byPair[k] = append(t.byPair[k], entry{lit, id})
 	default:
-		q := binary.LittleEndian.Uint32(lit)
+		q := quad(lit, 0)
 		h := quadHash(q)
 		t.quads[h/64] |= 1 << (h % 64)
 		t.byQuad[q] = append(t.byQuad[q], entry{lit, id})
 	}
 }
 
-func pairKey(a, b byte) uint16 { return uint16(a)<<7 | uint16(b) }
+// quad is the four bytes of text at i, as a number.
+func quad[T string | []byte](text T, i int) uint32 {
+	return uint32(text[i]) | uint32(text[i+1])<<8 | uint32(text[i+2])<<16 | uint32(text[i+3])<<24
+}
 
 func quadHash(q uint32) uint32 { return q * 0x9E3779B1 >> (32 - quadBits) }
 
-// scan calls found with the id of each literal text holds, at each place
-// it holds it, until found returns true.
-func (t *table) scan(text []byte, found func(id int) bool) {
-	for i, c := range text {
+// scan calls found with the id of each literal of t that text holds, at
+// each place it holds it, until found returns true.
+func scan[T string | []byte](t *table, text T, found func(id int) bool) {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
 		if t.single[c/64]&(1<<(c%64)) != 0 {
 			for _, id := range t.singleIDs[c] {
 				if found(id) {
@@ -69,9 +69,9 @@ func (t *table) scan(text []byte, found func(id int) bool) {
 		if i+1 == len(text) {
 			break
 		}
-		if k := pairKey(c, text[i+1]); t.pairs[k/64]&(1<<(k%64)) != 0 {
+		if k := uint16(c)<<8 | uint16(text[i+1]); t.pairs[k/64]&(1<<(k%64)) != 0 {
 			for _, e := range t.byPair[k] {
-				if bytes.HasPrefix(text[i:], e.lit) && found(e.id) {
+				if hasAt(text, i, e.lit) && found(e.id) {
 					return
 				}
 			}
@@ -79,14 +79,39 @@ func (t *table) scan(text []byte, found func(id int) bool) {
 		if i+4 > len(text) {
 			continue
 		}
-		q := binary.LittleEndian.Uint32(text[i:])
+		q := quad(text, i)
 		if h := quadHash(q); t.quads[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
 		for _, e := range t.byQuad[q] {
-			if bytes.HasPrefix(text[i:], e.lit) && found(e.id) {
+			if hasAt(text, i, e.lit) && found(e.id) {
 				return
 			}
 		}
 	}
+}
+
+// hasAt reports whether text holds lit at i.
+func hasAt[T string | []byte](text T, i int, lit string) bool {
+	return len(text)-i >= len(lit) && string(text[i:i+len(lit)]) == lit
+}
+
+// holds reports whether text holds any literal of t.
+func holds[T string | []byte](t *table, text T) bool {
+	found := false
+	scan(t, text, func(int) bool {
+		found = true
+		return true
+	})
+	return found
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -6,9 +6,10 @@
 // literals of "b" runs only "b". Results are those of package regexp,
 // exactly: the literals are a necessary condition, never a sufficient one.
 //
-// The literals are compared without letter case (so they hold for (?i)
-// expressions too), and only over ASCII text: text holding any other byte
-// runs the expression as it is.
+// The literals of an expression that ignores letter case ((?i)) are
+// compared without case, and only over ASCII text: text holding any other
+// byte runs the expression as it is. Those of other expressions are
+// compared byte for byte, over any text.
 package prefilter
 
 import (
@@ -21,9 +22,12 @@ import (
 // contain. It is safe for concurrent use, as regexp.Regexp is.
 type Regexp struct {
 	re *regexp.Regexp
-	// need holds, case-folded, strings one of which any match holds; nil
-	// when no such set is known (the expression always runs).
-	need [][]byte
+	// need holds strings one of which any match holds (folded when
+	// caseless); nil when no such set is known (the expression always
+	// runs).
+	need []string
+	// caseless is whether the expression ignores letter case anywhere.
+	caseless bool
 	// index finds the strings of need in text.
 	index *table
 	// alts are the expression's alternatives, in its order, when it is a
@@ -53,11 +57,16 @@ func MustCompile(expr string) *Regexp {
 
 // newRegexp is re, whose syntax is tree, with its literals.
 func newRegexp(re *regexp.Regexp, tree *syntax.Regexp) *Regexp {
-	p := &Regexp{re: re, need: needOf(tree.Simplify())}
+	caseless := ignoresCase(tree)
+	p := &Regexp{re: re, need: needOf(tree.Simplify(), caseless), caseless: caseless}
 	if p.need != nil {
 		p.index = newTable()
 		for _, lit := range p.need {
-			p.index.add(lit, 0)
+			if !caseless || isASCII(lit) {
+				// A caseless literal outside ASCII is in no text that
+				// fold reads.
+				p.index.add(lit, 0)
+			}
 		}
 	}
 	return p
@@ -71,17 +80,14 @@ func (p *Regexp) Regexp() *regexp.Regexp { return p.re }
 
 // MatchString reports whether s holds a match, as regexp's does.
 func (p *Regexp) MatchString(s string) bool {
-	f, ok := fold(s)
-	if !ok {
-		return p.re.MatchString(s)
-	}
-	defer f.free()
-	if !p.may(f) {
+	t := text{s: s}
+	defer t.free()
+	if !p.may(&t) {
 		return false
 	}
 	if p.alts != nil {
 		for _, a := range p.alts {
-			if a.may(f) && a.re.MatchString(s) {
+			if a.may(&t) && a.re.MatchString(s) {
 				return true
 			}
 		}
@@ -92,12 +98,9 @@ func (p *Regexp) MatchString(s string) bool {
 
 // FindStringIndex returns the leftmost match's bounds, as regexp's does.
 func (p *Regexp) FindStringIndex(s string) []int {
-	f, ok := fold(s)
-	if !ok {
-		return p.re.FindStringIndex(s)
-	}
-	defer f.free()
-	if !p.may(f) {
+	t := text{s: s}
+	defer t.free()
+	if !p.may(&t) {
 		return nil
 	}
 	if p.alts == nil {
@@ -108,7 +111,7 @@ func (p *Regexp) FindStringIndex(s string) []int {
 	// alternative's is the one chosen (leftmost-first, as Perl).
 	var best []int
 	for _, a := range p.alts {
-		if !a.may(f) {
+		if !a.may(&t) {
 			continue
 		}
 		if loc := a.re.FindStringIndex(s); loc != nil && (best == nil || loc[0] < best[0]) {
@@ -128,7 +131,7 @@ func (p *Regexp) FindString(s string) string {
 
 // FindAllString returns successive matches, as regexp's does.
 func (p *Regexp) FindAllString(s string, n int) []string {
-	if !p.mayString(s) {
+	if !p.MayMatch(s) {
 		return nil
 	}
 	return p.re.FindAllString(s, n)
@@ -136,7 +139,7 @@ func (p *Regexp) FindAllString(s string, n int) []string {
 
 // FindAllStringIndex returns successive matches' bounds, as regexp's does.
 func (p *Regexp) FindAllStringIndex(s string, n int) [][]int {
-	if !p.mayString(s) {
+	if !p.MayMatch(s) {
 		return nil
 	}
 	return p.re.FindAllStringIndex(s, n)
@@ -144,7 +147,7 @@ func (p *Regexp) FindAllStringIndex(s string, n int) [][]int {
 
 // ReplaceAllString replaces every match, as regexp's does.
 func (p *Regexp) ReplaceAllString(src, repl string) string {
-	if !p.mayString(src) {
+	if !p.MayMatch(src) {
 		return src
 	}
 	return p.re.ReplaceAllString(src, repl)
@@ -153,41 +156,60 @@ func (p *Regexp) ReplaceAllString(src, repl string) string {
 // ReplaceAllStringFunc replaces every match with repl's result, as
 // regexp's does.
 func (p *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	if !p.mayString(src) {
+	if !p.MayMatch(src) {
 		return src
 	}
 	return p.re.ReplaceAllStringFunc(src, repl)
 }
 
+// Split slices s around the matches, as regexp's does (without the
+// prefilter).
+func (p *Regexp) Split(s string, n int) []string { return p.re.Split(s, n) }
+
 // MayMatch reports whether s may hold a match: false means it surely
 // holds none (nor does any part of it), true that the expression must be
 // run to tell.
-func (p *Regexp) MayMatch(s string) bool { return p.mayString(s) }
-
-// mayString reports whether s may hold a match of the whole expression.
-func (p *Regexp) mayString(s string) bool {
-	if p.need == nil {
-		return true
-	}
-	f, ok := fold(s)
-	if !ok {
-		return true
-	}
-	defer f.free()
-	return p.may(f)
+func (p *Regexp) MayMatch(s string) bool {
+	t := text{s: s}
+	defer t.free()
+	return p.may(&t)
 }
 
-// may reports whether folded text f holds one of the needed literals.
-func (p *Regexp) may(f *folded) bool {
+// may reports whether t may hold a match of the whole expression.
+func (p *Regexp) may(t *text) bool {
 	if p.index == nil {
 		return true
 	}
-	found := false
-	p.index.scan(f.b, func(int) bool {
-		found = true
-		return true
-	})
-	return found
+	if !p.caseless {
+		return holds(p.index, t.s)
+	}
+	f, ok := t.folded()
+	return !ok || holds(p.index, f)
+}
+
+// text is a text being matched, folded once when first needed.
+type text struct {
+	s     string
+	fold  *folded
+	other bool // s holds a byte outside ASCII
+}
+
+// folded returns t with its letters in upper case, or false when t holds
+// a byte outside ASCII.
+func (t *text) folded() ([]byte, bool) {
+	if t.fold == nil && !t.other {
+		t.fold, t.other = fold(t.s)
+	}
+	if t.other {
+		return nil, false
+	}
+	return t.fold.b, true
+}
+
+func (t *text) free() {
+	if t.fold != nil {
+		t.fold.free()
+	}
 }
 
 // folded is ASCII text with its letters in upper case.
@@ -195,13 +217,11 @@ type folded struct{ b []byte }
 
 var foldedPool = sync.Pool{New: func() any { return &folded{} }}
 
-// fold returns s with its letters in upper case, or false when s holds a
+// fold returns s with its letters in upper case, or true when s holds a
 // byte outside ASCII.
 func fold(s string) (*folded, bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return nil, false
-		}
+	if !isASCII(s) {
+		return nil, true
 	}
 	f := foldedPool.Get().(*folded)
 	f.b = f.b[:0]
@@ -212,7 +232,7 @@ func fold(s string) (*folded, bool) {
 		}
 		f.b = append(f.b, c)
 	}
-	return f, true
+	return f, false
 }
 
 func (f *folded) free() {
@@ -220,7 +240,3 @@ func (f *folded) free() {
 		foldedPool.Put(f)
 	}
 }
-
-// Split slices s around the matches, as regexp's does (without the
-// prefilter).
-func (p *Regexp) Split(s string, n int) []string { return p.re.Split(s, n) }

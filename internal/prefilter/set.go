@@ -3,28 +3,41 @@ package prefilter
 import "regexp/syntax"
 
 // Set tells, in one pass over a text, which of many expressions may match
-// it: the literals of all of them are looked up together.
+// it: the literals of all of them are looked up together (those of
+// expressions ignoring case in a second pass, over the folded text).
 type Set struct {
-	n      int
-	always []int // expressions without literals
-	lits   *table
+	n        int
+	always   []int // expressions without literals
+	exact    *table
+	caseless *table
+	// caselessIDs are the expressions whose literals are caseless.
+	caselessIDs []int
 }
 
 // NewSet works out the literals of exprs, which must compile.
 func NewSet(exprs []string) *Set {
-	s := &Set{n: len(exprs), lits: newTable()}
+	s := &Set{n: len(exprs), exact: newTable(), caseless: newTable()}
 	for id, expr := range exprs {
 		tree, err := syntax.Parse(expr, syntax.Perl)
 		if err != nil {
 			panic("prefilter: " + err.Error())
 		}
-		need := needOf(tree.Simplify())
-		if need == nil {
+		caseless := ignoresCase(tree)
+		need := needOf(tree.Simplify(), caseless)
+		switch {
+		case need == nil:
 			s.always = append(s.always, id)
-			continue
-		}
-		for _, lit := range need {
-			s.lits.add(lit, id)
+		case caseless:
+			s.caselessIDs = append(s.caselessIDs, id)
+			for _, lit := range need {
+				if isASCII(lit) {
+					s.caseless.add(lit, id)
+				}
+			}
+		default:
+			for _, lit := range need {
+				s.exact.add(lit, id)
+			}
 		}
 	}
 	return s
@@ -35,20 +48,23 @@ func NewSet(exprs []string) *Set {
 // does not.
 func (s *Set) Possible(text string) []bool {
 	may := make([]bool, s.n)
-	f, ok := fold(text)
-	if !ok {
-		for i := range may {
-			may[i] = true
-		}
-		return may
-	}
-	defer f.free()
 	for _, id := range s.always {
 		may[id] = true
 	}
-	s.lits.scan(f.b, func(id int) bool {
+	mark := func(id int) bool {
 		may[id] = true
 		return false
-	})
+	}
+	scan(s.exact, text, mark)
+	if len(s.caselessIDs) > 0 {
+		if f, other := fold(text); other {
+			for _, id := range s.caselessIDs {
+				may[id] = true
+			}
+		} else {
+			scan(s.caseless, f.b, mark)
+			f.free()
+		}
+	}
 	return may
 }
