@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/build"
 	"github.com/agentcards/agentcards/internal/keyring"
+	"github.com/agentcards/agentcards/internal/lintcache"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
 	"github.com/agentcards/agentcards/internal/terminal"
@@ -51,7 +52,13 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 			return err
 		}
 	}
-	res, err := build.Run(build.Options{Source: src, Keys: privs, Secret: getenv(sign.EnvSigningKey), AllowDev: !isCI(getenv), OutDir: out})
+	var cache *lintcache.Cache
+	if !isCI(getenv) {
+		// Under CI every build starts on a fresh machine: nothing to
+		// keep, and nothing read that a runner did not write.
+		cache = lintcache.Open(src.Head.Dir)
+	}
+	res, err := build.Run(build.Options{Source: src, Keys: privs, Secret: getenv(sign.EnvSigningKey), AllowDev: !isCI(getenv), OutDir: out, LintCache: cache})
 	if errors.Is(err, keyring.ErrDevKeyRefused) {
 		return fmt.Errorf("no signing key, and CI=%s: refusing to sign with a development key. Give the key through $%s (a secret holding the PEM) or -key FILE; see README, \"Signing keys\"", getenv("CI"), sign.EnvSigningKey)
 	}

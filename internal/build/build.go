@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentcards/agentcards/internal/keyring"
+	"github.com/agentcards/agentcards/internal/lintcache"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -34,6 +35,9 @@ type Options struct {
 	BaseURL string
 	// OutDir and PrivateDir, when set, replace the manifest's outputs.
 	OutDir, PrivateDir string
+	// LintCache, when set, keeps the lint findings of the cards signed
+	// for the next build; a build that succeeds saves it.
+	LintCache *lintcache.Cache
 }
 
 // Result is what a build did.
@@ -80,7 +84,7 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Ring: ring, Lint: &Lint{}, projection: m.Site.ProjectionSignatures()}
+	res := &Result{Ring: ring, Lint: &Lint{Cache: opts.LintCache}, projection: m.Site.ProjectionSignatures()}
 	// Every output file is scanned for the keys this build holds, in any
 	// encoding, and for the secret's own text.
 	var texts []string
@@ -94,5 +98,10 @@ func Run(opts Options) (*Result, error) {
 	res.Report, err = site.Build(site.Options{Source: src, OutDir: m.OutputDir(), PrivateDir: opts.PrivateDir,
 		ConfiguredOutDir: configuredOut, ConfiguredPrivateDir: configuredPriv,
 		Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets, Inspect: res.Lint.Inspect})
+	if err == nil {
+		// A cache that cannot be written only makes the next build
+		// lint every card again.
+		_ = opts.LintCache.Save()
+	}
 	return res, err
 }

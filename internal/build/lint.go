@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/lintcache"
 	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/terminal"
@@ -17,6 +18,9 @@ import (
 // only the ones it prints: a large site's findings are not held until the
 // build ends. It is safe for concurrent use.
 type Lint struct {
+	// Cache, when set, keeps the findings of cards linted before.
+	Cache *lintcache.Cache
+
 	mu          sync.Mutex
 	errs, warns int
 	shown       int       // findings not silenced
@@ -34,10 +38,11 @@ type finding struct {
 // credential lint finds in it (credential-in-card, not silenced) fails
 // the build: whatever lint reports as a credential is never published.
 func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte) error {
-	findings, err := lint.Unsigned(unsigned, a.Silenced())
+	findings, err := l.Cache.Findings(unsigned)
 	if err != nil {
 		return nil
 	}
+	lint.Silence(findings, a.Silenced())
 	l.Add(a.ID, findings)
 	for _, f := range findings {
 		if f.Rule == lintrule.CredentialInCard && f.Severity == lint.Error && f.Silenced == "" {
