@@ -96,15 +96,6 @@ func hasAt[T string | []byte](text T, i int, lit string) bool {
 	return len(text)-i >= len(lit) && string(text[i:i+len(lit)]) == lit
 }
 
-// holds reports whether text holds any literal of t.
-func holds[T string | []byte](t *table, text T) bool {
-	found := false
-	scan(t, text, func(int) bool {
-		found = true
-		return true
-	})
-	return found
-}
 
 // isASCII reports whether s holds only ASCII bytes.
 func isASCII(s string) bool {

@@ -15,6 +15,7 @@ package prefilter
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"sync"
 )
 
@@ -28,11 +29,14 @@ type Regexp struct {
 	need []string
 	// caseless is whether the expression ignores letter case anywhere.
 	caseless bool
-	// index finds the strings of need in text.
+	// index finds the literals in text: those of need, as id 0, or,
+	// when the expression is split, those of each alternative, as its
+	// index in alts.
 	index *table
-	// alts are the expression's alternatives, in its order, when it is a
-	// choice of two or more and at least one has a need of its own.
-	alts []*Regexp
+	// alts are the expression's alternatives, in its order, when it is
+	// split; always are those without literals, which always run.
+	alts   []*regexp.Regexp
+	always []int
 }
 
 // MustCompile compiles expr as regexp.MustCompile does, and works out its
@@ -43,33 +47,54 @@ func MustCompile(expr string) *Regexp {
 	if err != nil {
 		panic("prefilter: " + err.Error())
 	}
-	p := newRegexp(re, tree)
-	if tree.Op != syntax.OpAlternate || p.need == nil {
+	caseless := ignoresCase(tree)
+	p := &Regexp{re: re, need: needOf(tree.Simplify(), caseless), caseless: caseless}
+	if p.need == nil {
 		return p
 	}
-	// Every alternative has literals of its own (else the whole would
-	// have none): each runs only over text that holds them.
-	for _, sub := range tree.Sub {
-		p.alts = append(p.alts, newRegexp(regexp.MustCompile(sub.String()), sub))
+	p.index = newTable()
+	if subs := alternatives(tree); subs != nil && p.split(subs) {
+		return p
+	}
+	for _, lit := range p.need {
+		p.add(lit, 0)
 	}
 	return p
 }
 
-// newRegexp is re, whose syntax is tree, with its literals.
-func newRegexp(re *regexp.Regexp, tree *syntax.Regexp) *Regexp {
-	caseless := ignoresCase(tree)
-	p := &Regexp{re: re, need: needOf(tree.Simplify(), caseless), caseless: caseless}
-	if p.need != nil {
-		p.index = newTable()
-		for _, lit := range p.need {
-			if !caseless || isASCII(lit) {
-				// A caseless literal outside ASCII is in no text that
-				// fold reads.
-				p.index.add(lit, 0)
-			}
+// split makes p a choice of subs, each run only over text that holds its
+// literals, unless all need the same (splitting would then only run the
+// expression in pieces).
+func (p *Regexp) split(subs []*syntax.Regexp) bool {
+	needs := make([][]string, len(subs))
+	same := true
+	for i, sub := range subs {
+		needs[i] = needOf(sub.Simplify(), p.caseless)
+		same = same && slices.Equal(needs[i], p.need)
+	}
+	if same {
+		return false
+	}
+	for i, sub := range subs {
+		p.alts = append(p.alts, regexp.MustCompile(sub.String()))
+		if needs[i] == nil {
+			p.always = append(p.always, i)
+		}
+		for _, lit := range needs[i] {
+			p.add(lit, i)
 		}
 	}
-	return p
+	return true
+}
+
+// add indexes literal lit as id.
+func (p *Regexp) add(lit string, id int) {
+	if p.caseless && !isASCII(lit) {
+		// A caseless literal outside ASCII is in no text that fold
+		// reads.
+		return
+	}
+	p.index.add(lit, id)
 }
 
 // String is the source text of the expression.
@@ -80,41 +105,36 @@ func (p *Regexp) Regexp() *regexp.Regexp { return p.re }
 
 // MatchString reports whether s holds a match, as regexp's does.
 func (p *Regexp) MatchString(s string) bool {
-	t := text{s: s}
-	defer t.free()
-	if !p.may(&t) {
-		return false
+	if p.alts == nil {
+		return p.MayMatch(s) && p.re.MatchString(s)
 	}
-	if p.alts != nil {
-		for _, a := range p.alts {
-			if a.may(&t) && a.re.MatchString(s) {
-				return true
-			}
+	may, all := p.possible(s)
+	for i, a := range p.alts {
+		if (all || may.has(i)) && a.MatchString(s) {
+			return true
 		}
-		return false
 	}
-	return p.re.MatchString(s)
+	return false
 }
 
 // FindStringIndex returns the leftmost match's bounds, as regexp's does.
 func (p *Regexp) FindStringIndex(s string) []int {
-	t := text{s: s}
-	defer t.free()
-	if !p.may(&t) {
-		return nil
-	}
 	if p.alts == nil {
+		if !p.MayMatch(s) {
+			return nil
+		}
 		return p.re.FindStringIndex(s)
 	}
 	// The leftmost match of a choice starts where the leftmost of its
 	// alternatives' matches does; of those starting there, the first
 	// alternative's is the one chosen (leftmost-first, as Perl).
+	may, all := p.possible(s)
 	var best []int
-	for _, a := range p.alts {
-		if !a.may(&t) {
+	for i, a := range p.alts {
+		if !all && !may.has(i) {
 			continue
 		}
-		if loc := a.re.FindStringIndex(s); loc != nil && (best == nil || loc[0] < best[0]) {
+		if loc := a.FindStringIndex(s); loc != nil && (best == nil || loc[0] < best[0]) {
 			best = loc
 		}
 	}
@@ -170,47 +190,56 @@ func (p *Regexp) Split(s string, n int) []string { return p.re.Split(s, n) }
 // holds none (nor does any part of it), true that the expression must be
 // run to tell.
 func (p *Regexp) MayMatch(s string) bool {
-	t := text{s: s}
-	defer t.free()
-	return p.may(&t)
-}
-
-// may reports whether t may hold a match of the whole expression.
-func (p *Regexp) may(t *text) bool {
-	if p.index == nil {
+	if p.index == nil || len(p.always) > 0 {
 		return true
 	}
+	found := false
+	read := p.scan(s, func(int) bool {
+		found = true
+		return true
+	})
+	return found || !read
+}
+
+// possible returns which alternatives s may hold a match of, or true
+// when it may hold any.
+func (p *Regexp) possible(s string) (may bits, all bool) {
+	may = newBits(len(p.alts))
+	for _, i := range p.always {
+		may.set(i)
+	}
+	if !p.scan(s, func(id int) bool {
+		may.set(id)
+		return false
+	}) {
+		return may, true
+	}
+	return may, false
+}
+
+// scan calls found with the id of each literal s holds, as table's scan
+// does, and reports whether it could read s (a caseless expression reads
+// only ASCII text).
+func (p *Regexp) scan(s string, found func(int) bool) bool {
 	if !p.caseless {
-		return holds(p.index, t.s)
+		scan(p.index, s, found)
+		return true
 	}
-	f, ok := t.folded()
-	return !ok || holds(p.index, f)
+	f, other := fold(s)
+	if other {
+		return false
+	}
+	defer f.free()
+	scan(p.index, f.b, found)
+	return true
 }
 
-// text is a text being matched, folded once when first needed.
-type text struct {
-	s     string
-	fold  *folded
-	other bool // s holds a byte outside ASCII
-}
+// bits is a set of small numbers.
+type bits []uint64
 
-// folded returns t with its letters in upper case, or false when t holds
-// a byte outside ASCII.
-func (t *text) folded() ([]byte, bool) {
-	if t.fold == nil && !t.other {
-		t.fold, t.other = fold(t.s)
-	}
-	if t.other {
-		return nil, false
-	}
-	return t.fold.b, true
-}
-
-func (t *text) free() {
-	if t.fold != nil {
-		t.fold.free()
-	}
-}
+func newBits(n int) bits      { return make(bits, (n+63)/64) }
+func (b bits) set(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
 
 // folded is ASCII text with its letters in upper case.
 type folded struct{ b []byte }
@@ -239,4 +268,35 @@ func (f *folded) free() {
 	if cap(f.b) <= 64<<10 {
 		foldedPool.Put(f)
 	}
+}
+
+// alternatives returns re as a choice of two or more expressions that
+// match what it does, in its order of preference, or nil. A choice is one
+// itself; so is a sequence with a choice in it whose pieces before the
+// choice can match in one way only (literals, classes, anchors): " (?:a|
+// b)\b" is " a\b| b\b", tried in the same order.
+func alternatives(re *syntax.Regexp) []*syntax.Regexp {
+	if re.Op == syntax.OpAlternate {
+		return re.Sub
+	}
+	if re.Op != syntax.OpConcat {
+		return nil
+	}
+	for k, sub := range re.Sub {
+		switch sub.Op {
+		case syntax.OpLiteral, syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL,
+			syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+			syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+			continue
+		case syntax.OpAlternate:
+			out := make([]*syntax.Regexp, len(sub.Sub))
+			for i, alt := range sub.Sub {
+				pieces := append(append(append([]*syntax.Regexp(nil), re.Sub[:k]...), alt), re.Sub[k+1:]...)
+				out[i] = &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: pieces}
+			}
+			return out
+		}
+		return nil
+	}
+	return nil
 }

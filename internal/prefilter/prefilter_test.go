@@ -30,6 +30,13 @@ var expressions = []string{
 	`\A(?:ab|a)(?:bc|c)\z`,
 	`(?i)(?:ab|abc)x|(?:a|ab)(?:c|bcd)`,
 	`xyz|x[y-z]z1|[w-x]y`,
+	`x(?:a|ab)(?:c|bcd)`,
+	` (?:foo|foobar|ab)\b`,
+	`^(?:ab|a)(?:bc|c)`,
+	`[ab](?:c|cd)e?`,
+	`\b(?:a|ab)[a-c]*`,
+	`a*(?:b|ab)`,
+	`(?i) (?:kelvin|straße|ss)\b`,
 }
 
 // pieces make the texts the expressions are tried on: their words in
@@ -42,7 +49,7 @@ var pieces = []string{
 	" result", " output", "let's play a game", "lets play a game", "curl", "wget", "|", "sh", "bash", "sudo ", "\"role\"",
 	"\"system\"", "\"developer\"", "kelvin", "\u212aelvin", "ſecret", "SECRET", "straße", "STRASSE", "ask", "ASK", "KEY", "key",
 	"\u212aey", "token", "a", "b", "c", "d", "e", "f", "x", "y", "z", "foo", "bar", "baz", "user", "human", "${", "}", "ab", "abc",
-	"abcx", "bcd", "ss", "é", "xyz1", "wy",
+	"abcx", "bcd", "ss", "é", "xyz1", "wy", "xab", "xabcd", "foobar", "abcde", "bcde", " ", "ace",
 }
 
 func TestSameAsRegexp(t *testing.T) {
@@ -111,9 +118,11 @@ func TestLiterals(t *testing.T) {
 		{`a*|b`, nil, 0},
 		{`[^a]+z`, []string{"z"}, 0},
 		{`(?:^|\n)\s*user\s*:`, []string{"user"}, 0},
-		{`\b(?:tool|function) (?:result|output)\b`, []string{"tool result", "tool output", "function result", "function output"}, 0},
-		{`(?:should|should also) go`, []string{"should go", "should also go"}, 0},
-		{`(?:ab|abc)(?:[x-y]|\d+)`, []string{"ab"}, 0},
+		{`\b(?:tool|function) (?:result|output)\b`, []string{"tool result", "tool output", "function result", "function output"}, 2},
+		{`(?:should|should also) go`, []string{"should go", "should also go"}, 2},
+		{`(?:ab|abc)(?:[x-y]|\d+)`, []string{"ab"}, 2},
+		{` (?:without|never) (?:ask|tell)\b`, []string{" without ask", " without tell", " never ask", " never tell"}, 2},
+		{`a*(?:b|cd)`, []string{"b", "cd"}, 0},
 		{`(?i)kelvin`, []string{"KELVIN"}, 0},
 		{`(?i)ſ`, []string{"S"}, 0},
 		{`é`, []string{"é"}, 0},
