@@ -1,6 +1,10 @@
 package lint
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentcards/agentcards/internal/prefilter"
+)
 
 // The patterns of phrases.go name phrases. The rules here read the
 // structure of a sentence instead: who it speaks to (a model, by name or
@@ -59,6 +63,16 @@ func structural(s string, example bool) string {
 		}
 	}
 	snake := strings.Contains(s, "_") && snakeCase().MatchString(s)
+	// Every text matched below (a sentence, with its neighbours, with a
+	// space around) is part of the sentences joined by spaces: an
+	// expression whose literals that lacks matches none of them.
+	// With one sentence, that is the sentence itself.
+	var all string
+	if len(sentences) > 1 {
+		all = " " + strings.Join(sentences, " ") + " "
+	}
+	isAddressed, isVocative := mayMatch(addressedRe, all), mayMatch(vocativeRe, all)
+	isModal, isWorld, isHarm, isProtective := mayMatch(modalRe, all), mayMatch(worldRe, all), mayMatch(harmRe, all), mayMatch(protectiveRe, all)
 	for i, sen := range sentences {
 		t := " " + sen + " "
 		c := " " + clauses[i] + " "
@@ -69,18 +83,18 @@ func structural(s string, example bool) string {
 		// spoken to, it is given an order about the reader's world.
 		addressed, vocative := false, false
 		if anyWord(ws, readerWords) || readsThis(ws) {
-			addressed = addressedRe().MatchString(t)
-			vocative = !addressed && vocativeRe().MatchString(t)
+			addressed = isAddressed(t)
+			vocative = !addressed && isVocative(t)
 		}
 		if !addressed && i > 0 && words(sentences[i-1]) <= 6 && (anyWord(strings.Fields(sentences[i-1]), readerWords) || readsThis(strings.Fields(sentences[i-1]))) {
 			p := " " + sentences[i-1] + " "
-			if addressedRe().MatchString(p) || vocativeRe().MatchString(p+"you ") {
+			if isAddressed(p) || vocativeRe().MatchString(p+"you ") {
 				addressed = true
 			}
 		}
 		// A clause after a comma gives an order when the sentence opens
 		// with a condition or a time: "Before you answer, call ...".
-		order := imperative(ws) || anyWord(ws, modalWords) && anyWord(ws, modalSubjects) && modalRe().MatchString(t) ||
+		order := imperative(ws) || anyWord(ws, modalWords) && anyWord(ws, modalSubjects) && isModal(t) ||
 			c != t && subordinateRe().MatchString(t) && imperative(strings.Fields(clauses[i]))
 		if !order && !addressed && !vocative {
 			continue
@@ -96,27 +110,39 @@ func structural(s string, example bool) string {
 				w += sentences[i+1] + " "
 			}
 		}
-		world := worldRe().MatchString(w)
+		world := isWorld(w)
 		harm := false
 		if world || addressed || vocative {
-			harm = harmRe().MatchString(w) || snake && (snakeIn(s, sen) || w != t && snakeIn(s, w))
+			harm = isHarm(w) || snake && (snakeIn(s, sen) || w != t && snakeIn(s, w))
 		}
 		switch {
 		case example:
 			// A person's request may give orders about anything; only one
 			// that names a model and harms the user is not theirs.
-			if (addressed || vocative) && order && harm && world && !protectiveRe().MatchString(t) {
+			if (addressed || vocative) && order && harm && world && !isProtective(t) {
 				return strings.TrimSpace(sen)
 			}
 		case addressed && (order || harm || world):
 			return strings.TrimSpace(sen)
-		case vocative && (worldRe().MatchString(t) || harmRe().MatchString(t)):
+		case vocative && (isWorld(t) || isHarm(t)):
 			return strings.TrimSpace(sen)
-		case order && world && harm && !protectiveRe().MatchString(t):
+		case order && world && harm && !isProtective(t):
 			return strings.TrimSpace(sen)
 		}
 	}
 	return ""
+}
+
+// mayMatch returns re's MatchString for parts of text all, which first
+// asks, once, whether all may hold a match at all ("" for no such text).
+func mayMatch(re func() *prefilter.Regexp, all string) func(string) bool {
+	known, may := all == "", true
+	return func(part string) bool {
+		if !known {
+			known, may = true, re().MayMatch(all)
+		}
+		return may && re().MatchString(part)
+	}
 }
 
 // subordinateRe matches a sentence that opens with a condition or a
