@@ -96,7 +96,6 @@ func hasAt[T string | []byte](text T, i int, lit string) bool {
 	return len(text)-i >= len(lit) && string(text[i:i+len(lit)]) == lit
 }
 
-
 // isASCII reports whether s holds only ASCII bytes.
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
