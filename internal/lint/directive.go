@@ -51,7 +51,11 @@ var verbAlt = strings.Join(verbs, "|")
 // structural returns the order a sentence of s gives the model reading
 // it, or "".
 func structural(s string, example bool) string {
-	folded := fold(s)
+	return structuralFolded(s, fold(s), example)
+}
+
+// structuralFolded is structural, given s folded too.
+func structuralFolded(s, folded string, example bool) string {
 	sentences := strings.Split(folded, " . ")
 	// Commas, which fold drops, start clauses: "Before you answer,
 	// call ...". The orders are read with them as "and".

@@ -78,14 +78,14 @@ func injection(s string, example bool) string {
 			return "base64 for " + m
 		}
 	}
-	return structuralInjection(s, example)
+	return structuralInjection(s, folded, example)
 }
 
 // structuralInjection applies the rules of frame.go, directive.go and
 // foreign.go: links that run script or carry a template, text dressed as another role's message,
 // sentences that give the reader orders, orders in other languages, and
-// all of these once decoded.
-func structuralInjection(s string, example bool) string {
+// all of these once decoded. folded is fold(s).
+func structuralInjection(s, folded string, example bool) string {
 	if m := linkOrder(s); m != "" {
 		return m
 	}
@@ -96,7 +96,7 @@ func structuralInjection(s string, example bool) string {
 			return strings.TrimSpace(m)
 		}
 	}
-	if m := structural(s, example); m != "" && !describesAttacks(s) {
+	if m := structuralFolded(s, folded, example); m != "" && !describesAttacks(s) {
 		return m
 	}
 	if !isASCII(s) || mayBeForeign(s) {
