@@ -56,7 +56,7 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	if !isCI(getenv) {
 		// Under CI every build starts on a fresh machine: nothing to
 		// keep, and nothing read that a runner did not write.
-		cache = lintcache.Open(src.Head.Dir)
+		cache = lintcache.Open(src.Head.Dir, getenv)
 	}
 	res, err := build.Run(build.Options{Source: src, Keys: privs, Secret: getenv(sign.EnvSigningKey), AllowDev: !isCI(getenv), OutDir: out, LintCache: cache})
 	if errors.Is(err, keyring.ErrDevKeyRefused) {

@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -48,13 +49,15 @@ type file struct {
 
 // Open returns the cache of the project whose manifest folder is dir, as
 // the last build left it; a cache that cannot be found or read is empty.
-func Open(dir string) *Cache {
+// getenv gives the environment the cache directory is found by, as
+// os.UserCacheDir finds it (without one, findings are not kept).
+func Open(dir string, getenv func(string) string) *Cache {
 	c := &Cache{old: map[string][]lint.Finding{}, used: map[string][]lint.Finding{}}
-	engine, err := programDigest()
-	if err != nil {
+	base := userCacheDir(getenv)
+	if base == "" {
 		return c
 	}
-	base, err := os.UserCacheDir()
+	engine, err := programDigest()
 	if err != nil {
 		return c
 	}
@@ -120,6 +123,31 @@ func (c *Cache) Save() error {
 		return err
 	}
 	return atomicfile.Write(c.path, data, 0o600)
+}
+
+// userCacheDir is os.UserCacheDir, read from getenv: "" when there is
+// none.
+func userCacheDir(getenv func(string) string) string {
+	var dir string
+	switch runtime.GOOS {
+	case "windows":
+		dir = getenv("LocalAppData")
+	case "darwin", "ios":
+		if home := getenv("HOME"); home != "" {
+			dir = filepath.Join(home, "Library", "Caches")
+		}
+	default:
+		dir = getenv("XDG_CACHE_HOME")
+		if dir == "" {
+			if home := getenv("HOME"); home != "" {
+				dir = filepath.Join(home, ".cache")
+			}
+		}
+	}
+	if !filepath.IsAbs(dir) {
+		return ""
+	}
+	return dir
 }
 
 // programDigest is the SHA-256 of the running program's executable.

@@ -22,9 +22,9 @@ func key(b []byte) string {
 
 // plant writes a cache file for dir holding finding for card, made by
 // the program named engine ("" for this one).
-func plant(t *testing.T, dir, engine string, finding lint.Finding) string {
+func plant(t *testing.T, cache, dir, engine string, finding lint.Finding) string {
 	t.Helper()
-	c := Open(dir)
+	c := Open(dir, env(cache))
 	if c.path == "" {
 		t.Fatal("no cache path")
 	}
@@ -44,12 +44,25 @@ func plant(t *testing.T, dir, engine string, finding lint.Finding) string {
 	return c.path
 }
 
+// env is an environment whose cache directory is dir.
+func env(dir string) func(string) string {
+	return func(k string) string {
+		if k == "XDG_CACHE_HOME" || k == "LocalAppData" {
+			return dir
+		}
+		if k == "HOME" {
+			return filepath.Dir(dir)
+		}
+		return ""
+	}
+}
+
 var planted = lint.Finding{Rule: "planted", Severity: lint.Warning, Message: "from the cache"}
 
 func TestSameBytesAreNotLintedAgain(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir()
 	dir := t.TempDir()
-	c := Open(dir)
+	c := Open(dir, env(cache))
 	first, err := c.Findings(card)
 	if err != nil || len(first) == 0 {
 		t.Fatalf("findings %v, %v; want the injection", first, err)
@@ -59,18 +72,18 @@ func TestSameBytesAreNotLintedAgain(t *testing.T) {
 	}
 	// The next build finds what the last one kept: a planted entry (the
 	// file is the user's own) shows it is read, not the card.
-	plant(t, dir, "", planted)
-	got, err := Open(dir).Findings(card)
+	plant(t, cache, dir, "", planted)
+	got, err := Open(dir, env(cache)).Findings(card)
 	if err != nil || len(got) != 1 || got[0] != planted {
 		t.Fatalf("got %v, %v; want the cached finding", got, err)
 	}
 }
 
 func TestAnotherProgramsEntriesAreIgnored(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir()
 	dir := t.TempDir()
-	plant(t, dir, "0123", planted)
-	got, err := Open(dir).Findings(card)
+	plant(t, cache, dir, "0123", planted)
+	got, err := Open(dir, env(cache)).Findings(card)
 	want, _ := lint.Unsigned(card, nil)
 	if err != nil || len(got) != len(want) || got[0] != want[0] {
 		t.Fatalf("got %v, %v; want the card linted: %v", got, err, want)
@@ -78,9 +91,9 @@ func TestAnotherProgramsEntriesAreIgnored(t *testing.T) {
 }
 
 func TestLinkIsNotRead(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir()
 	dir := t.TempDir()
-	path := plant(t, dir, "", planted)
+	path := plant(t, cache, dir, "", planted)
 	elsewhere := filepath.Join(t.TempDir(), "planted.json")
 	if err := os.Rename(path, elsewhere); err != nil {
 		t.Fatal(err)
@@ -88,15 +101,15 @@ func TestLinkIsNotRead(t *testing.T) {
 	if err := os.Symlink(elsewhere, path); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := Open(dir).Findings(card)
+	got, _ := Open(dir, env(cache)).Findings(card)
 	if len(got) == 1 && got[0] == planted {
 		t.Fatal("a cache reached through a link was read")
 	}
 }
 
 func TestFindingsAreCopies(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	c := Open(t.TempDir())
+	cache := t.TempDir()
+	c := Open(t.TempDir(), env(cache))
 	first, _ := c.Findings(card)
 	lint.Silence(first, map[string]string{first[0].Rule: "a reason"})
 	again, _ := c.Findings(card)
@@ -106,10 +119,10 @@ func TestFindingsAreCopies(t *testing.T) {
 }
 
 func TestSaveKeepsOnlyWhatThisBuildUsed(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir()
 	dir := t.TempDir()
-	path := plant(t, dir, "", planted)
-	c := Open(dir)
+	path := plant(t, cache, dir, "", planted)
+	c := Open(dir, env(cache))
 	other := []byte(`{"name":"B"}`)
 	if _, err := c.Findings(other); err != nil {
 		t.Fatal(err)
@@ -127,6 +140,16 @@ func TestSaveKeepsOnlyWhatThisBuildUsed(t *testing.T) {
 	}
 	if _, ok := f.Cards[key(card)]; ok || len(f.Cards) != 1 {
 		t.Fatalf("kept %d entries, the unused one %v; want only the card linted", len(f.Cards), ok)
+	}
+}
+
+func TestNoCacheDirectoryKeepsNothing(t *testing.T) {
+	c := Open(t.TempDir(), func(string) string { return "" })
+	if _, err := c.Findings(card); err != nil {
+		t.Fatal(err)
+	}
+	if c.path != "" || c.Save() != nil {
+		t.Fatalf("a cache without a directory has path %q", c.path)
 	}
 }
 
