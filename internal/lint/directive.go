@@ -77,20 +77,26 @@ func structuralFolded(s, folded string, example bool) string {
 	}
 	isAddressed, isVocative := mayMatch(addressedRe, all), mayMatch(vocativeRe, all)
 	isModal, isWorld, isHarm, isProtective := mayMatch(modalRe, all), mayMatch(worldRe, all), mayMatch(harmRe, all), mayMatch(protectiveRe, all)
+	var buf []wordClass
+	var prevSeen wordClass // of the sentence before
 	for i, sen := range sentences {
 		t := " " + sen + " "
 		c := " " + clauses[i] + " "
 		ws := strings.Fields(sen)
+		cls, seen := classify(ws, buf[:0])
+		buf = cls
+		before := prevSeen
+		prevSeen = seen
 		// A heading naming the reader ("Note for the model:") speaks to
 		// it in the sentence that follows. A model named at a sentence's
 		// start may be a word of a list ("model, format, percent"):
 		// spoken to, it is given an order about the reader's world.
 		addressed, vocative := false, false
-		if anyWord(ws, readerWords) || readsThis(ws) {
+		if seen.addressesReader() {
 			addressed = isAddressed(t)
 			vocative = !addressed && isVocative(t)
 		}
-		if !addressed && i > 0 && words(sentences[i-1]) <= 6 && (anyWord(strings.Fields(sentences[i-1]), readerWords) || readsThis(strings.Fields(sentences[i-1]))) {
+		if !addressed && i > 0 && words(sentences[i-1]) <= 6 && before.addressesReader() {
 			p := " " + sentences[i-1] + " "
 			if isAddressed(p) || vocativeRe().MatchString(p+"you ") {
 				addressed = true
@@ -98,7 +104,7 @@ func structuralFolded(s, folded string, example bool) string {
 		}
 		// A clause after a comma gives an order when the sentence opens
 		// with a condition or a time: "Before you answer, call ...".
-		order := imperative(ws) || anyWord(ws, modalWords) && anyWord(ws, modalSubjects) && isModal(t) ||
+		order := imperativeClasses(cls) || seen&modalWord != 0 && seen&modalSubject != 0 && isModal(t) ||
 			c != t && subordinateRe().MatchString(t) && imperative(strings.Fields(clauses[i]))
 		if !order && !addressed && !vocative {
 			continue
@@ -193,30 +199,77 @@ var (
 	joiners = wordSet(`and then also so but or please just`)
 )
 
-func anyWord(ws []string, set map[string]bool) bool {
-	for _, w := range ws {
-		if set[w] {
-			return true
+// wordClass is what a word is to the sentence rules: a bit for each of
+// the word sets it is in.
+type wordClass uint8
+
+const (
+	readerWord wordClass = 1 << iota
+	modalWord
+	modalSubject
+	verbWord
+	adverbWord
+	joinerWord
+	agentWord
+	readingWord
+)
+
+// wordClasses holds the class of every word in a set, so that a sentence's
+// words are each looked up once.
+var wordClasses = func() map[string]wordClass {
+	m := map[string]wordClass{}
+	for _, set := range []struct {
+		words map[string]bool
+		class wordClass
+	}{{readerWords, readerWord}, {modalWords, modalWord}, {modalSubjects, modalSubject}, {verbSet, verbWord},
+		{adverbs, adverbWord}, {joiners, joinerWord}, {agentWords, agentWord}, {readingWords, readingWord}} {
+		for w := range set.words {
+			m[w] |= set.class
 		}
 	}
-	return false
+	return m
+}()
+
+// classify appends the class of each of ws to buf, and returns it with
+// the classes any of them has.
+func classify(ws []string, buf []wordClass) ([]wordClass, wordClass) {
+	var seen wordClass
+	for _, w := range ws {
+		c := wordClasses[w]
+		buf = append(buf, c)
+		seen |= c
+	}
+	return buf, seen
+}
+
+// addressesReader reports whether a sentence whose words have the classes
+// seen names a model that reads the card (readerWords), or speaks of
+// agents that read or process it (agentWords and readingWords).
+func (seen wordClass) addressesReader() bool {
+	return seen&readerWord != 0 || seen&agentWord != 0 && seen&readingWord != 0
 }
 
 // imperative reports whether folded words ws (a sentence) or a clause of
 // them start with a verb in its base form: at the start, after adverbs
 // ("please", "do not", "always"), or after "and", "then", "please".
 func imperative(ws []string) bool {
+	cls, _ := classify(ws, nil)
+	return imperativeClasses(cls)
+}
+
+// imperativeClasses is imperative, given the classes of the words.
+func imperativeClasses(cls []wordClass) bool {
 	at := func(i int) bool {
-		for i < len(ws) && adverbs[ws[i]] {
+		for i < len(cls) && cls[i]&adverbWord != 0 {
 			i++
 		}
-		return i < len(ws) && verbSet[ws[i]]
+		return i < len(cls) && cls[i]&verbWord != 0
 	}
 	if at(0) {
 		return true
 	}
-	for i, w := range ws {
-		if joiners[w] && at(i+1) {
+	for i, c := range cls {
+		if c&joinerWord != 0 && at(i+1) {
 			return true
 		}
 	}
@@ -230,12 +283,6 @@ func containsAny(s string, subs ...string) bool {
 		}
 	}
 	return false
-}
-
-// readsThis reports whether folded words ws speak of agents that read
-// or process this card.
-func readsThis(ws []string) bool {
-	return anyWord(ws, agentWords) && anyWord(ws, readingWords)
 }
 
 var (
