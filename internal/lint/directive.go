@@ -285,6 +285,8 @@ func containsAny(s string, subs ...string) bool {
 	return false
 }
 
+// A sentence holding one of agentWords and one of readingWords speaks of
+// agents that read or process this card.
 var (
 	agentWords   = wordSet(`agent agents clients`)
 	readingWords = wordSet(`read reads reading process processes processing parse parsing`)
