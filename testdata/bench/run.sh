@@ -5,11 +5,13 @@
 #
 # Generates N realistic agents (testdata/bench/gen) as agents.toml and as an
 # equivalent Hugo site (one page per agent plus the paginated list), then:
-#   RUNS times, alternating: (a) a clean agentcards build, (b) a clean Hugo
-#   build, each into a new folder (nothing is deleted while builds are
-#   timed); then RUNS times each, agentcards only: (c) a build after a
-#   one-word change to one agent's description (incremental), (d)
-#   `agentcards verify` of the built site.
+#   RUNS times, alternating: (a) a clean agentcards build with an empty lint
+#   cache, (b) a clean Hugo build, (a') a clean agentcards build with the
+#   lint cache a previous build of the same manifest left, each into a new
+#   folder (nothing is deleted while builds are timed); then RUNS times
+#   each, agentcards only: (c) a build after a one-word change to one
+#   agent's description (incremental), (d) `agentcards verify` of the built
+#   site.
 # After each clean agentcards build, two floors over that build's output:
 # the same tree written from memory on all cores (testdata/bench/writefloor)
 # and JCS plus one Ed25519 signature per card on all cores
@@ -84,7 +86,10 @@ measure() {
 		END { if (s == "" || rss == "") exit 1; print s, rss }' "$work/time" >>"$work/$name"
 }
 
-ac_build=(env -u CI "$ac" build -manifest "$in/agents.toml" -out "$in/public")
+# The lint cache (site/docs/lint.md) lives in the user's cache directory:
+# $work/cache/warm is the one every warm build shares; each cold build gets
+# a new, empty one.
+ac_build=(env -u CI XDG_CACHE_HOME="$work/cache/warm" "$ac" build -manifest "$in/agents.toml" -out "$in/public")
 hugo_build=("$hugo" --quiet --source "$in/hugo")
 # Untimed warm-up (the work folder is new): makes the development key, fills
 # the page cache with both programs and their inputs, and fails early if
@@ -98,9 +103,13 @@ measure warmup "${hugo_build[@]}"
 # deleted inodes, one by one), which would time the deletion, not the build.
 for i in $(seq "$RUNS"); do
 	sync
-	measure clean env -u CI "$ac" build -manifest "$in/agents.toml" -out "$in/clean/ac-$i/public"
+	measure clean env -u CI XDG_CACHE_HOME="$work/cache/cold-$i" "$ac" build -manifest "$in/agents.toml" -out "$in/clean/ac-$i/public"
 	sync
 	measure hugo "$hugo" --quiet --source "$in/hugo" --destination "$in/clean/hugo-$i"
+	sync
+	measure warm env -u CI XDG_CACHE_HOME="$work/cache/warm" "$ac" build -manifest "$in/agents.toml" -out "$in/clean/warm-$i/public"
+	diff -rq "$in/clean/ac-$i/public" "$in/clean/warm-$i/public" >/dev/null ||
+		{ echo "$0: the builds with a cold and a warm lint cache differ" >&2; exit 1; }
 	# The floors over this run's output, each timed by the program itself
 	# (both read their input first, untimed). The file-system floor: the
 	# same files and folders written from memory on all cores into a new
@@ -165,7 +174,8 @@ echo "# $N agents, medians of $RUNS runs"
 echo "# input: agents.toml $toml_bytes bytes ($((toml_bytes / N)) per agent); Hugo content $(find "$in/hugo/content" -type f -exec cat {} + | wc -c) bytes"
 echo "# output: agentcards $ac_files files ($write_bytes bytes), Hugo $hugo_files files"
 printf '%-40s %8s %13s\n' "" "wall s" "peak RSS MiB"
-row "agentcards build, clean" clean
+row "agentcards build, clean (cold lint)" clean
+row "agentcards build, clean (warm lint)" warm
 row "hugo, clean" hugo
 floorrow() { printf '%-40s %8.2f %13s\n' "$1" "$(col "$2" 1)" "-"; }
 floorrow "floor: write the output, all cores" write
@@ -173,11 +183,14 @@ floorrow "floor: JCS + Ed25519 per card, all cores" sign
 floorrow "floor: write + sign (sum per run)" floors
 row "agentcards build, one agent changed" change
 row "agentcards verify, whole site" verify
-printf 'ratio agentcards/hugo, clean build: wall %.2f, peak RSS %.2f\n' \
-	"$(awk -v a="$(col clean 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')" \
-	"$(awk -v a="$(col clean 2)" -v b="$(col hugo 2)" 'BEGIN {print a / b}')"
-printf 'ratio agentcards/(write floor + sign floor), clean build: wall %.2f\n' \
-	"$(awk -v a="$(col clean 1)" -v b="$(col floors 1)" 'BEGIN {print a / b}')"
+for kind in clean warm; do
+	[ $kind = clean ] && label="cold lint cache" || label="warm lint cache"
+	printf 'ratio agentcards/hugo, clean build, %s: wall %.2f, peak RSS %.2f\n' "$label" \
+		"$(awk -v a="$(col $kind 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')" \
+		"$(awk -v a="$(col $kind 2)" -v b="$(col hugo 2)" 'BEGIN {print a / b}')"
+	printf 'ratio agentcards/(write floor + sign floor), clean build, %s: wall %.2f\n' "$label" \
+		"$(awk -v a="$(col $kind 1)" -v b="$(col floors 1)" 'BEGIN {print a / b}')"
+done
 printf 'ratio (write floor + sign floor)/hugo: wall %.2f\n' \
 	"$(awk -v a="$(col floors 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')"
 echo
