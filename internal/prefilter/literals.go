@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // maxSet bounds the strings a set of literals holds: past it, the set is
@@ -97,6 +98,11 @@ func (l literals) runes(runes []rune) string {
 func (l literals) analyze(re *syntax.Regexp) info {
 	switch re.Op {
 	case syntax.OpLiteral:
+		if slices.Contains(re.Rune, utf8.RuneError) {
+			// regexp reads each byte of invalid UTF-8 as U+FFFD, which
+			// no byte search finds.
+			return info{}
+		}
 		return info{exact: []string{l.runes(re.Rune)}}
 	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine,
 		syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
@@ -265,6 +271,9 @@ func (l literals) classStrings(ranges []rune) []string {
 	var out []string
 	for i := 0; i+1 < len(ranges); i += 2 {
 		lo, hi := ranges[i], ranges[i+1]
+		if lo <= utf8.RuneError && utf8.RuneError <= hi {
+			return nil // as for literals: invalid UTF-8 is U+FFFD
+		}
 		if hi-lo >= maxSet {
 			return nil
 		}

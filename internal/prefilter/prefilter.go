@@ -13,6 +13,7 @@
 package prefilter
 
 import (
+	bits64 "math/bits"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -103,14 +104,23 @@ func (p *Regexp) String() string { return p.re.String() }
 // Regexp is the expression without its prefilter.
 func (p *Regexp) Regexp() *regexp.Regexp { return p.re }
 
+// maxSplitRuns is how many alternatives may run one by one over a text;
+// when it may hold more, the whole expression runs once instead, so that
+// text crafted to hold every alternative's literals costs no more than it
+// would without the prefilter.
+const maxSplitRuns = 4
+
 // MatchString reports whether s holds a match, as regexp's does.
 func (p *Regexp) MatchString(s string) bool {
 	if p.alts == nil {
 		return p.MayMatch(s) && p.re.MatchString(s)
 	}
 	may, all := p.possible(s)
+	if all || may.count() > maxSplitRuns {
+		return p.re.MatchString(s)
+	}
 	for i, a := range p.alts {
-		if (all || may.has(i)) && a.MatchString(s) {
+		if may.has(i) && a.MatchString(s) {
 			return true
 		}
 	}
@@ -129,9 +139,12 @@ func (p *Regexp) FindStringIndex(s string) []int {
 	// alternatives' matches does; of those starting there, the first
 	// alternative's is the one chosen (leftmost-first, as Perl).
 	may, all := p.possible(s)
+	if all || may.count() > maxSplitRuns {
+		return p.re.FindStringIndex(s)
+	}
 	var best []int
 	for i, a := range p.alts {
-		if !all && !may.has(i) {
+		if !may.has(i) {
 			continue
 		}
 		if loc := a.FindStringIndex(s); loc != nil && (best == nil || loc[0] < best[0]) {
@@ -240,6 +253,15 @@ type bits []uint64
 func newBits(n int) bits      { return make(bits, (n+63)/64) }
 func (b bits) set(i int)      { b[i/64] |= 1 << (i % 64) }
 func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
+// count is how many numbers b holds.
+func (b bits) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits64.OnesCount64(w)
+	}
+	return n
+}
 
 // folded is ASCII text with its letters in upper case.
 type folded struct{ b []byte }

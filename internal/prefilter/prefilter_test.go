@@ -3,6 +3,7 @@ package prefilter
 import (
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -37,6 +38,10 @@ var expressions = []string{
 	`\b(?:a|ab)[a-c]*`,
 	`a*(?:b|ab)`,
 	`(?i) (?:kelvin|straße|ss)\b`,
+	"\uFFFD",
+	"a\uFFFDb|foo\uFFFD|bar",
+	"(?:x|\uFFFDy)",
+	"[\uFFFD]z|é",
 }
 
 // pieces make the texts the expressions are tried on: their words in
@@ -49,7 +54,7 @@ var pieces = []string{
 	" result", " output", "let's play a game", "lets play a game", "curl", "wget", "|", "sh", "bash", "sudo ", "\"role\"",
 	"\"system\"", "\"developer\"", "kelvin", "\u212aelvin", "ſecret", "SECRET", "straße", "STRASSE", "ask", "ASK", "KEY", "key",
 	"\u212aey", "token", "a", "b", "c", "d", "e", "f", "x", "y", "z", "foo", "bar", "baz", "user", "human", "${", "}", "ab", "abc",
-	"abcx", "bcd", "ss", "é", "xyz1", "wy", "xab", "xabcd", "foobar", "abcde", "bcde", " ", "ace",
+	"abcx", "bcd", "ss", "é", "xyz1", "wy", "xab", "xabcd", "foobar", "abcde", "bcde", " ", "ace", "\xff", "\x80", "\xc0", "\uFFFD",
 }
 
 func TestSameAsRegexp(t *testing.T) {
@@ -182,4 +187,91 @@ func TestSetSameAsRegexp(t *testing.T) {
 	if ruledOut == 0 {
 		t.Fatal("the set ruled out nothing")
 	}
+}
+
+// randomExpression writes an expression of the shapes the prefilter
+// reads: sequences, choices, repeats, groups, flags and anchors over
+// letters whose case partners lie outside ASCII, U+FFFD and classes.
+func randomExpression(rng *rand.Rand, depth int) string {
+	atoms := []string{"a", "b", "ab", "abc", "k", "K", "s", "\u212a", "\u017f", "é", "x", " ", "\\.", "[ab]", "[^a]",
+		"[kK]", ".", "\\s", "\\w", "σ", "Σ", "ς", "İ", "ı", "\uFFFD", "^", "$", "\\b", "\\B", "(?m:^)"}
+	if depth == 0 || rng.IntN(4) == 0 {
+		return atoms[rng.IntN(len(atoms))]
+	}
+	var parts []string
+	for range 2 + rng.IntN(3) {
+		parts = append(parts, randomExpression(rng, depth-1))
+	}
+	switch rng.IntN(7) {
+	case 0, 1, 2:
+		return strings.Join(parts, "")
+	case 3, 4:
+		return "(?:" + strings.Join(parts, "|") + ")"
+	case 5:
+		ops := []string{"?", "*", "+", "{0,2}", "{1,3}", "??", "+?"}
+		return "(?:" + parts[0] + ")" + ops[rng.IntN(len(ops))]
+	default:
+		flags := []string{"(?i:", "(?-i:", "(", "(?s:", "(?U:"}
+		return flags[rng.IntN(len(flags))] + parts[0] + ")"
+	}
+}
+
+// TestRandomExpressionsSameAsRegexp compares the prefilter with regexp
+// over expressions and texts made at random (a fixed seed).
+func TestRandomExpressionsSameAsRegexp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		checkRandom(t, rng)
+	}
+}
+
+// checkRandom compares one random expression over texts made from rng.
+func checkRandom(t *testing.T, rng *rand.Rand) {
+	t.Helper()
+	expr := randomExpression(rng, 3)
+	if rng.IntN(2) == 0 {
+		expr = []string{"(?i)", "(?m)", "(?s)", ""}[rng.IntN(4)] + expr + "|" + randomExpression(rng, 2)
+	}
+	if _, err := regexp.Compile(expr); err != nil {
+		return
+	}
+	p := MustCompile(expr)
+	texts := []string{"k", "K", "\u212a", "s", "\u017f", "é", "É", "σ", "Σ", "ς", "İ", "i", "ı", "a", "b", "c", "ab", "x", " ", "\n", ".", "\xff", "\uFFFD"}
+	for range 20 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(texts[rng.IntN(len(texts))])
+		}
+		same(t, p, p.Regexp(), b.String())
+	}
+}
+
+func FuzzRandomExpression(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Fuzz(func(t *testing.T, a, b uint64) {
+		checkRandom(t, rand.New(rand.NewPCG(a, b)))
+	})
+}
+
+// BenchmarkEveryAlternativePossible is text crafted to hold the literals
+// of every alternative of a 60-word choice: the prefilter must cost about
+// what regexp does (b.N runs of each; compare the two sub-benchmarks).
+func BenchmarkEveryAlternativePossible(b *testing.B) {
+	var words []string
+	for i := range 60 {
+		words = append(words, "w"+strings.Repeat(string(rune('a'+i%26)), 3+i/26)+"x")
+	}
+	expr := `\b(?:` + strings.Join(words, "|") + `)\b`
+	text := strings.Repeat("lorem ipsum dolor ", 5000) + strings.Join(words, "_") + " " + words[59] + " "
+	p := MustCompile(expr)
+	b.Run("regexp", func(b *testing.B) {
+		for b.Loop() {
+			p.Regexp().FindStringIndex(text)
+		}
+	})
+	b.Run("prefilter", func(b *testing.B) {
+		for b.Loop() {
+			p.FindStringIndex(text)
+		}
+	})
 }
