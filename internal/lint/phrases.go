@@ -321,27 +321,39 @@ func matchFolded(folded string, example bool) string {
 		if g := byGate[text[lo:end]]; g != nil {
 			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
 			atWord := g.mayMatch(possible, false, example)
-			if atSentence || atWord {
-				g.once.Do(g.compile)
-			}
-			sentence, at := g.sentenceAny, g.any
-			if example {
-				sentence, at = g.sentStrict, g.strict
-			}
-			to := windowEnd(text, end)
-			// A match at the sentence's start starts earlier, at its ". ".
-			if atSentence && sentence != nil {
-				if loc := sentence.FindStringIndex(text[lo-2 : to]); loc != nil {
-					return strings.ReplaceAll(strings.Trim(text[lo-2:lo-2+loc[1]], ". "), " . ", ". ")
-				}
-			}
-			if atWord && at != nil {
-				if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign().MatchString(text[lo:to]) {
-					return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
-				}
+			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
+				return m
 			}
 		}
 		lo = end + 1
+	}
+	return ""
+}
+
+// match tries the word's patterns on text, at the word at lo (ending at
+// end), and at the sentence's start before it when atSentence; those
+// matching at the word only when atWord. It compiles them first: the
+// expressions are read only after that.
+func (g *gateWord) match(text string, lo, end int, atSentence, atWord, example bool) string {
+	if !atSentence && !atWord {
+		return ""
+	}
+	g.once.Do(g.compile)
+	sentence, at := g.sentenceAny, g.any
+	if example {
+		sentence, at = g.sentStrict, g.strict
+	}
+	to := windowEnd(text, end)
+	// A match at the sentence's start starts earlier, at its ". ".
+	if atSentence && sentence != nil {
+		if loc := sentence.FindStringIndex(text[lo-2 : to]); loc != nil {
+			return strings.ReplaceAll(strings.Trim(text[lo-2:lo-2+loc[1]], ". "), " . ", ". ")
+		}
+	}
+	if atWord && at != nil {
+		if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign().MatchString(text[lo:to]) {
+			return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
+		}
 	}
 	return ""
 }
