@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/atomicfile"
@@ -66,9 +67,14 @@ func Open(dir string, getenv func(string) string) *Cache {
 		return c
 	}
 	project := sha256.Sum256([]byte(abs))
-	c.path = filepath.Join(base, "agentcards", "lint", hex.EncodeToString(project[:16])+".json")
-	c.engine = engine
-	data, err := readRegular(c.path)
+	path := filepath.Join(base, "agentcards", "lint", hex.EncodeToString(project[:16])+".json")
+	if insideProject(path, abs) {
+		// A cache in the project (HOME or XDG_CACHE_HOME set to it, as
+		// some containers and scripts do) could arrive in a commit.
+		return c
+	}
+	c.path, c.engine = path, engine
+	data, err := readOwn(c.path)
 	if err != nil {
 		return c
 	}
@@ -152,13 +158,17 @@ func userCacheDir(getenv func(string) string) string {
 
 // programDigest is the SHA-256 of the running program's executable.
 func programDigest() (string, error) {
-	exe, err := os.Executable()
+	// On Linux, the file this process runs, even if the path now names
+	// another (an upgrade during the build).
+	f, err := os.Open("/proc/self/exe")
 	if err != nil {
-		return "", err
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return "", err
+		exe, err := os.Executable()
+		if err != nil {
+			return "", err
+		}
+		if f, err = os.Open(exe); err != nil {
+			return "", err
+		}
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -168,14 +178,73 @@ func programDigest() (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// readRegular reads the regular file at path, never through a link.
-func readRegular(path string) ([]byte, error) {
+// insideProject reports whether path lies in the project of folder dir:
+// the git work tree dir is in (the folder up from it holding .git), or
+// dir itself; as written, and with the links of its existing part
+// followed.
+func insideProject(path, dir string) bool {
+	roots := []string{projectRoot(dir)}
+	if real, err := filepath.EvalSymlinks(roots[0]); err == nil {
+		roots = append(roots, real)
+	}
+	paths := []string{path, realPath(path)}
+	for _, root := range roots {
+		for _, p := range paths {
+			if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// projectRoot is the top of the git work tree dir is in, or dir.
+func projectRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dir
+		}
+		d = up
+	}
+}
+
+// realPath is path with the links of its longest existing part followed.
+func realPath(path string) string {
+	rest := ""
+	for p := path; ; {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest)
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			return path
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = up
+	}
+}
+
+// readOwn reads the regular file at path, never through a link, and only
+// when it and its folder belong to this user and no one else may write
+// them (ownedByMe).
+func readOwn(path string) ([]byte, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
+	}
+	dir, err := os.Lstat(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	if !ownedByMe(fi) || !ownedByMe(dir) {
+		return nil, errors.New("another user may write it")
 	}
 	return os.ReadFile(path)
 }

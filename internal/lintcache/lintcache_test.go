@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/lint"
@@ -162,5 +163,61 @@ func TestNilCacheLints(t *testing.T) {
 	}
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNoCacheInTheProject: HOME or XDG_CACHE_HOME inside the project (its
+// folder, or the git work tree it is in, or reached through a link) means
+// no cache: a file there could arrive in a commit.
+func TestNoCacheInTheProject(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(repo, "site")
+	if err := os.Mkdir(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	link := filepath.Join(outside, "link")
+	if err := os.Symlink(repo, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, cache := range []string{filepath.Join(project, ".cache"), filepath.Join(repo, ".cache"), project, filepath.Join(link, "c")} {
+		c := Open(project, env(cache))
+		if c.path != "" {
+			t.Errorf("cache directory %s: the cache is %s, in the project", cache, c.path)
+		}
+	}
+	if c := Open(project, env(filepath.Join(outside, "cache"))); c.path == "" {
+		t.Error("a cache directory outside the project is not used")
+	}
+}
+
+// TestOthersFilesAreNotRead: a cache file another user may write is not
+// read.
+func TestOthersFilesAreNotRead(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes")
+	}
+	cache := t.TempDir()
+	dir := t.TempDir()
+	path := plant(t, cache, dir, "", planted)
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := Open(dir, env(cache)).Findings(card)
+	if len(got) == 1 && got[0] == planted {
+		t.Fatal("a cache file others may write was read")
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Dir(path), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = Open(dir, env(cache)).Findings(card)
+	if len(got) == 1 && got[0] == planted {
+		t.Fatal("a cache file in a folder others may write was read")
 	}
 }
