@@ -39,6 +39,7 @@ type Cache struct {
 	mu     sync.Mutex
 	old    map[string][]lint.Finding // read from the file
 	used   map[string][]lint.Finding // the entries of this build, written back
+	texts  map[string]string         // one copy of each finding's text
 }
 
 // file is the cache file's content.
@@ -53,7 +54,7 @@ type file struct {
 // getenv gives the environment the cache directory is found by, as
 // os.UserCacheDir finds it (without one, findings are not kept).
 func Open(dir string, getenv func(string) string) *Cache {
-	c := &Cache{old: map[string][]lint.Finding{}, used: map[string][]lint.Finding{}}
+	c := &Cache{old: map[string][]lint.Finding{}, used: map[string][]lint.Finding{}, texts: map[string]string{}}
 	base := userCacheDir(getenv)
 	if base == "" {
 		return c
@@ -80,6 +81,11 @@ func Open(dir string, getenv func(string) string) *Cache {
 	}
 	var f file
 	if json.Unmarshal(data, &f) == nil && f.Format == format && f.Engine == engine && f.Cards != nil {
+		for _, fs := range f.Cards {
+			for i := range fs {
+				fs[i] = c.detached(fs[i])
+			}
+		}
 		c.old = f.Cards
 	}
 	return c
@@ -105,12 +111,38 @@ func (c *Cache) Findings(unsigned []byte) ([]lint.Finding, error) {
 		if fs, err = lint.Unsigned(unsigned, nil); err != nil {
 			return nil, err
 		}
+		// A finding's text may share the memory of the whole decoded
+		// card: the cache keeps copies (one of each text), not every
+		// card of the site.
+		c.mu.Lock()
+		for i := range fs {
+			fs[i] = c.detached(fs[i])
+		}
+		c.mu.Unlock()
 	}
 	c.mu.Lock()
 	c.used[key] = fs
 	c.mu.Unlock()
 	// The caller silences findings in place: it gets a copy.
 	return slices.Clone(fs), nil
+}
+
+// detached is f with strings of the cache's own, one copy of each text
+// (with mu held).
+func (c *Cache) detached(f lint.Finding) lint.Finding {
+	f.Rule, f.Path, f.Message, f.Fix, f.Silenced = c.intern(f.Rule), c.intern(f.Path), c.intern(f.Message), c.intern(f.Fix), c.intern(f.Silenced)
+	f.Severity, f.Category = lint.Severity(c.intern(string(f.Severity))), lint.Category(c.intern(string(f.Category)))
+	return f
+}
+
+// intern returns the cache's copy of s (with mu held).
+func (c *Cache) intern(s string) string {
+	if t, ok := c.texts[s]; ok {
+		return t
+	}
+	t := strings.Clone(s)
+	c.texts[t] = t
+	return t
 }
 
 // Save writes the entries this build used, and only those, for the next
