@@ -13,15 +13,19 @@
 package lintcache
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -29,24 +33,29 @@ import (
 	"github.com/agentcards/agentcards/internal/lint"
 )
 
-// format names the cache file's layout.
-const format = "agentcards-lint-cache/1"
+// format names the cache file's layout: a first line "format engine",
+// then one line "L <findings as JSON>" for each distinct list of
+// findings, then one line "C <card digest> <list number>" for each card.
+const format = "agentcards-lint-cache/2"
+
+// maxLine bounds a line of the cache file.
+const maxLine = 1 << 20
 
 // Cache holds findings by card digest. It is safe for concurrent use.
 type Cache struct {
 	path   string // "": findings are not kept
 	engine string // the program's digest
 	mu     sync.Mutex
-	old    map[string][]lint.Finding // read from the file
-	used   map[string][]lint.Finding // the entries of this build, written back
-	texts  map[string]string         // one copy of each finding's text
+	old    map[[32]byte]*list // read from the file
+	used   map[[32]byte]*list // the entries of this build, written back
+	lists  map[string]*list   // each distinct list of findings, by its JSON
 }
 
-// file is the cache file's content.
-type file struct {
-	Format string                    `json:"format"`
-	Engine string                    `json:"engine"`
-	Cards  map[string][]lint.Finding `json:"cards"`
+// list is a list of findings, shared by every card that has it (most
+// cards of a site have the same few), with its JSON.
+type list struct {
+	findings []lint.Finding
+	json     string
 }
 
 // Open returns the cache of the project whose manifest folder is dir, as
@@ -54,7 +63,7 @@ type file struct {
 // getenv gives the environment the cache directory is found by, as
 // os.UserCacheDir finds it (without one, findings are not kept).
 func Open(dir string, getenv func(string) string) *Cache {
-	c := &Cache{old: map[string][]lint.Finding{}, used: map[string][]lint.Finding{}, texts: map[string]string{}}
+	c := &Cache{old: map[[32]byte]*list{}, used: map[[32]byte]*list{}, lists: map[string]*list{}}
 	base := userCacheDir(getenv)
 	if base == "" {
 		return c
@@ -68,25 +77,17 @@ func Open(dir string, getenv func(string) string) *Cache {
 		return c
 	}
 	project := sha256.Sum256([]byte(abs))
-	path := filepath.Join(base, "agentcards", "lint", hex.EncodeToString(project[:16])+".json")
+	path := filepath.Join(base, "agentcards", "lint", hex.EncodeToString(project[:16]))
 	if insideProject(path, abs) {
 		// A cache in the project (HOME or XDG_CACHE_HOME set to it, as
 		// some containers and scripts do) could arrive in a commit.
 		return c
 	}
 	c.path, c.engine = path, engine
-	data, err := readOwn(c.path)
-	if err != nil {
-		return c
-	}
-	var f file
-	if json.Unmarshal(data, &f) == nil && f.Format == format && f.Engine == engine && f.Cards != nil {
-		for _, fs := range f.Cards {
-			for i := range fs {
-				fs[i] = c.detached(fs[i])
-			}
+	if data, err := readOwn(c.path); err == nil {
+		if old, err := c.decode(data); err == nil {
+			c.old = old
 		}
-		c.old = f.Cards
 	}
 	return c
 }
@@ -98,51 +99,54 @@ func (c *Cache) Findings(unsigned []byte) ([]lint.Finding, error) {
 	if c == nil {
 		return lint.Unsigned(unsigned, nil)
 	}
-	sum := sha256.Sum256(unsigned)
-	key := hex.EncodeToString(sum[:])
+	key := sha256.Sum256(unsigned)
 	c.mu.Lock()
-	fs, ok := c.used[key]
+	l, ok := c.used[key]
 	if !ok {
-		fs, ok = c.old[key]
+		l, ok = c.old[key]
 	}
 	c.mu.Unlock()
 	if !ok {
-		var err error
-		if fs, err = lint.Unsigned(unsigned, nil); err != nil {
+		fs, err := lint.Unsigned(unsigned, nil)
+		if err != nil {
 			return nil, err
 		}
-		// A finding's text may share the memory of the whole decoded
-		// card: the cache keeps copies (one of each text), not every
-		// card of the site.
-		c.mu.Lock()
-		for i := range fs {
-			fs[i] = c.detached(fs[i])
+		data, err := json.Marshal(fs)
+		if err != nil {
+			return nil, err
 		}
+		c.mu.Lock()
+		l = c.intern(string(data), fs)
 		c.mu.Unlock()
 	}
 	c.mu.Lock()
-	c.used[key] = fs
+	c.used[key] = l
 	c.mu.Unlock()
 	// The caller silences findings in place: it gets a copy.
-	return slices.Clone(fs), nil
+	return slices.Clone(l.findings), nil
 }
 
-// detached is f with strings of the cache's own, one copy of each text
-// (with mu held).
-func (c *Cache) detached(f lint.Finding) lint.Finding {
-	f.Rule, f.Path, f.Message, f.Fix, f.Silenced = c.intern(f.Rule), c.intern(f.Path), c.intern(f.Message), c.intern(f.Fix), c.intern(f.Silenced)
-	f.Severity, f.Category = lint.Severity(c.intern(string(f.Severity))), lint.Category(c.intern(string(f.Category)))
-	return f
-}
-
-// intern returns the cache's copy of s (with mu held).
-func (c *Cache) intern(s string) string {
-	if t, ok := c.texts[s]; ok {
-		return t
+// intern returns the cache's list whose JSON is data, made of fs (or of
+// data decoded, when fs is nil) if there is none yet (with mu held). The
+// list keeps its own copies: a finding's text may share the memory of the
+// whole decoded card.
+func (c *Cache) intern(data string, fs []lint.Finding) *list {
+	if l, ok := c.lists[data]; ok {
+		return l
 	}
-	t := strings.Clone(s)
-	c.texts[t] = t
-	return t
+	if fs == nil {
+		if err := json.Unmarshal([]byte(data), &fs); err != nil {
+			return nil
+		}
+	}
+	l := &list{findings: make([]lint.Finding, len(fs)), json: strings.Clone(data)}
+	for i, f := range fs {
+		f.Rule, f.Path, f.Message, f.Fix, f.Silenced = strings.Clone(f.Rule), strings.Clone(f.Path), strings.Clone(f.Message), strings.Clone(f.Fix), strings.Clone(f.Silenced)
+		f.Severity, f.Category = lint.Severity(strings.Clone(string(f.Severity))), lint.Category(strings.Clone(string(f.Category)))
+		l.findings[i] = f
+	}
+	c.lists[l.json] = l
+	return l
 }
 
 // Save writes the entries this build used, and only those, for the next
@@ -152,15 +156,67 @@ func (c *Cache) Save() error {
 		return nil
 	}
 	c.mu.Lock()
-	data, err := json.Marshal(file{Format: format, Engine: c.engine, Cards: c.used})
+	data := c.encode()
 	c.mu.Unlock()
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
 		return err
 	}
 	return atomicfile.Write(c.path, data, 0o600)
+}
+
+// encode is the cache file of the entries used (with mu held).
+func (c *Cache) encode() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s %s\n", format, c.engine)
+	number := map[*list]int{}
+	for _, l := range c.used {
+		if _, ok := number[l]; !ok {
+			number[l] = len(number)
+			fmt.Fprintf(&b, "L %s\n", l.json)
+		}
+	}
+	for key, l := range c.used {
+		fmt.Fprintf(&b, "C %x %d\n", key, number[l])
+	}
+	return b.Bytes()
+}
+
+// decode reads a cache file made by this program.
+func (c *Cache) decode(data []byte) (map[[32]byte]*list, error) {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, maxLine)
+	if !sc.Scan() || sc.Text() != format+" "+c.engine {
+		return nil, errors.New("another format or program")
+	}
+	var lists []*list
+	cards := map[[32]byte]*list{}
+	for sc.Scan() {
+		kind, rest, _ := strings.Cut(sc.Text(), " ")
+		switch kind {
+		case "L":
+			l := c.intern(rest, nil)
+			if l == nil {
+				return nil, errors.New("a list that is not JSON")
+			}
+			lists = append(lists, l)
+		case "C":
+			digest, number, _ := strings.Cut(rest, " ")
+			k, herr := hex.DecodeString(digest)
+			n, err := strconv.Atoi(number)
+			var key [32]byte
+			if herr != nil || len(k) != len(key) || err != nil || n < 0 || n >= len(lists) {
+				return nil, errors.New("a card line that is not one")
+			}
+			copy(key[:], k)
+			cards[key] = lists[n]
+		default:
+			return nil, errors.New("a line that is not one")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return cards, nil
 }
 
 // userCacheDir is os.UserCacheDir, read from getenv: "" when there is
