@@ -2,6 +2,8 @@ package sign
 
 import (
 	"crypto"
+	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"maps"
@@ -32,6 +34,46 @@ type Signer struct {
 	// projection signs SDK projections; its protected header also carries
 	// ProjectionHeader.
 	projection jose.Signer
+	// ed and edProjection sign in their place when the key is an Ed25519
+	// private key (nil otherwise).
+	ed, edProjection *edSigner
+}
+
+// edSigner makes the detached JWS a go-jose signer makes with an Ed25519
+// key, without go-jose's work on every call (a header map marshaled twice,
+// the object serialized again): the protected header is the same for every
+// payload, so it is taken once from go-jose itself, and Ed25519 is
+// deterministic, so signing the same input gives the same bytes.
+type edSigner struct {
+	key       ed25519.PrivateKey
+	protected string // base64url of the protected header, as go-jose writes it
+}
+
+// newEdSigner is the edSigner doing js's work with key; nil when key is
+// not an Ed25519 private key.
+func newEdSigner(js jose.Signer, key crypto.Signer) (*edSigner, error) {
+	k, ok := key.(ed25519.PrivateKey)
+	if !ok {
+		return nil, nil
+	}
+	// The header does not depend on the payload (no nonce, no embedded
+	// key): any payload shows it.
+	sig, err := signPayload(js, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &edSigner{key: k, protected: sig.Protected}, nil
+}
+
+// sign signs the JWS signing input, protected "." base64url(payload) (RFC
+// 7515, section 5.1), as go-jose's Ed25519 signer does.
+func (e *edSigner) sign(payload []byte) card.Signature {
+	enc := base64.RawURLEncoding
+	input := make([]byte, 0, len(e.protected)+1+enc.EncodedLen(len(payload)))
+	input = append(input, e.protected...)
+	input = append(input, '.')
+	input = enc.AppendEncode(input, payload)
+	return card.Signature{Protected: e.protected, Signature: enc.EncodeToString(ed25519.Sign(e.key, input))}
 }
 
 // ProjectionHeader is the protected header parameter that marks a signature
@@ -93,43 +135,54 @@ func newSigner(key crypto.Signer, alg, jku, kid string) (*Signer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Signer{KID: pub.KeyID, Alg: alg, Public: pub, signer: js, projection: pjs}, nil
+	s := &Signer{KID: pub.KeyID, Alg: alg, Public: pub, signer: js, projection: pjs}
+	if s.ed, err = newEdSigner(js, key); err != nil {
+		return nil, err
+	}
+	if s.edProjection, err = newEdSigner(pjs, key); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Sign canonicalizes doc (a card without signatures) and returns the
 // detached JWS over it.
 func (s *Signer) Sign(doc []byte) (card.Signature, error) {
-	return sign(s.signer, doc)
+	return sign(s.signer, s.ed, doc)
 }
 
 // SignProjection is Sign for a card's SDK projection (card.SDKProjection):
 // the protected header also carries ProjectionHeader.
 func (s *Signer) SignProjection(projected []byte) (card.Signature, error) {
-	return sign(s.projection, projected)
+	return sign(s.projection, s.edProjection, projected)
 }
 
 // SignCanonical is Sign for a card already in its RFC 8785 form (as
 // CanonicalValue writes it).
 func (s *Signer) SignCanonical(payload []byte) (card.Signature, error) {
-	return signPayload(s.signer, payload)
+	return signPayload(s.signer, s.ed, payload)
 }
 
 // SignProjectionCanonical is SignProjection for a projection already in
 // its RFC 8785 form.
 func (s *Signer) SignProjectionCanonical(payload []byte) (card.Signature, error) {
-	return signPayload(s.projection, payload)
+	return signPayload(s.projection, s.edProjection, payload)
 }
 
-func sign(js jose.Signer, doc []byte) (card.Signature, error) {
+func sign(js jose.Signer, ed *edSigner, doc []byte) (card.Signature, error) {
 	payload, err := Canonicalize(doc)
 	if err != nil {
 		return card.Signature{}, err
 	}
-	return signPayload(js, payload)
+	return signPayload(js, ed, payload)
 }
 
-// signPayload makes the detached JWS over a canonical payload.
-func signPayload(js jose.Signer, payload []byte) (card.Signature, error) {
+// signPayload makes the detached JWS over a canonical payload: with ed
+// when there is one, else with js.
+func signPayload(js jose.Signer, ed *edSigner, payload []byte) (card.Signature, error) {
+	if ed != nil {
+		return ed.sign(payload), nil
+	}
 	obj, err := js.Sign(payload)
 	if err != nil {
 		return card.Signature{}, err
