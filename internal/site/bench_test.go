@@ -15,6 +15,7 @@ import (
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
 	"github.com/agentcards/agentcards/internal/sign"
+	"github.com/agentcards/agentcards/templates"
 )
 
 // generatedManifest returns agents.toml text with n agents of 5 skills
@@ -152,6 +153,55 @@ func BenchmarkChecksums(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/agent")
+		})
+	}
+}
+
+// BenchmarkAgent times the work of one agent of BenchmarkBuild's
+// manifest apart from writing it: its two signed cards ("cards"), and its
+// page ("page").
+func BenchmarkAgent(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "agents.toml")
+	if err := os.WriteFile(path, []byte(generatedManifest(2)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	m, err := manifest.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	keysAbs, _ := filepath.Abs(testKeysDir + "/public")
+	ks, err := sign.LoadKeySet(keysAbs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	signers := testSigners(b, m, ks, "ed25519")
+	tpl, err := templates.Load("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pg := newPages(m, plan{}, tpl, &siteDir{}, signers)
+	for i := range m.Agents {
+		a := &m.Agents[i]
+		auth := "key"
+		if len(a.SecuritySchemes["oauth"].Type) > 0 {
+			auth = "oauth"
+		}
+		b.Run("cards,"+auth, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := signedCards(m, signers, a); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("page,"+auth, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := pg.agentPage(a, true); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }
