@@ -163,15 +163,35 @@ type agentPage struct {
 type schemeWords struct{ Name, Words, Description string }
 
 // interfaceView is an interface with its URL marked where a line may
-// break.
+// break. Like pageData it is flat: the fields of Interface are copied to
+// the top, where templates find them fast, and Interface is kept whole
+// for a template that names it (.Interface.URL), as it could when it was
+// embedded.
 type interfaceView struct {
-	manifest.Interface
-	Display template.HTML
+	Interface                                     manifest.Interface
+	URL, ProtocolBinding, ProtocolVersion, Tenant string
+	Display                                       template.HTML
 }
 
+func newInterfaceView(in manifest.Interface) interfaceView {
+	return interfaceView{Interface: in, URL: in.URL, ProtocolBinding: in.ProtocolBinding,
+		ProtocolVersion: in.ProtocolVersion, Tenant: in.Tenant, Display: breakableURL(in.URL)}
+}
+
+// skillView is a skill with its security requirements in words. It is
+// flat for the same reason as interfaceView, Skill kept whole.
 type skillView struct {
-	manifest.Skill
-	Security string
+	Skill                                   manifest.Skill
+	ID, Name, Description                   string
+	Tags, Examples, InputModes, OutputModes []string
+	SecurityRequirements                    []manifest.Requirement
+	Security                                string
+}
+
+func newSkillView(s manifest.Skill) skillView {
+	return skillView{Skill: s, ID: s.ID, Name: s.Name, Description: s.Description,
+		Tags: s.Tags, Examples: s.Examples, InputModes: s.InputModes, OutputModes: s.OutputModes,
+		SecurityRequirements: s.SecurityRequirements, Security: describeRequirements(s.SecurityRequirements, "")}
 }
 
 type signatureView struct {
@@ -310,7 +330,7 @@ func (pg *pages) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		InputModes: a.InputModes(), OutputModes: a.OutputModes(),
 	}
 	for _, in := range a.SupportedInterfaces {
-		p.Interfaces = append(p.Interfaces, interfaceView{Interface: in, Display: breakableURL(in.URL)})
+		p.Interfaces = append(p.Interfaces, newInterfaceView(in))
 	}
 	if r := a.Remote; r != nil {
 		// The owner's provider only: the site's [provider] does not run it.
@@ -324,7 +344,7 @@ func (pg *pages) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 	}
 	p.SecuritySummary = describeRequirements(a.SecurityRequirements, "Clients authenticate with")
 	for _, s := range a.Skills {
-		p.Skills = append(p.Skills, skillView{Skill: s, Security: describeRequirements(s.SecurityRequirements, "")})
+		p.Skills = append(p.Skills, newSkillView(s))
 	}
 	if len(a.Skills) >= tocMinSkills {
 		p.TOC = agentTOC(p)
