@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"sync"
 
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/sign"
@@ -36,11 +37,31 @@ func (pg *pages) base(title, desc, root string) *pageData {
 
 // render executes a page template.
 func (pg *pages) render(page string, data *pageData) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := pg.tpl.Page(page).ExecuteTemplate(&buf, "layout", data); err != nil {
+	// The page is written into a pooled buffer, which has grown to the
+	// size of a page already, and copied out once: growing a new buffer
+	// from nothing for every page costs more than the copy.
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer releaseRenderBuffer(buf)
+	if err := pg.tpl.Page(page).ExecuteTemplate(buf, "layout", data); err != nil {
 		return nil, fmt.Errorf("%s: %w", page, err)
 	}
-	return buf.Bytes(), nil
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// renderBuffers are render's buffers.
+var renderBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxRenderBuffer is the largest buffer kept for the next page: one
+// outsized page (a front page, an agent with long docs) does not hold its
+// memory for the rest of the build.
+const maxRenderBuffer = 256 << 10
+
+func releaseRenderBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > maxRenderBuffer {
+		return
+	}
+	buf.Reset()
+	renderBuffers.Put(buf)
 }
 
 // extraPages adds each extra page (site/*.md, site/<folder>/*.md) to
