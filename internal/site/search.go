@@ -68,22 +68,43 @@ func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer, isD
 	return append(b, '\n'), nil
 }
 
-// searchWords is the distinct lower-case words of parts, in first-use order.
+// searchWords is the distinct lower-case words of parts, in first-use
+// order: the fields of each lower-cased part between runes that are not a
+// letter, a digit, '-', '.' or '_' (strings.FieldsFunc's split, done in
+// place), trimmed of "-._", joined by spaces.
 func searchWords(parts []string) string {
-	seen := map[string]bool{}
-	var words []string
+	seen := make(map[string]struct{}, 64)
+	var b strings.Builder
+	add := func(w string) {
+		w = strings.Trim(w, "-._")
+		if _, dup := seen[w]; w == "" || dup {
+			return
+		}
+		seen[w] = struct{}{}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
 	for _, p := range parts {
-		for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '.' && r != '_'
-		}) {
-			w = strings.Trim(w, "-._")
-			if w != "" && !seen[w] {
-				seen[w] = true
-				words = append(words, w)
+		p = strings.ToLower(p)
+		start := -1 // where the current word began; -1 between words
+		for i, r := range p {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.' || r == '_':
+				if start < 0 {
+					start = i
+				}
+			case start >= 0:
+				add(p[start:i])
+				start = -1
 			}
 		}
+		if start >= 0 {
+			add(p[start:])
+		}
 	}
-	return strings.Join(words, " ")
+	return b.String()
 }
 
 // clip shortens s to at most n characters, ending with an ellipsis.
