@@ -73,8 +73,13 @@ func statFile(path string) (fileStat, bool) {
 	if err != nil {
 		return fileStat{}, false
 	}
+	return statOf(fi), true
+}
+
+// statOf is the fileStat of what fi describes.
+func statOf(fi os.FileInfo) fileStat {
 	_, ino, _ := fileID(fi)
-	return fileStat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Ctime: changeTime(fi), Ino: ino, Mode: uint32(fi.Mode())}, true
+	return fileStat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Ctime: changeTime(fi), Ino: ino, Mode: uint32(fi.Mode())}
 }
 
 // intact reports whether path is still the regular file st describes.

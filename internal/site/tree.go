@@ -163,12 +163,9 @@ func (t *tree) writeFile(rel string, data []byte) (fileSum, error) {
 			return fileSum{}, fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, t.root)
 		}
 	}
-	if err := writeOutput(t.secrets, t.root, p, data); err != nil {
+	st, err := writeOutput(t.secrets, t.root, p, data)
+	if err != nil {
 		return fileSum{}, err
-	}
-	st, ok := statFile(p)
-	if !ok {
-		return fileSum{}, fmt.Errorf("%s vanished after it was written", p)
 	}
 	t.mu.Lock()
 	t.written = append(t.written, rel)
@@ -353,13 +350,37 @@ func (t *tree) pruneUnknown(agents map[string]bool) error {
 
 // writeOutput writes one file of the new tree under root, after scanning
 // it for private key material: every byte the build publishes passes here.
-func writeOutput(secrets *secret.Scanner, root, path string, data []byte) error {
+// It returns the file as written.
+func writeOutput(secrets *secret.Scanner, root, path string, data []byte) (fileStat, error) {
 	if f, found := secrets.Scan(path, data); found {
 		rel, err := filepath.Rel(root, path)
 		if err != nil {
 			rel = path
 		}
-		return &LeakError{File: filepath.ToSlash(rel), Found: f}
+		return fileStat{}, &LeakError{File: filepath.ToSlash(rel), Found: f}
 	}
-	return os.WriteFile(path, data, 0o644)
+	return writeStat(path, data)
+}
+
+// writeStat is os.WriteFile(path, data, 0o644), and the fileStat of the
+// file it wrote, taken from the open file (fstat) rather than by looking
+// its path up again once it is closed; closing a file changes none of what
+// fileStat holds.
+func writeStat(path string, data []byte) (fileStat, error) {
+	f, err := createFile(path, 0o644)
+	if err != nil {
+		return fileStat{}, err
+	}
+	_, err = f.Write(data)
+	var fi os.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileStat{}, err
+	}
+	return statOf(fi), nil
 }
