@@ -141,37 +141,44 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 	})
 	out := make([]checked, len(files))
 	linter := &lint.Linter{}
+	// A worker takes the files of one folder at a time, in order: an
+	// agent's agent-card.json, then its agent.json, whose strings the
+	// linter then remembers from the first (two workers taking one each
+	// would both judge them).
+	units := folderUnits(files)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
+	for range min(runtime.GOMAXPROCS(0), max(len(units)-1, 1)) {
 		wg.Go(func() {
 			var buf []byte // the card being checked: one per worker
-			for i := int(next.Add(1)) - 1; i < len(files); i = int(next.Add(1)) - 1 {
-				p, d := files[i].Path, files[i].Entry
-				var body []byte
-				var err error
-				if files[i].Kind == builtsite.ExtendedCard && d.Type()&fs.ModeSymlink == 0 {
-					err = fmt.Errorf("%s is an extended card in a public site: extended cards are for authenticated callers only; remove it and publish only the build's public output", p)
-				} else {
-					body, buf, err = readCard(p, d, opts, buf)
+			for u := int(next.Add(1)) - 1; u < len(units)-1; u = int(next.Add(1)) - 1 {
+				for i := units[u]; i < units[u+1]; i++ {
+					p, d := files[i].Path, files[i].Entry
+					var body []byte
+					var err error
+					if files[i].Kind == builtsite.ExtendedCard && d.Type()&fs.ModeSymlink == 0 {
+						err = fmt.Errorf("%s is an extended card in a public site: extended cards are for authenticated callers only; remove it and publish only the build's public output", p)
+					} else {
+						body, buf, err = readCard(p, d, opts, buf)
+					}
+					if err != nil {
+						out[i] = checked{path: p, card: Card{Source: p, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
+						continue
+					}
+					isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == layout.CardFile && bytes.Equal(body, rootCard)
+					o := opts
+					// The root card is a copy: linted once. Both shapes of a
+					// card are linted (a hostile site may change either);
+					// what the agent.json repeats is dropped below.
+					o.skipLint = isRoot
+					o.linter = linter
+					c := checkCard(p, body, ks, o)
+					if filepath.Dir(p) != rootDir {
+						// The root card is an agent's copy: checked there.
+						checkGatewayLocal(p, o, &c)
+					}
+					out[i] = checked{path: p, card: c, read: d.Type().IsRegular(), isRoot: isRoot}
 				}
-				if err != nil {
-					out[i] = checked{path: p, card: Card{Source: p, JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{err.Error()}}}
-					continue
-				}
-				isRoot := hasRoot && filepath.Dir(p) != rootDir && d.Name() == layout.CardFile && bytes.Equal(body, rootCard)
-				o := opts
-				// The root card is a copy: linted once. Both shapes of a
-				// card are linted (a hostile site may change either);
-				// what the agent.json repeats is dropped below.
-				o.skipLint = isRoot
-				o.linter = linter
-				c := checkCard(p, body, ks, o)
-				if filepath.Dir(p) != rootDir {
-					// The root card is an agent's copy: checked there.
-					checkGatewayLocal(p, o, &c)
-				}
-				out[i] = checked{path: p, card: c, read: d.Type().IsRegular(), isRoot: isRoot}
 			}
 		})
 	}
@@ -184,6 +191,20 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 	}
 	twinLint(out, filepath.Join(rootDir, layout.CardFile))
 	return out, nil
+}
+
+// folderUnits splits files into runs of files in one folder: run k is
+// files[units[k]:units[k+1]].
+func folderUnits(files []builtsite.File) []int {
+	units := make([]int, 0, len(files)/2+2)
+	prev := ""
+	for i, f := range files {
+		if d := filepath.Dir(f.Path); i == 0 || d != prev {
+			units = append(units, i)
+			prev = d
+		}
+	}
+	return append(units, len(files))
 }
 
 // twinLint drops from each agent.json's lint findings what the
