@@ -345,11 +345,11 @@ func siteEntryProblems(e aicatalog.Entry, base, dir, p string, c *Card) []string
 		out = append(out, fmt.Sprintf("displayName %s is not the signed card's name %s (%s)", shortQuote(e.DisplayName), shortQuote(c.Name), where))
 	}
 	switch {
-	case e.Description == c.description:
+	case c.description.is(e.Description):
 	case e.Description == "":
-		out = append(out, fmt.Sprintf("description is left out, but the signed card's is %s (%s)", shortQuote(c.description), where))
+		out = append(out, fmt.Sprintf("description is left out, but the signed card's is %s (%s)", c.description.quoted, where))
 	default:
-		out = append(out, fmt.Sprintf("description %s is not the signed card's description %s (%s)", shortQuote(e.Description), shortQuote(c.description), where))
+		out = append(out, fmt.Sprintf("description %s is not the signed card's description %s (%s)", shortQuote(e.Description), c.description.quoted, where))
 	}
 	return out
 }

@@ -64,8 +64,11 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	defaultCard := ""
 	for i, c := range checked {
 		files[i] = c.path
+		// rep.Cards has room for them all (slices.Grow): no card moves.
+		rep.Cards = append(rep.Cards, c.card)
 		if c.read {
-			read[c.path] = &checked[i].card
+			// The report's copy: checked is dead by the catalog check.
+			read[c.path] = &rep.Cards[len(rep.Cards)-1]
 		}
 		if c.isRoot && defaultCard == "" {
 			defaultCard = c.path
@@ -78,7 +81,6 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 				jkus[s.JKU] = jkus[s.JKU] || s.Verified
 			}
 		}
-		rep.Cards = append(rep.Cards, c.card)
 	}
 	// Every kid used is in the JWKS; unused keys are only a warning (a
 	// key published ahead of a rotation, or kept after one).
@@ -141,6 +143,7 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 	})
 	out := make([]checked, len(files))
 	linter := &lint.Linter{}
+	names := &interner{}
 	// A worker takes the files of one folder at a time, in order: an
 	// agent's agent-card.json, then its agent.json, whose strings the
 	// linter then remembers from the first (two workers taking one each
@@ -172,6 +175,7 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 					// what the agent.json repeats is dropped below.
 					o.skipLint = isRoot
 					o.linter = linter
+					o.names = names
 					c := checkCard(p, body, ks, o)
 					if filepath.Dir(p) != rootDir {
 						// The root card is an agent's copy: checked there.

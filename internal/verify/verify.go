@@ -53,6 +53,9 @@ type Options struct {
 	// linter lints the cards of one site, remembering the strings it
 	// read (a card's two shapes share most of them).
 	linter *lint.Linter
+	// names keeps one copy of the short strings the cards of one site
+	// repeat (kids, algorithms, jku values), for the report.
+	names *interner
 }
 
 // Signature is the outcome for one signature.
@@ -93,9 +96,9 @@ type Card struct {
 	// original beside it, its signatures, and how the two differ.
 	Gateway *Gateway `json:"gateway,omitempty"`
 
-	// description is the card's description, which a site's catalog
-	// entry repeats (siteEntryProblems).
-	description string
+	// description is what a site's catalog entry must repeat of the
+	// card's description (siteEntryProblems).
+	description descDigest
 	// notCard says the file or response was no card at all (notACard).
 	notCard bool
 	// gatewayHead is the decoded card, kept only when it carries the
@@ -365,7 +368,7 @@ func checkCard(source string, body []byte, ks *trust.Keys, opts Options) Card {
 	name, _ := head["name"].(string)
 	c.Name = strings.Clone(name)
 	description, _ := head["description"].(string)
-	c.description = strings.Clone(description)
+	c.description = digestDescription(description)
 	switch {
 	case opts.skipLint:
 	case opts.linter != nil:
@@ -387,9 +390,9 @@ func checkCard(source string, body []byte, ks *trust.Keys, opts Options) Card {
 	c.Outcome, c.Verified, c.DevelopmentKey = v.Outcome, v.Verified, v.DevelopmentKey
 	c.Problems = append(c.Problems, v.Problems...)
 	for _, r := range v.Results {
-		s := Signature{Index: r.Index, KID: strings.Clone(r.KID), Alg: strings.Clone(r.Alg), JKU: strings.Clone(r.JKU), Verified: r.Verified}
+		s := Signature{Index: r.Index, KID: opts.names.get(r.KID), Alg: opts.names.get(r.Alg), JKU: opts.names.get(r.JKU), Verified: r.Verified}
 		if r.Verified {
-			s.Covers, s.Uncovered = string(r.Covers), r.Uncovered
+			s.Covers, s.Uncovered = string(r.Covers), opts.names.list(r.Uncovered)
 		} else if r.Err != nil {
 			s.Reason = r.Err.Error()
 		}
