@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -74,6 +75,17 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	opts := verify.Options{JWKS: *jwks, All: *all, Strict: *strict, Fetch: client, Keys: trust.NewCache()}
 	rep := &verify.Report{Cards: []verify.Card{}}
+	// One write per line would be a system call per line: 100,000
+	// of them for a site of 20,000 cards.
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	var cards *cardStream
+	if fs.NArg() == 1 && !*extended && !*asCatalog && !aicatalog.IsCatalogName(fs.Arg(0)) {
+		// One card file, URL or site: nothing fails once a card is
+		// checked, so each card is written as it comes, and a site's
+		// report holds none of them.
+		cards = &cardStream{w: w, json: *asJSON, verbose: *verbose}
+		rep.Emit = cards.write
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), *maxTime)
 	defer cancel()
 	for _, t := range fs.Args() {
@@ -97,21 +109,36 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 	}
 	verify.Finish(rep)
-	if *asJSON {
-		if err := writeJSON(stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		// One write per line would be a system call per line: 100,000
-		// of them for a site of 20,000 cards.
-		w := bufio.NewWriterSize(stdout, 64<<10)
-		printReport(w, rep, *verbose)
-		if err := w.Flush(); err != nil {
-			return err
-		}
+	if err := writeReport(w, rep, cards, *asJSON, *verbose); err != nil {
+		return err
 	}
 	if !rep.Verified {
 		return errNotVerified{}
+	}
+	return nil
+}
+
+// writeReport writes the report (the rest of it, after the cards
+// written as they came when cards is set) to w, as JSON or as text, and
+// flushes w.
+func writeReport(w *bufio.Writer, rep *verify.Report, cards *cardStream, asJSON, verbose bool) error {
+	var err error
+	switch {
+	case asJSON && cards != nil:
+		err = cards.finishJSON(rep)
+	case asJSON:
+		err = writeJSON(w, rep)
+	default:
+		printReport(w, rep, verbose)
+	}
+	if err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if cards != nil {
+		return cards.err
 	}
 	return nil
 }
@@ -196,8 +223,7 @@ func printReport(w io.Writer, rep *verify.Report, verbose bool) {
 	// site may have tens of thousands of cards.
 	var b []byte
 	for _, c := range rep.Cards {
-		// A card verified in full is a line; what falls short shows why.
-		b = appendCard(b[:0], c, verbose || c.Outcome != verify.OutcomeVerified)
+		b = appendCardText(b[:0], c, verbose)
 		w.Write(b)
 	}
 	printEntries(w, rep)
@@ -214,6 +240,12 @@ func printReport(w io.Writer, rep *verify.Report, verbose bool) {
 		fmt.Fprintf(w, "warning: %s\n", terminal.Escape(wn))
 	}
 	printSummary(w, rep)
+}
+
+// appendCardText appends a card's lines to b as the report shows them: a
+// card verified in full is a line; what falls short shows why.
+func appendCardText(b []byte, c verify.Card, verbose bool) []byte {
+	return appendCard(b, c, verbose || c.Outcome != verify.OutcomeVerified)
 }
 
 // appendCard appends a card's lines to b: its outcome, then, with detail,
@@ -395,10 +427,7 @@ func shortKID(kid string) string {
 // nextStep says what to check after a run that failed, by what failed
 // first: something that was no card, a signature, or the rest.
 func nextStep(rep *verify.Report) string {
-	sigFailed := false
-	for _, c := range rep.Cards {
-		sigFailed = sigFailed || (!c.Verified && len(c.Signatures) > 0)
-	}
+	sigFailed := rep.SignatureFailed()
 	switch {
 	case rep.Summary.NotCards > 0:
 		return "next: check the paths and URLs above: each should lead to an agent card (.well-known/agent-card.json); for a site, verify its folder or origin; a file of a site you built that is cut short or empty: run `agentcards build` again"
@@ -425,6 +454,73 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// cardStream writes the cards of a report as verify checks them
+// (verify.Report.Emit), in text or as the start of the JSON report, the
+// same bytes printReport or writeJSON would write.
+type cardStream struct {
+	w             *bufio.Writer
+	json, verbose bool
+	n             int    // cards written
+	b             []byte // the card being written
+	err           error  // the first error writing
+}
+
+// jsonCardsStart is how the JSON of a report begins, its cards member
+// empty.
+const jsonCardsStart = "{\n  \"cards\": ["
+
+// write writes one card.
+func (s *cardStream) write(c verify.Card) {
+	if s.err != nil {
+		return
+	}
+	if !s.json {
+		s.b = appendCardText(s.b[:0], c, s.verbose)
+	} else {
+		// An element of the report's cards array, indented as
+		// json.MarshalIndent indents it there.
+		b, err := json.MarshalIndent(c, "    ", "  ")
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.b = s.b[:0]
+		if s.n == 0 {
+			s.b = append(s.b, jsonCardsStart...)
+		} else {
+			s.b = append(s.b, ',')
+		}
+		s.b = append(s.b, "\n    "...)
+		s.b = append(s.b, terminal.EscapeJSON(b)...)
+	}
+	s.n++
+	if _, err := s.w.Write(s.b); err != nil {
+		s.err = err
+	}
+}
+
+// finishJSON writes the rest of the JSON report after the cards written:
+// all writeJSON would write.
+func (s *cardStream) finishJSON(rep *verify.Report) error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.n == 0 {
+		return writeJSON(s.w, rep)
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	rest, ok := bytes.CutPrefix(b, []byte(jsonCardsStart+"]"))
+	if !ok {
+		return fmt.Errorf("the JSON report does not begin with its cards")
+	}
+	s.w.WriteString("\n  ]")
+	_, err = s.w.Write(append(terminal.EscapeJSON(rest), '\n'))
+	return err
 }
 
 // writeJSON writes v as indented JSON, escaped for a terminal (it holds

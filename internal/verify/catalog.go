@@ -127,8 +127,8 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 	for _, v := range walked.Visits {
 		e := Entry{Catalog: v.Catalog, Index: v.Index, Identifier: v.Entry.Identifier, Type: v.Entry.Type, URL: v.Entry.URL, OtherOrigin: v.OtherOrigin, Outcome: v.Outcome, Card: -1, Problem: v.Problem}
 		if c, ok := v.Value.(*Card); ok {
-			rep.Cards = append(rep.Cards, *c)
-			e.Card = len(rep.Cards) - 1
+			rep.add(*c)
+			e.Card = rep.CardCount() - 1
 			vouch(&e, c, opts.Strict)
 		}
 		rep.Entries = append(rep.Entries, e)
@@ -316,8 +316,8 @@ func unsignedCatalogNote(dir string) string {
 // entry whose url names the file p of the site dir: it must be a card
 // this check verified (c, nil for any other file, which would be vouched
 // for unsigned), and say what that card says (siteEntryProblems).
-func checkSiteCardEntry(dir, what string, i int, e aicatalog.Entry, base, p string, c *Card, rep *Report) {
-	if c == nil {
+func checkSiteCardEntry(dir, what string, i int, e aicatalog.Entry, base, p string, c cardFacts, read bool, rep *Report) {
+	if !read {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s is not an agent card of this site (.well-known/agent-card.json or agent.json): nothing vouches for it", dir, what, i, e.Identifier, e.URL))
 		return
 	}
@@ -332,7 +332,7 @@ func checkSiteCardEntry(dir, what string, i int, e aicatalog.Entry, base, p stri
 // is the card's name, description its description (left out when empty),
 // and url the card's own URL, exactly (no dot segments, doubled slashes
 // or escapes that a server might resolve to the same file).
-func siteEntryProblems(e aicatalog.Entry, base, dir, p string, c *Card) []string {
+func siteEntryProblems(e aicatalog.Entry, base, dir, p string, c cardFacts) []string {
 	var out []string
 	where := p
 	if rel, err := filepath.Rel(dir, p); err == nil {
@@ -341,15 +341,15 @@ func siteEntryProblems(e aicatalog.Entry, base, dir, p string, c *Card) []string
 			out = append(out, fmt.Sprintf("url %s is not the URL of the card it names, %s", e.URL, want))
 		}
 	}
-	if e.DisplayName != c.Name {
-		out = append(out, fmt.Sprintf("displayName %s is not the signed card's name %s (%s)", shortQuote(e.DisplayName), shortQuote(c.Name), where))
+	if e.DisplayName != c.name {
+		out = append(out, fmt.Sprintf("displayName %s is not the signed card's name %s (%s)", shortQuote(e.DisplayName), shortQuote(c.name), where))
 	}
 	switch {
 	case c.description.is(e.Description):
 	case e.Description == "":
-		out = append(out, fmt.Sprintf("description is left out, but the signed card's is %s (%s)", c.description.quoted, where))
+		out = append(out, fmt.Sprintf("description is left out, but the signed card's is %s (%s)", c.description.quote(), where))
 	default:
-		out = append(out, fmt.Sprintf("description %s is not the signed card's description %s (%s)", shortQuote(e.Description), c.description.quoted, where))
+		out = append(out, fmt.Sprintf("description %s is not the signed card's description %s (%s)", shortQuote(e.Description), c.description.quote(), where))
 	}
 	return out
 }

@@ -47,11 +47,11 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 		return err
 	}
 	body, ks, network, u := fc.body, fc.keys, fc.network, fc.url
-	public := rep.Cards[len(rep.Cards)-1]
+	public := fc.card
 	ext := Card{Source: "extended card of " + u.String(), JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
 	fail := func(format string, args ...any) error {
 		ext.Problems = append(ext.Problems, fmt.Sprintf(format, args...))
-		rep.Cards = append(rep.Cards, ext)
+		rep.add(ext)
 		return nil
 	}
 	if !public.Verified {
@@ -110,7 +110,7 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 		warnings[i] = fetch.RedactText(warnings[i], eopts.Header)
 	}
 	rep.Warnings = append(rep.Warnings, warnings...)
-	rep.Cards = append(rep.Cards, ext)
+	rep.add(ext)
 	return nil
 }
 

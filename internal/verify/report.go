@@ -13,20 +13,36 @@ import (
 // descDigest is what a site's catalog check needs of a card's
 // description: whether an entry's description is the same text, and the
 // start of the text, quoted (shortQuote), to show when it is not. The
-// text itself (hundreds of bytes a card) is not kept.
+// text itself (hundreds of bytes a card) is not kept. The zero
+// descDigest is that of "" (a card that could not be read has none).
 type descDigest struct {
 	sum    [sha256.Size]byte
-	quoted string
+	quoted string // "" for ""
 }
 
 // digestDescription is the descDigest of description s.
 func digestDescription(s string) descDigest {
+	if s == "" {
+		return descDigest{}
+	}
 	return descDigest{sum: sha256.Sum256([]byte(s)), quoted: shortQuote(s)}
 }
 
 // is reports whether s is the description d was made of.
 func (d descDigest) is(s string) bool {
+	if d.quoted == "" || s == "" {
+		return d.quoted == "" && s == ""
+	}
 	return sha256.Sum256([]byte(s)) == d.sum
+}
+
+// quote is the description d was made of, quoted and cut short as
+// shortQuote does.
+func (d descDigest) quote() string {
+	if d.quoted == "" {
+		return shortQuote("")
+	}
+	return d.quoted
 }
 
 // interner keeps one copy of each short string the cards of a site

@@ -100,7 +100,7 @@ func preloadCatalogs(dir string, copts Options) *siteCatalogs {
 // cards name, each true when a verified signature names it, read the
 // card files known to exist (they were read), and cats the catalogs read
 // ahead.
-func checkCatalog(dir string, jkus map[string]bool, read map[string]*Card, cats *siteCatalogs, opts Options, rep *Report) {
+func checkCatalog(dir string, jkus map[string]bool, read map[string]cardFacts, cats *siteCatalogs, opts Options, rep *Report) {
 	copts := catalogOptions(opts)
 	if cats.root.readErr != nil {
 		rep.Warnings = append(rep.Warnings, dir+": no /.well-known/ai-catalog.json")
@@ -147,7 +147,7 @@ func siteBase(dir string, cat *aicatalog.Catalog, jkus map[string]bool, rep *Rep
 // catalogCheck is one check of a site's catalogs (checkCatalog).
 type catalogCheck struct {
 	dir, base   string
-	read        map[string]*Card
+	read        map[string]cardFacts
 	cats        *siteCatalogs
 	opts, copts Options
 	rep         *Report
@@ -172,7 +172,7 @@ func (c *catalogCheck) local(what string, i int, e aicatalog.Entry) (string, boo
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
 		return "", false
 	}
-	if c.read[p] != nil {
+	if _, ok := c.read[p]; ok {
 		return p, true // reached by the walk: inside the site
 	}
 	if real, err := filepath.EvalSymlinks(p); err == nil {
@@ -203,7 +203,8 @@ func (c *catalogCheck) entries(what string, entries []aicatalog.Entry, nested bo
 		switch e.TypeLower {
 		case aicatalog.AgentCardType:
 			if p, ok := c.local(what, i, e); ok {
-				checkSiteCardEntry(dir, what, i, e, c.base, p, c.read[p], rep)
+				facts, ok := c.read[p]
+				checkSiteCardEntry(dir, what, i, e, c.base, p, facts, ok, rep)
 			}
 		case aicatalog.MediaType:
 			if nested {

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -26,27 +27,13 @@ type Summary struct {
 
 // summarize counts rep's outcomes (Finish).
 func summarize(rep *Report) *Summary {
-	s := &Summary{Keys: []string{}, Problems: len(rep.Problems)}
-	keys := map[string]bool{}
+	t := rep.emitted
+	t.keys = maps.Clone(t.keys)
 	for _, c := range rep.Cards {
-		if c.Verified {
-			s.Verified++
-		} else {
-			s.Failed++
-		}
-		if c.DevelopmentKey {
-			s.DevelopmentKey++
-		}
-		if c.notCard {
-			s.NotCards++
-		}
-		for _, sig := range c.Signatures {
-			if sig.Verified && sig.KID != "" {
-				keys[sig.KID] = true
-			}
-		}
+		t.count(c)
 	}
-	for k := range keys {
+	s := &Summary{Keys: []string{}, Problems: len(rep.Problems), Verified: t.verified, Failed: t.failed, DevelopmentKey: t.developmentKey, NotCards: t.notCards}
+	for k := range t.keys {
 		s.Keys = append(s.Keys, k)
 	}
 	slices.Sort(s.Keys)
@@ -56,6 +43,69 @@ func summarize(rep *Report) *Summary {
 		}
 	}
 	return s
+}
+
+// tally counts cards as summarize does, one at a time.
+type tally struct {
+	verified, failed, developmentKey, notCards int
+	// keys are the kids of the signatures that verified.
+	keys map[string]bool
+	// sigFailed says a card with signatures did not verify.
+	sigFailed bool
+}
+
+// count adds c to t.
+func (t *tally) count(c Card) {
+	if c.Verified {
+		t.verified++
+	} else {
+		t.failed++
+		t.sigFailed = t.sigFailed || len(c.Signatures) > 0
+	}
+	if c.DevelopmentKey {
+		t.developmentKey++
+	}
+	if c.notCard {
+		t.notCards++
+	}
+	for _, sig := range c.Signatures {
+		if sig.Verified && sig.KID != "" {
+			if t.keys == nil {
+				t.keys = map[string]bool{}
+			}
+			t.keys[sig.KID] = true
+		}
+	}
+}
+
+// add adds the outcome of a card to rep: to Cards, or to Emit.
+func (rep *Report) add(c Card) {
+	if rep.Emit == nil {
+		rep.Cards = append(rep.Cards, c)
+		return
+	}
+	rep.emitted.count(c)
+	rep.Emit(c)
+}
+
+// CardCount is the number of cards in the report: those in Cards and
+// those given to Emit.
+func (rep *Report) CardCount() int {
+	return len(rep.Cards) + rep.emitted.verified + rep.emitted.failed
+}
+
+// SignatureFailed reports a card with signatures that did not verify
+// (in Cards, or given to Emit).
+func (rep *Report) SignatureFailed() bool {
+	if rep.emitted.sigFailed {
+		return true
+	}
+	for _, c := range rep.Cards {
+		if !c.Verified && len(c.Signatures) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // notACard says, in plain words, what body is when it is no card at all

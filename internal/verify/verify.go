@@ -133,6 +133,14 @@ type Report struct {
 	Verified    bool         `json:"verified"`
 	// Summary counts the outcomes (set by Finish).
 	Summary *Summary `json:"summary,omitempty"`
+
+	// Emit, when set, is given each card in turn, in the order Cards
+	// would hold it, and Cards keeps none: the report of a site of any
+	// size then holds its counts only. Finish and the counts include
+	// the cards emitted.
+	Emit func(Card) `json:"-"`
+	// emitted counts the cards given to Emit.
+	emitted tally
 }
 
 // ServerCard is an MCP Server Card of a site, as checked. Server Cards
@@ -186,7 +194,7 @@ func (rep *Report) WellFormedServerCards() int {
 // rep.Summary.
 func Finish(rep *Report) {
 	rep.Summary = summarize(rep)
-	rep.Verified = len(rep.Cards)+rep.WellFormedServerCards() > 0 && len(rep.Problems) == 0
+	rep.Verified = rep.CardCount()+rep.WellFormedServerCards() > 0 && len(rep.Problems) == 0 && rep.emitted.failed == 0
 	for _, c := range rep.Cards {
 		if !c.Verified {
 			rep.Verified = false
@@ -217,6 +225,7 @@ type fetchedCard struct {
 	keys    *trust.Keys
 	network *fetch.Network // the network that served it
 	url     *url.URL       // as asked for, with the default path
+	card    Card           // the outcome, as added to the report
 }
 
 // fetchCard fetches the card at u (an origin means its
@@ -238,9 +247,9 @@ func fetchCard(ctx context.Context, u *url.URL, opts Options, rep *Report) (*fet
 	}
 	c := checkCard(source, body, ks, opts)
 	checkGatewayURL(ctx, u, opts, &c)
-	rep.Cards = append(rep.Cards, c)
+	rep.add(c)
 	rep.Problems = append(rep.Problems, ks.Leaked...)
-	return &fetchedCard{body: body, keys: ks, network: network, url: u}, nil
+	return &fetchedCard{body: body, keys: ks, network: network, url: u, card: c}, nil
 }
 
 // urlError says why a URL did not parse without repeating it (it may hold
@@ -326,7 +335,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		// 404 page, an empty or truncated file), which keys would not fix.
 		if _, err := card.Decode(body, card.Strict); err != nil {
 			if what := notACard(path, body, err); what != "" {
-				rep.Cards = append(rep.Cards, Card{Source: path, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{what}, notCard: true})
+				rep.add(Card{Source: path, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{what}, notCard: true})
 				return nil
 			}
 		}
@@ -344,7 +353,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		}
 		checkExtendedFile(path, body, site, opts, &c, rep)
 	}
-	rep.Cards = append(rep.Cards, c)
+	rep.add(c)
 	rep.Problems = append(rep.Problems, ks.Leaked...)
 	return nil
 }
