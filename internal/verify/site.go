@@ -46,6 +46,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 		rep.add(c.card)
 	})
 	if err != nil {
+		go func() { (<-cats).nested.stop() }()
 		return usagef("%v", err)
 	}
 	if cards.n == 0 {
