@@ -127,7 +127,7 @@ func Catalog(ctx context.Context, target string, opts Options, copts CatalogOpti
 	for _, v := range walked.Visits {
 		e := Entry{Catalog: v.Catalog, Index: v.Index, Identifier: v.Entry.Identifier, Type: v.Entry.Type, URL: v.Entry.URL, OtherOrigin: v.OtherOrigin, Outcome: v.Outcome, Card: -1, Problem: v.Problem}
 		if c, ok := v.Value.(*Card); ok {
-			rep.add(*c)
+			rep.Add(*c)
 			e.Card = rep.CardCount() - 1
 			vouch(&e, c, opts.Strict)
 		}

@@ -51,7 +51,7 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 	ext := Card{Source: "extended card of " + u.String(), JWKS: ks.From, Outcome: OutcomeNotVerified, Signatures: []Signature{}}
 	fail := func(format string, args ...any) error {
 		ext.Problems = append(ext.Problems, fmt.Sprintf(format, args...))
-		rep.add(ext)
+		rep.Add(ext)
 		return nil
 	}
 	if !public.Verified {
@@ -110,7 +110,7 @@ func Extended(ctx context.Context, target string, opts Options, eopts ExtendedOp
 		warnings[i] = fetch.RedactText(warnings[i], eopts.Header)
 	}
 	rep.Warnings = append(rep.Warnings, warnings...)
-	rep.add(ext)
+	rep.Add(ext)
 	return nil
 }
 

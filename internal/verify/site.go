@@ -43,7 +43,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	cards := siteCards{root: rootPath, used: map[string]bool{}, jkus: map[string]bool{}, read: map[string]cardFacts{}}
 	err = checkCards(dir, ks, opts, rootCard, rootErr == nil, func(c checked) {
 		cards.add(c)
-		rep.add(c.card)
+		rep.Add(c.card)
 	})
 	if err != nil {
 		go func() { (<-cats).nested.stop() }()

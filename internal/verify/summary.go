@@ -78,8 +78,9 @@ func (t *tally) count(c Card) {
 	}
 }
 
-// add adds the outcome of a card to rep: to Cards, or to Emit.
-func (rep *Report) add(c Card) {
+// Add adds the outcome of a card to rep: to Cards, or, when set, to
+// Emit.
+func (rep *Report) Add(c Card) {
 	if rep.Emit == nil {
 		rep.Cards = append(rep.Cards, c)
 		return

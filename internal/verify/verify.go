@@ -247,7 +247,7 @@ func fetchCard(ctx context.Context, u *url.URL, opts Options, rep *Report) (*fet
 	}
 	c := checkCard(source, body, ks, opts)
 	checkGatewayURL(ctx, u, opts, &c)
-	rep.add(c)
+	rep.Add(c)
 	rep.Problems = append(rep.Problems, ks.Leaked...)
 	return &fetchedCard{body: body, keys: ks, network: network, url: u, card: c}, nil
 }
@@ -335,7 +335,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		// 404 page, an empty or truncated file), which keys would not fix.
 		if _, err := card.Decode(body, card.Strict); err != nil {
 			if what := notACard(path, body, err); what != "" {
-				rep.add(Card{Source: path, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{what}, notCard: true})
+				rep.Add(Card{Source: path, Outcome: OutcomeNotVerified, Signatures: []Signature{}, Problems: []string{what}, notCard: true})
 				return nil
 			}
 		}
@@ -353,7 +353,7 @@ func verifyFile(ctx context.Context, path string, opts Options, rep *Report) err
 		}
 		checkExtendedFile(path, body, site, opts, &c, rep)
 	}
-	rep.add(c)
+	rep.Add(c)
 	rep.Problems = append(rep.Problems, ks.Leaked...)
 	return nil
 }
