@@ -73,6 +73,7 @@ func runVerify(args []string, stdout, stderr io.Writer, getenv env) error {
 		}
 		client.RootCAs = pool
 	}
+	verify.TuneMemory(getenv)
 	opts := verify.Options{JWKS: *jwks, All: *all, Strict: *strict, Fetch: client, Keys: trust.NewCache()}
 	rep := &verify.Report{Cards: []verify.Card{}}
 	// One write per line would be a system call per line: 100,000

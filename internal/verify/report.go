@@ -2,6 +2,7 @@ package verify
 
 import (
 	"crypto/sha256"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -104,4 +105,19 @@ func (in *interner) list(l []string) []string {
 		in.lists[key] = l
 	}
 	return l
+}
+
+// memoryLimit is the soft memory limit a run of verify has unless
+// $GOMEMLIMIT sets one: what a site's check holds grows slowly with the
+// site (a path and a digest a card, for the catalog check), and the
+// collector would otherwise let the heap grow to twice that.
+const memoryLimit = 192 << 20
+
+// TuneMemory sets the collector up for a run of `agentcards verify`: a
+// soft memory limit, unless $GOMEMLIMIT sets one. getenv reads the
+// environment.
+func TuneMemory(getenv func(string) string) {
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 }

@@ -238,12 +238,15 @@ func checkCards(dir string, ks *trust.Keys, opts Options, rootCard []byte, hasRo
 	return nil
 }
 
-// check checks the card file files[i] with the worker's buffer buf.
+// check checks the card file files[i] with the worker's buffer buf, and
+// drops the file's entry: each is checked once.
 func (cc *cardChecker) check(i int, buf *[]byte) checked {
-	p, d := cc.files[i].Path, cc.files[i].Entry
+	f := cc.files[i]
+	cc.files[i] = builtsite.File{}
+	p, d := f.Path, f.Entry
 	var body []byte
 	var err error
-	if cc.files[i].Kind == builtsite.ExtendedCard && d.Type()&fs.ModeSymlink == 0 {
+	if f.Kind == builtsite.ExtendedCard && d.Type()&fs.ModeSymlink == 0 {
 		err = fmt.Errorf("%s is an extended card in a public site: extended cards are for authenticated callers only; remove it and publish only the build's public output", p)
 	} else {
 		body, *buf, err = readCard(p, d, cc.opts, *buf)
