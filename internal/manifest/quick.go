@@ -510,7 +510,7 @@ func (q *quick) array() (any, bool) {
 		}
 		if q.src[q.i] == ']' {
 			q.i++
-			return out, true
+			return out, !onlyTables(out)
 		}
 		v, ok := q.value()
 		if !ok {
@@ -525,11 +525,23 @@ func (q *quick) array() (any, bool) {
 			q.i++
 		case ']':
 			q.i++
-			return out, true
+			return out, !onlyTables(out)
 		default:
 			return nil, false
 		}
 	}
+}
+
+// onlyTables reports whether array a holds inline tables and nothing
+// else. The library types such an array by what the tables hold
+// ([]map[string]any, or []any when one is empty): it is left to it.
+func onlyTables(a []any) bool {
+	for _, v := range a {
+		if _, ok := v.(map[string]any); !ok {
+			return false
+		}
+	}
+	return len(a) > 0
 }
 
 // inlineTable reads a one-line inline table without a trailing comma.
