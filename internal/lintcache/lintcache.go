@@ -31,6 +31,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/atomicfile"
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/regular"
 )
 
 // format names the cache file's layout: a first line "format engine",
@@ -316,16 +317,13 @@ func realPath(path string) string {
 	}
 }
 
-// readOwn reads the regular file at path, never through a link, and only
-// when it and its folder belong to this user and no one else may write
-// them (ownedByMe).
+// readOwn reads the regular file at path, never through a link
+// (regular.ReadFile), and only when it and its folder belong to this user
+// and no one else may write them (ownedByMe).
 func readOwn(path string) ([]byte, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
 	}
 	dir, err := os.Lstat(filepath.Dir(path))
 	if err != nil {
@@ -334,5 +332,7 @@ func readOwn(path string) ([]byte, error) {
 	if !ownedByMe(fi) || !ownedByMe(dir) {
 		return nil, errors.New("another user may write it")
 	}
-	return os.ReadFile(path)
+	// A regular file, not a link, and the one inspected (no one else may
+	// write the folder to swap it).
+	return regular.ReadFile(path)
 }
