@@ -11,14 +11,17 @@
 #   folder (nothing is deleted while builds are timed); then RUNS times
 #   each, agentcards only: (c) a build after a one-word change to one
 #   agent's description (incremental), (d) `agentcards verify` of the built
-#   site.
+#   site, each followed by the verify floor over the same site (every card
+#   read, JCS, each strict Ed25519 signature checked, on all cores:
+#   testdata/bench/verifyfloor).
 # After each clean agentcards build, two floors over that build's output:
 # the same tree written from memory on all cores (testdata/bench/writefloor)
 # and JCS plus one Ed25519 signature per card on all cores
 # (testdata/bench/floor), each timed by the program itself.
 # Each command is timed with /usr/bin/time -v; prints the median wall time
-# and the median peak RSS of each, the floors' medians, and the clean-build
-# ratios agentcards/Hugo and agentcards/(write floor + sign floor); last, the
+# and the median peak RSS of each, the floors' medians, the clean-build
+# ratios agentcards/Hugo and agentcards/(write floor + sign floor), and
+# verify/verify floor; last, the
 # top 15 entries by cumulative time of a CPU profile of one more clean build
 # (testdata/bench/profile).
 # See testdata/bench/README.md.
@@ -64,6 +67,7 @@ ac=$work/agentcards
 (cd "$repo" && go build -o "$ac" ./cmd/agentcards &&
 	go build -o "$work/floor" ./testdata/bench/floor &&
 	go build -o "$work/writefloor" ./testdata/bench/writefloor &&
+	go build -o "$work/verifyfloor" ./testdata/bench/verifyfloor &&
 	go build -o "$work/profile" ./testdata/bench/profile)
 in=$work/in
 (cd "$repo" && go run ./testdata/bench/gen -n "$N" -o "$in")
@@ -159,9 +163,16 @@ done
 grep -q "$word" "$in/public/agents/agent-$((N / 2))/.well-known/agent-card.json" ||
 	{ echo "$0: the changed word is not in the built site" >&2; exit 1; }
 
-# (d) Verify every card of the built site against its own JWKS.
+# (d) Verify every card of the built site against its own JWKS, and after
+# each run the verify floor over the same site: every card read, its
+# signatures taken out, JCS, and each strict Ed25519 signature checked, on
+# all cores, nothing reported (testdata/bench/verifyfloor, timed by itself).
 for _ in $(seq "$RUNS"); do
+	sync
 	measure verify env -u CI "$ac" verify "$in/public"
+	"$work/verifyfloor" "$in/public" >"$work/out"
+	read -r verify_s _ <"$work/out"
+	echo "$verify_s 0" >>"$work/vfloor"
 done
 
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
@@ -183,6 +194,7 @@ floorrow "floor: JCS + Ed25519 per card, all cores" sign
 floorrow "floor: write + sign (sum per run)" floors
 row "agentcards build, one agent changed" change
 row "agentcards verify, whole site" verify
+floorrow "floor: verify (read, JCS, Ed25519), all cores" vfloor
 for kind in clean warm; do
 	[ $kind = clean ] && label="cold lint cache" || label="warm lint cache"
 	printf 'ratio agentcards/hugo, clean build, %s: wall %.2f, peak RSS %.2f\n' "$label" \
@@ -193,6 +205,8 @@ for kind in clean warm; do
 done
 printf 'ratio (write floor + sign floor)/hugo: wall %.2f\n' \
 	"$(awk -v a="$(col floors 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')"
+printf 'ratio agentcards verify/verify floor: wall %.2f\n' \
+	"$(awk -v a="$(col verify 1)" -v b="$(col vfloor 1)" 'BEGIN {print a / b}')"
 echo
 echo "# CPU profile of one more clean build (testdata/bench/profile): top 15 by cumulative time"
 cat "$work/pprof"

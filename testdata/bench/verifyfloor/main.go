@@ -1,0 +1,156 @@
+// Command verifyfloor times the least any verifier must do to check the
+// cards of a built site: for every card under DIR/agents/*/.well-known,
+// read the file, take its signatures out, put the rest in RFC 8785 form
+// (github.com/gowebpki/jcs), and check each detached Ed25519 JWS signature
+// over it with the key of DIR/.well-known/jwks.json (read once, untimed),
+// on all cores, reporting nothing. It is the floor for `agentcards verify`
+// (testdata/bench/run.sh), which also checks the catalog, the key set's
+// rules and the cards' text. It prints the elapsed seconds and the number
+// of signatures checked.
+//
+//	go run ./testdata/bench/verifyfloor DIR
+package main
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gowebpki/jcs"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("verifyfloor: ")
+	if len(os.Args) != 2 {
+		log.Fatal("usage: verifyfloor DIR (a site agentcards built)")
+	}
+	dir := os.Args[1]
+	keys := publicKeys(filepath.Join(dir, ".well-known", "jwks.json"))
+	var paths []string
+	for _, name := range []string{"agent-card.json", "agent.json"} {
+		found, err := filepath.Glob(filepath.Join(dir, "agents", "*", ".well-known", name))
+		if err != nil {
+			log.Fatal(err)
+		}
+		paths = append(paths, found...)
+	}
+	if len(paths) == 0 {
+		log.Fatalf("no cards under %s/agents", dir)
+	}
+
+	start := time.Now()
+	var wg sync.WaitGroup
+	var checked atomic.Int64
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(paths); i += workers {
+				checked.Add(int64(check(paths[i], keys)))
+			}
+		})
+	}
+	wg.Wait()
+	fmt.Printf("%.3f %d\n", time.Since(start).Seconds(), checked.Load())
+}
+
+// check reads the card at path and verifies every signature it holds,
+// returning how many; any failure ends the program. A signature over the
+// SDK projection of a card (marked "agentcards:payload" in its protected
+// header) is passed over: the floor does less than verify, never more.
+func check(path string, keys map[string]ed25519.PublicKey) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var card map[string]json.RawMessage
+	if err := json.Unmarshal(data, &card); err != nil {
+		log.Fatalf("%s: %v", path, err)
+	}
+	var sigs []struct{ Protected, Signature string }
+	if err := json.Unmarshal(card["signatures"], &sigs); err != nil || len(sigs) == 0 {
+		log.Fatalf("%s: no signatures", path)
+	}
+	delete(card, "signatures")
+	unsigned, err := json.Marshal(card)
+	if err != nil {
+		log.Fatal(err)
+	}
+	canonical, err := jcs.Transform(unsigned)
+	if err != nil {
+		log.Fatal(err)
+	}
+	payload := base64.RawURLEncoding.EncodeToString(canonical)
+	checked := 0
+	for _, sig := range sigs {
+		header, err := base64.RawURLEncoding.DecodeString(sig.Protected)
+		if err != nil {
+			log.Fatalf("%s: %v", path, err)
+		}
+		var h struct {
+			Alg, Kid string
+			Payload  string `json:"agentcards:payload"`
+		}
+		if err := json.Unmarshal(header, &h); err != nil || h.Alg != "EdDSA" {
+			log.Fatalf("%s: header %s", path, header)
+		}
+		if h.Payload != "" {
+			continue // over the SDK projection: the floor checks less than verify
+		}
+		key, ok := keys[h.Kid]
+		if !ok {
+			log.Fatalf("%s: no key %q", path, h.Kid)
+		}
+		signature, err := base64.RawURLEncoding.DecodeString(sig.Signature)
+		if err != nil {
+			log.Fatalf("%s: %v", path, err)
+		}
+		var input bytes.Buffer
+		input.WriteString(sig.Protected)
+		input.WriteByte('.')
+		input.WriteString(payload)
+		if !ed25519.Verify(key, input.Bytes(), signature) {
+			log.Fatalf("%s: signature does not verify", path)
+		}
+		checked++
+	}
+	return checked
+}
+
+// publicKeys reads the Ed25519 keys of a JWKS, by kid.
+func publicKeys(path string) map[string]ed25519.PublicKey {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var set struct {
+		Keys []struct{ Kty, Crv, Kid, X string }
+	}
+	if err := json.Unmarshal(data, &set); err != nil {
+		log.Fatalf("%s: %v", path, err)
+	}
+	keys := map[string]ed25519.PublicKey{}
+	for _, k := range set.Keys {
+		if k.Kty != "OKP" || k.Crv != "Ed25519" {
+			continue
+		}
+		x, err := base64.RawURLEncoding.DecodeString(k.X)
+		if err != nil || len(x) != ed25519.PublicKeySize {
+			log.Fatalf("%s: key %q: bad x", path, k.Kid)
+		}
+		keys[k.Kid] = ed25519.PublicKey(x)
+	}
+	if len(keys) == 0 {
+		log.Fatalf("%s: no Ed25519 key", path)
+	}
+	return keys
+}
