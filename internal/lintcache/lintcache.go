@@ -279,7 +279,7 @@ func insideProject(path, dir string) bool {
 	paths := []string{path, realPath(path)}
 	for _, root := range roots {
 		for _, p := range paths {
-			if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			if regular.Within(p, root) {
 				return true
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentcards/agentcards/internal/atomicfile"
+	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/internal/sign"
 )
 
@@ -140,15 +141,15 @@ func checkOldPrivate(r *privateRecord, p buildPaths) (string, error) {
 		return "", errSkip // the same folder, by another name
 	}
 	switch {
-	case within(p.newDir, old):
+	case regular.Within(p.newDir, old):
 		return "holds the new private output " + p.newDir, nil
-	case within(old, p.newDir):
+	case regular.Within(old, p.newDir):
 		return "is inside the new private output " + p.newDir, nil
 	case overlapsOutput(old, p.out) != "":
 		return overlapsOutput(old, p.out), nil
-	case within(p.manifestDir, old):
+	case regular.Within(p.manifestDir, old):
 		return "holds the manifest", nil
-	case within(p.keysDir, old):
+	case regular.Within(p.keysDir, old):
 		return "holds the keys folder", nil
 	case st.Mode()&fs.ModeSymlink != 0:
 		return "is a symbolic link", nil

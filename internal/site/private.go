@@ -76,7 +76,7 @@ func privateConflict(dir, out, manifestDir, keysDir string) error {
 		return fmt.Errorf("private output folder %s %s: extended cards must never be inside what is published; set site.privateOutput to a folder beside the public one (default \"private\")", dir, overlap)
 	}
 	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
-		if within(in.dir, dir) {
+		if regular.Within(in.dir, dir) {
 			return fmt.Errorf("private output folder %s holds %s, which a build would delete; choose a folder of its own (site.privateOutput)", dir, in.what)
 		}
 	}
@@ -101,7 +101,7 @@ func configuredConflict(priv, out, manifestDir, keysDir string) error {
 // folders a build keeps beside it (.out.standby, .out.state, .out.build-*),
 // "" when it does not.
 func overlapsOutput(dir, out string) string {
-	if within(out, dir) || within(dir, out) {
+	if regular.Within(out, dir) || regular.Within(dir, out) {
 		return "and the output folder " + out + " overlap"
 	}
 	if rel, err := filepath.Rel(filepath.Dir(out), dir); err == nil && !strings.HasPrefix(rel, "..") {
@@ -180,12 +180,6 @@ func (p *privateOutput) foreign() string {
 		return nil
 	})
 	return why
-}
-
-// within reports whether path is dir or inside it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
 }
 
 // prepare writes files, the new private output, beside the folder; with

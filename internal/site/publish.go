@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/agentcards/agentcards/internal/layout"
+	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/internal/secret"
 )
 
@@ -205,7 +206,7 @@ func removeStale(out string) {
 // previous build. All three paths are real (realPath).
 func checkOutDir(out, manifestDir, keysDir string, known bool) error {
 	for _, in := range []struct{ dir, what string }{{manifestDir, "the manifest"}, {keysDir, "the keys folder (site.keys)"}} {
-		if within(in.dir, out) {
+		if regular.Within(in.dir, out) {
 			return fmt.Errorf("output folder %s holds %s, which a build would delete; choose a folder of its own (site.output)", out, in.what)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/layout"
+	"github.com/agentcards/agentcards/internal/regular"
 )
 
 // Local files: read as regular files only (never a named pipe or a device)
@@ -128,7 +129,7 @@ func siteRoot(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for dir := filepath.Dir(real); within(dir, wd); dir = filepath.Dir(dir) {
+	for dir := filepath.Dir(real); regular.Within(dir, wd); dir = filepath.Dir(dir) {
 		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(layout.JWKS))); err == nil && st.Mode().IsRegular() {
 			return dir, nil
 		}
@@ -137,13 +138,6 @@ func siteRoot(path string) (string, error) {
 		}
 	}
 	return "", nil
-}
-
-// within reports whether path is dir or lies below it (both clean and
-// absolute).
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // readCard reads a card file of a site into buf (grown as needed) and
@@ -172,5 +166,5 @@ func withinReal(p, dir string) bool {
 		return true
 	}
 	realDir, err := filepath.EvalSymlinks(dir)
-	return err == nil && within(real, realDir)
+	return err == nil && regular.Within(real, realDir)
 }

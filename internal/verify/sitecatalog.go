@@ -11,6 +11,7 @@ import (
 	"github.com/agentcards/agentcards/internal/aicatalog"
 	"github.com/agentcards/agentcards/internal/fetch"
 	"github.com/agentcards/agentcards/internal/layout"
+	"github.com/agentcards/agentcards/internal/regular"
 )
 
 // A built site's catalogs: the root ai-catalog.json and the catalogs nested
@@ -86,7 +87,7 @@ func preloadCatalogs(dir string, copts Options) *siteCatalogs {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if seen[p] || !within(p, dir) || !withinReal(p, dir) {
+		if seen[p] || !regular.Within(p, dir) || !withinReal(p, dir) {
 			continue
 		}
 		if len(paths) >= maxNestedCatalogs {
@@ -244,7 +245,7 @@ func (c *catalogCheck) local(what string, i int, e aicatalog.Entry) (string, boo
 		return "", false
 	}
 	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if !within(p, dir) {
+	if !regular.Within(p, dir) {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
 		return "", false
 	}
@@ -253,7 +254,7 @@ func (c *catalogCheck) local(what string, i int, e aicatalog.Entry) (string, boo
 	}
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		// A link inside the site must not lead the check outside it.
-		if realDir, err := c.realDir(); err == nil && !within(real, realDir) {
+		if realDir, err := c.realDir(); err == nil && !regular.Within(real, realDir) {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leads outside the site", dir, what, i, e.Identifier, e.URL))
 			return "", false
 		}
