@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/manifest"
 )
@@ -71,22 +72,15 @@ func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer, isD
 // searchWords is the distinct lower-case words of parts, in first-use
 // order: the fields of each lower-cased part between runes that are not a
 // letter, a digit, '-', '.' or '_' (strings.FieldsFunc's split, done in
-// place), trimmed of "-._", joined by spaces.
+// place), trimmed of "-._", joined by spaces. An ASCII part (nearly all)
+// is lowered and split byte by byte into one reused buffer, so that only
+// the distinct words are copied.
 func searchWords(parts []string) string {
-	seen := make(map[string]struct{}, 64)
-	var b strings.Builder
-	add := func(w string) {
-		w = strings.Trim(w, "-._")
-		if _, dup := seen[w]; w == "" || dup {
-			return
-		}
-		seen[w] = struct{}{}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(w)
-	}
+	w := wordSet{seen: make(map[string]struct{}, 64)}
 	for _, p := range parts {
+		if w.asciiPart(p) {
+			continue
+		}
 		p = strings.ToLower(p)
 		start := -1 // where the current word began; -1 between words
 		for i, r := range p {
@@ -96,16 +90,113 @@ func searchWords(parts []string) string {
 					start = i
 				}
 			case start >= 0:
-				add(p[start:i])
+				w.add(p[start:i])
 				start = -1
 			}
 		}
 		if start >= 0 {
-			add(p[start:])
+			w.add(p[start:])
 		}
 	}
-	return b.String()
+	return string(w.out)
 }
+
+// wordSet gathers searchWords's words: out is the words so far, joined by
+// spaces, seen each one, and low the lowered bytes of the ASCII part being
+// split.
+type wordSet struct {
+	seen map[string]struct{}
+	out  []byte
+	low  []byte
+}
+
+// add adds the word w, trimmed of "-._", unless it is empty or known.
+func (s *wordSet) add(w string) {
+	w = strings.Trim(w, "-._")
+	if _, dup := s.seen[w]; w == "" || dup {
+		return
+	}
+	s.seen[w] = struct{}{}
+	s.addNew(w)
+}
+
+// addNew appends the new word w to the output.
+func (s *wordSet) addNew(w string) {
+	if len(s.out) > 0 {
+		s.out = append(s.out, ' ')
+	}
+	s.out = append(s.out, w...)
+}
+
+// asciiPart adds the words of p when p is all ASCII, and reports whether
+// it was: for ASCII, lowering maps only A-Z, and the word characters are
+// exactly [a-z0-9._-].
+func (s *wordSet) asciiPart(p string) bool {
+	low := append(s.low[:0], p...)
+	s.low = low
+	for i, c := range low {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+		low[i] = asciiLower[c]
+	}
+	for i := 0; i < len(low); {
+		if !asciiWordByte[low[i]] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(low) && asciiWordByte[low[j]] {
+			j++
+		}
+		w := low[i:j]
+		i = j
+		for len(w) > 0 && isTrimByte(w[0]) {
+			w = w[1:]
+		}
+		for len(w) > 0 && isTrimByte(w[len(w)-1]) {
+			w = w[:len(w)-1]
+		}
+		if len(w) == 0 {
+			continue
+		}
+		if _, dup := s.seen[string(w)]; dup {
+			continue
+		}
+		word := string(w)
+		s.seen[word] = struct{}{}
+		s.addNew(word)
+	}
+	return true
+}
+
+// isTrimByte reports the bytes searchWords trims from a word's ends.
+func isTrimByte(c byte) bool { return c == '-' || c == '.' || c == '_' }
+
+// asciiWordByte marks the ASCII bytes of a word once lowered: letters,
+// digits, '-', '.' and '_'.
+var asciiWordByte = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	t['-'], t['.'], t['_'] = true, true, true
+	return t
+}()
+
+// asciiLower maps each byte to its lower case: A-Z to a-z, every other
+// byte to itself.
+var asciiLower = func() (t [256]byte) {
+	for c := range 256 {
+		t[c] = byte(c)
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = byte(c) + 'a' - 'A'
+	}
+	return t
+}()
 
 // clip shortens s to at most n characters, ending with an ellipsis.
 func clip(s string, n int) string {
