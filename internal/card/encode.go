@@ -28,27 +28,70 @@ func Compact(v any) ([]byte, error) { return marshalPlain(v) }
 // MarshalSigned is Marshal of a card given as Compact JSON without
 // signatures, with sigs added as its last member, "signatures" (V1 and
 // V03 declare it last): the same bytes as Marshal of the card with its
-// Signatures set, without encoding the card a second time.
+// Signatures set, without encoding the card a second time. The card is
+// indented straight from unsigned, and the signatures after it, with no
+// copy of the whole card in between.
 func MarshalSigned(unsigned []byte, sigs []Signature) ([]byte, error) {
 	if len(unsigned) < 2 || unsigned[0] != '{' || unsigned[len(unsigned)-1] != '}' {
 		return nil, errors.New("card: MarshalSigned needs a JSON object")
 	}
-	doc := unsigned
-	if len(sigs) > 0 {
-		list, err := marshalPlain(sigs)
-		if err != nil {
-			return nil, err
-		}
-		doc = make([]byte, 0, len(unsigned)+len(list)+16)
-		doc = append(doc, unsigned[:len(unsigned)-1]...)
-		if len(unsigned) > 2 {
-			doc = append(doc, ',')
-		}
-		doc = append(doc, `"signatures":`...)
-		doc = append(doc, list...)
-		doc = append(doc, '}')
+	if len(sigs) == 0 {
+		return append(indent(make([]byte, 0, 2*len(unsigned)), unsigned), '\n'), nil
 	}
-	return append(indent(make([]byte, 0, 2*len(doc)), doc), '\n'), nil
+	list, err := appendSignatures(make([]byte, 0, 64+len(sigs)*320), sigs)
+	if err != nil {
+		return nil, err
+	}
+	dst := make([]byte, 0, 2*(len(unsigned)+len(list))+32)
+	// Everything but the closing brace, then the last member and the brace,
+	// indented as one text: indentFrom carries the depth across.
+	dst, depth := indentFrom(dst, unsigned[:len(unsigned)-1], 0)
+	tail := make([]byte, 0, len(list)+16)
+	if len(unsigned) > 2 {
+		tail = append(tail, ',')
+	}
+	tail = append(tail, `"signatures":`...)
+	tail = append(tail, list...)
+	tail = append(tail, '}')
+	dst, _ = indentFrom(dst, tail, depth)
+	return append(dst, '\n'), nil
+}
+
+// appendSignatures appends the compact JSON of sigs, as encoding/json
+// writes it. Signatures as signers make them (no unprotected header, base64url
+// values, which JSON never escapes) are written directly; any other goes
+// through encoding/json.
+func appendSignatures(dst []byte, sigs []Signature) ([]byte, error) {
+	for _, s := range sigs {
+		if s.Header != nil || !isBase64URL(s.Protected) || !isBase64URL(s.Signature) {
+			list, err := marshalPlain(sigs)
+			return append(dst, list...), err
+		}
+	}
+	dst = append(dst, '[')
+	for i, s := range sigs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"protected":"`...)
+		dst = append(dst, s.Protected...)
+		dst = append(dst, `","signature":"`...)
+		dst = append(dst, s.Signature...)
+		dst = append(dst, `"}`...)
+	}
+	return append(dst, ']'), nil
+}
+
+// isBase64URL reports whether s holds only the base64url alphabet (RFC
+// 4648, section 5), whose characters JSON writes as they are.
+func isBase64URL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // indent appends to dst the JSON text src, written by encoding/json without
@@ -56,7 +99,14 @@ func MarshalSigned(unsigned []byte, sigs []Signature) ([]byte, error) {
 // json.Indent does it (empty arrays and objects stay on one line), in one
 // pass without json.Indent's state machine.
 func indent(dst, src []byte) []byte {
-	depth := 0
+	dst, _ = indentFrom(dst, src, 0)
+	return dst
+}
+
+// indentFrom is indent of src starting depth levels deep, for a text given
+// in pieces cut between tokens (never inside a string, nor between the
+// brackets of an empty array or object); it returns the depth at the end.
+func indentFrom(dst, src []byte, depth int) ([]byte, int) {
 	newline := func() {
 		dst = append(dst, '\n')
 		for range depth {
@@ -66,14 +116,7 @@ func indent(dst, src []byte) []byte {
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j, len(src)-1)
+			j := stringEnd(src, i)
 			dst = append(dst, src[i:j+1]...)
 			i = j
 		case '{', '[':
@@ -98,7 +141,29 @@ func indent(dst, src []byte) []byte {
 			dst = append(dst, c)
 		}
 	}
-	return dst
+	return dst, depth
+}
+
+// stringEnd is the index of the quote that closes the JSON string opening
+// at src[i], or len(src)-1 when it is not closed: the first quote after
+// it that an odd number of backslashes does not escape.
+func stringEnd(src []byte, i int) int {
+	for j := i + 1; j < len(src); {
+		k := bytes.IndexByte(src[j:], '"')
+		if k < 0 {
+			break
+		}
+		q := j + k
+		n := 0
+		for q-1-n > i && src[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		j = q + 1
+	}
+	return len(src) - 1
 }
 
 // marshalPlain is json.Marshal without HTML escaping.
