@@ -307,9 +307,7 @@ func (r *reader) str() (string, error) {
 	i := r.i + 1
 	st := i
 	// The common case: no escapes.
-	for i < len(d) && d[i] != '"' && d[i] != '\\' && d[i] >= 0x20 {
-		i++
-	}
+	i += UnescapedRun(r.src[i:])
 	if i < len(d) && d[i] == '"' {
 		r.i = i + 1
 		return r.src[st:i], nil

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/agentcards/agentcards/internal/card"
 )
 
 // CanonicalValue is the RFC 8785 (JCS) form of a decoded JSON value (as
@@ -135,6 +137,10 @@ func appendCanonicalString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
+		// Runs that need no escape are skipped eight bytes at a time.
+		if i += card.UnescapedRun(s[i:]); i >= len(s) {
+			break
+		}
 		c := s[i]
 		if !mustEscape[c] {
 			continue

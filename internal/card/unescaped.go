@@ -1,0 +1,27 @@
+package card
+
+// UnescapedRun is how many bytes s begins with that JSON holds as they
+// are, in a string of any encoder (RFC 8259, RFC 8785) and as any strict
+// reader takes them: neither a control character, '"' nor '\\'. It looks
+// at eight bytes at a time.
+func UnescapedRun(s string) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		// A byte below 0x20, or a zero byte of q or bs (a quote or a
+		// backslash). Each test may also flag bytes after a real one,
+		// never misses one.
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
+}
