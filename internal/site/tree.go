@@ -188,7 +188,7 @@ func (t *tree) copyFrom(dir, rel string) (fileSum, error) {
 // symbolic link.
 func (t *tree) mkdir(rel string) error {
 	if t.fresh {
-		return os.MkdirAll(filepath.Join(t.root, filepath.FromSlash(rel)), 0o755)
+		return mkdirNew(filepath.Join(t.root, filepath.FromSlash(rel)))
 	}
 	p := t.root
 	for _, part := range strings.Split(rel, "/") {
@@ -206,6 +206,25 @@ func (t *tree) mkdir(rel string) error {
 		}
 	}
 	return nil
+}
+
+// mkdirNew is os.MkdirAll(p, 0o755) for a folder that is most likely
+// new, with a parent that most likely exists or is new too (an agent's
+// .well-known): it makes p, and its parent first when p could not be made
+// for want of it, without looking any of them up beforehand (MkdirAll's
+// stat of each). Whatever else happens is left to MkdirAll itself, which
+// sees the folders made so far.
+func mkdirNew(p string) error {
+	err := os.Mkdir(p, 0o755)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		if parent := filepath.Dir(p); parent != p && mkdirNew(parent) == nil && os.Mkdir(p, 0o755) == nil {
+			return nil
+		}
+	}
+	return os.MkdirAll(p, 0o755)
 }
 
 // notAFolder is the error for p, in the tree, that is not a plain folder.

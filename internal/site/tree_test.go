@@ -1,0 +1,58 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMkdirNewIsMkdirAll: mkdirNew makes what os.MkdirAll makes, and
+// fails where it fails: new folders at any depth, folders already there,
+// a file in the way at the end or above it.
+func TestMkdirNewIsMkdirAll(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(root string)
+		rel   string
+	}{
+		{"new", func(string) {}, "a"},
+		{"new parent", func(string) {}, "a/b"},
+		{"new grandparent", func(string) {}, "a/b/c"},
+		{"there", func(root string) { os.MkdirAll(filepath.Join(root, "a/b"), 0o755) }, "a/b"},
+		{"parent there", func(root string) { os.MkdirAll(filepath.Join(root, "a"), 0o755) }, "a/b"},
+		{"file there", func(root string) { os.WriteFile(filepath.Join(root, "a"), nil, 0o644) }, "a"},
+		{"file above", func(root string) { os.WriteFile(filepath.Join(root, "a"), nil, 0o644) }, "a/b/c"},
+		{"link to a folder above", func(root string) {
+			os.Mkdir(filepath.Join(root, "real"), 0o755)
+			os.Symlink("real", filepath.Join(root, "a"))
+		}, "a/b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mine, theirs := t.TempDir(), t.TempDir()
+			tc.setup(mine)
+			tc.setup(theirs)
+			err := mkdirNew(filepath.Join(mine, filepath.FromSlash(tc.rel)))
+			want := os.MkdirAll(filepath.Join(theirs, filepath.FromSlash(tc.rel)), 0o755)
+			if (err == nil) != (want == nil) {
+				t.Fatalf("mkdirNew: %v; MkdirAll: %v", err, want)
+			}
+			st, serr := os.Stat(filepath.Join(mine, filepath.FromSlash(tc.rel)))
+			if want == nil && (serr != nil || !st.IsDir() || st.Mode().Perm() != 0o755&^umask(t)) {
+				t.Fatalf("after mkdirNew: %v, %v", st, serr)
+			}
+		})
+	}
+}
+
+// umask is the process's file mode creation mask, as a new folder shows it.
+func umask(t *testing.T) os.FileMode {
+	p := filepath.Join(t.TempDir(), "probe")
+	if err := os.Mkdir(p, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0o777 &^ st.Mode().Perm()
+}
