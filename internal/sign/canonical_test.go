@@ -29,6 +29,35 @@ func sameCanonical(t *testing.T, doc []byte) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("from the tree:\n%s\nfrom the text:\n%s", got, want)
 	}
+	// The SDK projection shares parts with the card: written as a pair,
+	// both forms are still each one's own.
+	proj, _ := card.SDKProjectionValue(v)
+	wantProj, err := CanonicalValue(proj)
+	if err != nil {
+		t.Fatalf("CanonicalValue of the projection: %v for %s", err, doc)
+	}
+	pv, pw, err := CanonicalPair(v, proj)
+	if err != nil || !bytes.Equal(pv, want) || !bytes.Equal(pw, wantProj) {
+		t.Fatalf("CanonicalPair = %s, %s, %v; want %s, %s", pv, pw, err, want, wantProj)
+	}
+}
+
+// TestCanonicalPairShares: what the second value shares with the first is
+// copied, and only that: an array that is a shorter slice of one of the
+// first's, or another array of the same length, is written anew.
+func TestCanonicalPairShares(t *testing.T) {
+	arr := []any{"x", "y", "z"}
+	obj := map[string]any{"k": json.Number("1"), "s": arr}
+	v := map[string]any{"a": arr, "b": obj, "c": []any{arr[:2]}}
+	w := map[string]any{"a": arr[:2], "b": obj, "c": []any{"p", "q", "r"}, "d": []any{arr}, "e": map[string]any{"k": json.Number("2")}}
+	cv, cw, err := CanonicalPair(v, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"a":["x","y"],"b":{"k":1,"s":["x","y","z"]},"c":["p","q","r"],"d":[["x","y","z"]],"e":{"k":2}}`
+	if wv, _ := CanonicalValue(v); !bytes.Equal(cv, wv) || string(cw) != want {
+		t.Fatalf("CanonicalPair =\n%s\n%s\nwant\n%s\n%s", cv, cw, wv, want)
+	}
 }
 
 func TestCanonicalValueMatchesText(t *testing.T) {

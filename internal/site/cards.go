@@ -101,12 +101,20 @@ func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []c
 	if err != nil {
 		return nil, nil, fmt.Errorf("verifiers would refuse this card (%v): change the manifest so that it does not hold this", err)
 	}
-	strict, err := sign.CanonicalValue(tree)
+	projectedTree, omitted := card.SDKProjectionValue(tree)
+	removed := card.Paths(omitted)
+	both := len(removed) > 0 && project
+	var strict, projectedDoc []byte
+	if both {
+		// The projection shares most of the card: its form copies
+		// those parts from the card's.
+		strict, projectedDoc, err = sign.CanonicalPair(tree, projectedTree)
+	} else {
+		strict, err = sign.CanonicalValue(tree)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	projectedTree, omitted := card.SDKProjectionValue(tree)
-	removed := card.Paths(omitted)
 	for _, s := range signers {
 		sig, err := s.SignCanonical(strict)
 		if err != nil {
@@ -114,12 +122,8 @@ func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []c
 		}
 		sigs = append(sigs, sig)
 	}
-	if len(removed) == 0 || !project {
+	if !both {
 		return sigs, removed, nil
-	}
-	projectedDoc, err := sign.CanonicalValue(projectedTree)
-	if err != nil {
-		return nil, nil, err
 	}
 	for _, s := range signers {
 		sig, err := s.SignProjectionCanonical(projectedDoc)
