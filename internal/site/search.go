@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -73,10 +74,11 @@ func searchShardData(agents []*manifest.Agent, servers []manifest.MCPServer, isD
 // order: the fields of each lower-cased part between runes that are not a
 // letter, a digit, '-', '.' or '_' (strings.FieldsFunc's split, done in
 // place), trimmed of "-._", joined by spaces. An ASCII part (nearly all)
-// is lowered and split byte by byte into one reused buffer, so that only
-// the distinct words are copied.
+// is lowered and split byte by byte into one reused buffer, and each word
+// is looked up in the output itself: only the distinct words are copied,
+// once.
 func searchWords(parts []string) string {
-	w := wordSet{seen: make(map[string]struct{}, 64)}
+	var w wordSet
 	for _, p := range parts {
 		if w.asciiPart(p) {
 			continue
@@ -102,30 +104,68 @@ func searchWords(parts []string) string {
 }
 
 // wordSet gathers searchWords's words: out is the words so far, joined by
-// spaces, seen each one, and low the lowered bytes of the ASCII part being
-// split.
+// spaces, and slots a hash set of them (open addressing; 0 is an empty
+// slot, else a word's offset in out plus one, shifted up 32 bits, and its
+// length); low holds the lowered bytes of the ASCII part being split.
 type wordSet struct {
-	seen map[string]struct{}
-	out  []byte
-	low  []byte
+	out   []byte
+	slots []uint64
+	used  int
+	low   []byte
 }
+
+// wordSeed seeds the hash of the words' set; the output does not depend
+// on it.
+var wordSeed = maphash.MakeSeed()
 
 // add adds the word w, trimmed of "-._", unless it is empty or known.
 func (s *wordSet) add(w string) {
-	w = strings.Trim(w, "-._")
-	if _, dup := s.seen[w]; w == "" || dup {
-		return
+	if w = strings.Trim(w, "-._"); w != "" {
+		s.addBytes([]byte(w))
 	}
-	s.seen[w] = struct{}{}
-	s.addNew(w)
 }
 
-// addNew appends the new word w to the output.
-func (s *wordSet) addNew(w string) {
-	if len(s.out) > 0 {
-		s.out = append(s.out, ' ')
+// addBytes adds the non-empty word w unless it is known.
+func (s *wordSet) addBytes(w []byte) {
+	if s.slots == nil {
+		s.slots = make([]uint64, 256)
 	}
-	s.out = append(s.out, w...)
+	mask := uint64(len(s.slots) - 1)
+	for i := maphash.Bytes(wordSeed, w) & mask; ; i = (i + 1) & mask {
+		e := s.slots[i]
+		if e == 0 {
+			if len(s.out) > 0 {
+				s.out = append(s.out, ' ')
+			}
+			s.slots[i] = uint64(len(s.out)+1)<<32 | uint64(len(w))
+			s.out = append(s.out, w...)
+			if s.used++; 2*s.used > len(s.slots) {
+				s.grow()
+			}
+			return
+		}
+		if at, n := int(e>>32)-1, int(uint32(e)); n == len(w) && string(s.out[at:at+n]) == string(w) {
+			return
+		}
+	}
+}
+
+// grow doubles the slots of the set.
+func (s *wordSet) grow() {
+	old := s.slots
+	s.slots = make([]uint64, 2*len(old))
+	mask := uint64(len(s.slots) - 1)
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		at, n := int(e>>32)-1, int(uint32(e))
+		i := maphash.Bytes(wordSeed, s.out[at:at+n]) & mask
+		for s.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.slots[i] = e
+	}
 }
 
 // asciiPart adds the words of p when p is all ASCII, and reports whether
@@ -157,15 +197,9 @@ func (s *wordSet) asciiPart(p string) bool {
 		for len(w) > 0 && isTrimByte(w[len(w)-1]) {
 			w = w[:len(w)-1]
 		}
-		if len(w) == 0 {
-			continue
+		if len(w) > 0 {
+			s.addBytes(w)
 		}
-		if _, dup := s.seen[string(w)]; dup {
-			continue
-		}
-		word := string(w)
-		s.seen[word] = struct{}{}
-		s.addNew(word)
 	}
 	return true
 }
