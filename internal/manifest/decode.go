@@ -187,7 +187,8 @@ func (c *checker) decodeStruct(path string, depth int, src any, dst reflect.Valu
 		return
 	}
 	fields := tomlFields(dst.Type())
-	for _, k := range slices.Sorted(maps.Keys(tbl)) {
+	var buf [24]string
+	for _, k := range sortedKeys(tbl, buf[:0]) {
 		kp := join(path, k)
 		idx, ok := fields[k]
 		if !ok {
@@ -222,6 +223,16 @@ func (c *checker) decodeStruct(path string, depth int, src any, dst reflect.Valu
 		}
 		c.decode(kp, depth+1, tbl[k], dst.Field(idx))
 	}
+}
+
+// sortedKeys appends the keys of tbl to buf (a caller's array, so that a
+// table of a few keys costs no allocation) and sorts them.
+func sortedKeys(tbl map[string]any, buf []string) []string {
+	for k := range tbl {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
 }
 
 // decodeString fills the string dst from a non-empty TOML string that
@@ -286,7 +297,8 @@ func (c *checker) decodeMap(path string, depth int, src any, dst reflect.Value) 
 		c.caseTwins(path, tbl)
 	}
 	out := reflect.MakeMapWithSize(dst.Type(), len(tbl))
-	for _, k := range slices.Sorted(maps.Keys(tbl)) {
+	var buf [24]string
+	for _, k := range sortedKeys(tbl, buf[:0]) {
 		if v, ok := c.decodeMapValue(join(path, k), depth, k, tbl[k], dst.Type()); ok {
 			out.SetMapIndex(reflect.ValueOf(k), v)
 		}
@@ -334,7 +346,8 @@ func (c *checker) caseTwins(path string, tbl map[string]any) {
 		return
 	}
 	first := make(map[string]string, len(tbl))
-	for _, k := range slices.Sorted(maps.Keys(tbl)) {
+	var buf [24]string
+	for _, k := range sortedKeys(tbl, buf[:0]) {
 		f := foldKey(k)
 		if other, ok := first[f]; ok {
 			c.errorf(join(path, k), "%q and %q differ only in letter case: Go's encoding/json reads them as one member when it decodes into a struct (as a client does with an extension's params), so strict verifiers, agentcards verify among them, refuse the card; rename one", other, k)
