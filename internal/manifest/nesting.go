@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 )
 
@@ -58,6 +59,10 @@ func skipString(src []byte, i int) int {
 		i++
 	}
 	for ; i < len(src); i++ {
+		// Only a quote, a backslash or a newline can matter.
+		if i = nextOf3(src, i, q, '\\', '\n'); i >= len(src) {
+			break
+		}
 		switch c := src[i]; {
 		case c == '\\' && q == '"':
 			i++
@@ -75,4 +80,24 @@ func skipString(src []byte, i int) int {
 		}
 	}
 	return len(src) - 1
+}
+
+// nextOf3 is the index of the first byte of src from i on that is a, b or
+// c; len(src) when there is none. It looks at eight bytes at a time.
+func nextOf3(src []byte, i int, a, b, c byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		xa, xb, xc := x^(ones*uint64(a)), x^(ones*uint64(b)), x^(ones*uint64(c))
+		// A zero byte in xa, xb or xc: a byte equal to a, b or c.
+		if ((xa-ones)&^xa|(xb-ones)&^xb|(xc-ones)&^xc)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(src); i++ {
+		if d := src[i]; d == a || d == b || d == c {
+			return i
+		}
+	}
+	return len(src)
 }
