@@ -82,3 +82,24 @@ func TestNextOf3(t *testing.T) {
 		}
 	}
 }
+
+// TestBasicRun: basicRun stops at the first control character, '"', '\\'
+// or DEL wherever it lies in an 8-byte word, and goes past other bytes,
+// non-ASCII ones too.
+func TestBasicRun(t *testing.T) {
+	for _, stop := range []byte{0, '\t', '\n', 0x1f, '"', '\\', 0x7f} {
+		for n := range 20 {
+			for at := 0; at <= n; at++ {
+				src := []byte("aé~ #'[]}aé~ #'[]}aé~ #'[]}")[:n]
+				want := n
+				if at < n {
+					src[at] = stop
+					want = at
+				}
+				if got := basicRun(src, 0); got != want {
+					t.Fatalf("basicRun(%q) = %d, want %d", src, got, want)
+				}
+			}
+		}
+	}
+}

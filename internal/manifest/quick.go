@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"reflect"
 	"strconv"
 	"unicode/utf8"
@@ -328,6 +329,9 @@ func (q *quick) basic() (any, bool) {
 	q.i++
 	start := q.i
 	for q.i < len(q.src) {
+		if q.i = basicRun(q.src, q.i); q.i >= len(q.src) {
+			break
+		}
 		switch c := q.src[q.i]; {
 		case c == '"':
 			s := string(q.src[start:q.i])
@@ -473,6 +477,11 @@ func (q *quick) multiLine(quote byte) (any, bool) {
 	}
 	start := q.i
 	for q.i < len(q.src) {
+		if quote == '"' {
+			if q.i = basicRun(q.src, q.i); q.i >= len(q.src) {
+				break
+			}
+		}
 		switch c := q.src[q.i]; {
 		case c == quote:
 			n := 0
@@ -577,4 +586,26 @@ func (q *quick) inlineTable() (any, bool) {
 			return nil, false
 		}
 	}
+}
+
+// basicRun is the index of the first byte of src from i on that may end
+// or change a basic string: a control character (tab and newline too),
+// '"', '\\' or DEL; len(src) when there is none. It looks at eight bytes
+// at a time.
+func basicRun(src []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		q, bs, del := x^(ones*'"'), x^(ones*'\\'), x^(ones*0x7f)
+		// A byte below 0x20, or a zero byte of q, bs or del.
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs|(del-ones)&^del)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(src); i++ {
+		if c := src[i]; c < 0x20 || c == '"' || c == '\\' || c == 0x7f {
+			return i
+		}
+	}
+	return len(src)
 }
