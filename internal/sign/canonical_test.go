@@ -3,8 +3,10 @@ package sign
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/card"
@@ -88,4 +90,47 @@ func FuzzCanonicalValue(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) { sameCanonical(t, doc) })
+}
+
+// BenchmarkCanonicalPair writes a card like the build benchmark's (a
+// security requirement without scopes, so its SDK projection differs) and
+// its projection: as a pair, and as two separate forms.
+func BenchmarkCanonicalPair(b *testing.B) {
+	c := &card.V1{Name: "Agent", Description: strings.Repeat("The agent books flights and hotels. ", 20), Version: "1.0.0",
+		SupportedInterfaces: []card.Interface{{URL: "https://a.example/a2a", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}},
+		DefaultInputModes:   []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		SecuritySchemes:      map[string]card.SecuritySchemeV1{"key": {APIKey: &card.APIKeyV1{Location: "header", Name: "X-Key"}}},
+		SecurityRequirements: []card.RequirementV1{{Schemes: map[string]card.StringList{"key": {List: []string{}}}}}}
+	for i := range 5 {
+		c.Skills = append(c.Skills, card.SkillV1{ID: fmt.Sprint("skill-", i), Name: "Skill", Description: strings.Repeat("Finds and books the cheapest flight. ", 4), Tags: []string{"a", "b", "c"}, Examples: []string{"Book a flight", "Find a hotel"}})
+	}
+	unsigned, err := card.Compact(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tree, err := card.Decode(unsigned, card.Strict)
+	if err != nil {
+		b.Fatal(err)
+	}
+	proj, omitted := card.SDKProjectionValue(tree)
+	if len(omitted) == 0 {
+		b.Fatal("the projection is the card")
+	}
+	b.Run("pair", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := CanonicalPair(tree, proj); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("separate", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := CanonicalValue(tree); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := CanonicalValue(proj); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
