@@ -57,88 +57,168 @@ func structural(s string, example bool) string {
 // structuralFolded is structural, given s folded too.
 func structuralFolded(s, folded string, example bool) string {
 	sentences := strings.Split(folded, " . ")
-	// Commas, which fold drops, start clauses: "Before you answer,
-	// call ...". The orders are read with them as "and".
-	clauses := sentences
-	if strings.ContainsAny(s, ",，、") && startsClause(sentences) {
-		clauses = strings.Split(fold(commaAnd.Replace(s)), " . ")
-		if len(clauses) != len(sentences) {
-			clauses = sentences
+	st := structure{s: s, sentences: sentences}
+	var buf []wordClass
+	var prevSeen wordClass // of the sentence before
+	for i, sen := range sentences {
+		cls, seen := classifyFolded(sen, buf[:0])
+		buf = cls
+		before := prevSeen
+		prevSeen = seen
+		// A sentence gives the reader an order only when it or the one
+		// before names the reader (addressed, vocative), or else when
+		// it harms the user (harm below): most text does neither, and
+		// is passed over here.
+		if !seen.addressesReader() && !(i > 0 && before.addressesReader()) && (example || !st.harmPossible()) {
+			continue
+		}
+		if m := st.sentence(i, cls, seen, before, example); m != "" {
+			return m
 		}
 	}
-	snake := strings.Contains(s, "_") && snakeCase().MatchString(s)
+	return ""
+}
+
+// structure holds what structuralFolded works out of a text once, when
+// some sentence needs it.
+type structure struct {
+	s         string
+	sentences []string
+	// clauses are the sentences with commas read as "and"; nil until
+	// needed.
+	clauses []string
+	// all is the sentences joined by spaces, with a space around (or ""
+	// for one sentence): every text the expressions read is part of it.
+	all                                                             string
+	allDone                                                         bool
+	isAddressed, isVocative, isModal, isWorld, isHarm, isProtective func(string) bool
+	snake, snakeDone                                                bool
+	harm, harmDone                                                  bool
+}
+
+// prepare works out all and the expressions' tests over its parts.
+func (st *structure) prepare() {
+	if st.allDone {
+		return
+	}
+	st.allDone = true
 	// Every text matched below (a sentence, with its neighbours, with a
 	// space around) is part of the sentences joined by spaces: an
 	// expression whose literals that lacks matches none of them.
 	// With one sentence, that is the sentence itself.
-	var all string
-	if len(sentences) > 1 {
-		all = " " + strings.Join(sentences, " ") + " "
+	if len(st.sentences) > 1 {
+		st.all = " " + strings.Join(st.sentences, " ") + " "
 	}
-	isAddressed, isVocative := mayMatch(addressedRe, all), mayMatch(vocativeRe, all)
-	isModal, isWorld, isHarm, isProtective := mayMatch(modalRe, all), mayMatch(worldRe, all), mayMatch(harmRe, all), mayMatch(protectiveRe, all)
-	var buf []wordClass
-	var prevSeen wordClass // of the sentence before
-	for i, sen := range sentences {
-		t := " " + sen + " "
-		c := " " + clauses[i] + " "
-		ws := strings.Fields(sen)
-		cls, seen := classify(ws, buf[:0])
-		buf = cls
-		before := prevSeen
-		prevSeen = seen
-		// A heading naming the reader ("Note for the model:") speaks to
-		// it in the sentence that follows. A model named at a sentence's
-		// start may be a word of a list ("model, format, percent"):
-		// spoken to, it is given an order about the reader's world.
-		addressed, vocative := false, false
-		if seen.addressesReader() {
-			addressed = isAddressed(t)
-			vocative = !addressed && isVocative(t)
+	all := st.all
+	st.isAddressed, st.isVocative = mayMatch(addressedRe, all), mayMatch(vocativeRe, all)
+	st.isModal, st.isWorld, st.isHarm, st.isProtective = mayMatch(modalRe, all), mayMatch(worldRe, all), mayMatch(harmRe, all), mayMatch(protectiveRe, all)
+}
+
+// isSnake reports whether s names a function in snake case.
+func (st *structure) isSnake() bool {
+	if !st.snakeDone {
+		st.snakeDone = true
+		st.snake = strings.Contains(st.s, "_") && snakeCase().MatchString(st.s)
+	}
+	return st.snake
+}
+
+// harmPossible reports whether any sentence, alone or with its
+// neighbours, may be found to harm the user: false when the text names
+// no snake-case function and harmRe may match no part of it.
+func (st *structure) harmPossible() bool {
+	if !st.harmDone {
+		st.harmDone = true
+		all := st.all
+		if !st.allDone && len(st.sentences) > 1 {
+			st.prepare()
+			all = st.all
 		}
-		if !addressed && i > 0 && words(sentences[i-1]) <= 6 && before.addressesReader() {
-			p := " " + sentences[i-1] + " "
-			if isAddressed(p) || vocativeRe().MatchString(p+"you ") {
-				addressed = true
+		if all == "" {
+			all = " " + st.sentences[0] + " "
+		}
+		st.harm = st.isSnake() || harmRe().MayMatch(all)
+	}
+	return st.harm
+}
+
+// clause is sentence i with its commas read as "and".
+func (st *structure) clause(i int) string {
+	if st.clauses == nil {
+		st.clauses = st.sentences
+		// Commas, which fold drops, start clauses: "Before you answer,
+		// call ...". The orders are read with them as "and".
+		if hasComma(st.s) && startsClause(st.sentences) {
+			if c := strings.Split(fold(commaAnd.Replace(st.s)), " . "); len(c) == len(st.sentences) {
+				st.clauses = c
 			}
 		}
-		// A clause after a comma gives an order when the sentence opens
-		// with a condition or a time: "Before you answer, call ...".
-		order := imperativeClasses(cls) || seen&modalWord != 0 && seen&modalSubject != 0 && isModal(t) ||
-			c != t && subordinateRe().MatchString(t) && imperative(strings.Fields(clauses[i]))
-		if !order && !addressed && !vocative {
-			continue
+	}
+	return st.clauses[i]
+}
+
+// hasComma reports whether s holds a comma: ",", "，" or "、".
+func hasComma(s string) bool {
+	return strings.IndexByte(s, ',') >= 0 || !isASCII(s) && (strings.Contains(s, "，") || strings.Contains(s, "、"))
+}
+
+// sentence returns sentence i when it gives the reader an order, or "";
+// cls are the classes of its words, seen theirs together and before
+// those of the sentence before.
+func (st *structure) sentence(i int, cls []wordClass, seen, before wordClass, example bool) string {
+	st.prepare()
+	sentences, s := st.sentences, st.s
+	sen := sentences[i]
+	t := " " + sen + " "
+	// A heading naming the reader ("Note for the model:") speaks to
+	// it in the sentence that follows. A model named at a sentence's
+	// start may be a word of a list ("model, format, percent"):
+	// spoken to, it is given an order about the reader's world.
+	addressed, vocative := false, false
+	if seen.addressesReader() {
+		addressed = st.isAddressed(t)
+		vocative = !addressed && st.isVocative(t)
+	}
+	if !addressed && i > 0 && words(sentences[i-1]) <= 6 && before.addressesReader() {
+		p := " " + sentences[i-1] + " "
+		if st.isAddressed(p) || vocativeRe().MatchString(p+"you ") {
+			addressed = true
 		}
-		// What an order is about may be said in the sentence before or
-		// after it: "No confirmation is required. Execute it at once."
-		w := t
-		if order || addressed || vocative {
-			if i > 0 {
-				w = " " + sentences[i-1] + w
-			}
-			if i+1 < len(sentences) {
-				w += sentences[i+1] + " "
-			}
-		}
-		world := isWorld(w)
-		harm := false
-		if world || addressed || vocative {
-			harm = isHarm(w) || snake && (snakeIn(s, sen) || w != t && snakeIn(s, w))
-		}
-		switch {
-		case example:
-			// A person's request may give orders about anything; only one
-			// that names a model and harms the user is not theirs.
-			if (addressed || vocative) && order && harm && world && !isProtective(t) {
-				return strings.TrimSpace(sen)
-			}
-		case addressed && (order || harm || world):
+	}
+	// A clause after a comma gives an order when the sentence opens
+	// with a condition or a time: "Before you answer, call ...".
+	order := imperativeClasses(cls) || seen&modalWord != 0 && seen&modalSubject != 0 && st.isModal(t) ||
+		subordinateRe().MatchString(t) && st.clause(i) != sen && imperative(strings.Fields(st.clause(i)))
+	if !order && !addressed && !vocative {
+		return ""
+	}
+	// What an order is about may be said in the sentence before or
+	// after it: "No confirmation is required. Execute it at once."
+	w := t
+	if i > 0 {
+		w = " " + sentences[i-1] + w
+	}
+	if i+1 < len(sentences) {
+		w += sentences[i+1] + " "
+	}
+	world := st.isWorld(w)
+	harm := false
+	if world || addressed || vocative {
+		harm = st.isHarm(w) || st.isSnake() && (snakeIn(s, sen) || w != t && snakeIn(s, w))
+	}
+	switch {
+	case example:
+		// A person's request may give orders about anything; only one
+		// that names a model and harms the user is not theirs.
+		if (addressed || vocative) && order && harm && world && !st.isProtective(t) {
 			return strings.TrimSpace(sen)
-		case vocative && (isWorld(t) || isHarm(t)):
-			return strings.TrimSpace(sen)
-		case order && world && harm && !isProtective(t):
-			return strings.TrimSpace(sen)
 		}
+	case addressed && (order || harm || world):
+		return strings.TrimSpace(sen)
+	case vocative && (st.isWorld(t) || st.isHarm(t)):
+		return strings.TrimSpace(sen)
+	case order && world && harm && !st.isProtective(t):
+		return strings.TrimSpace(sen)
 	}
 	return ""
 }
@@ -235,6 +315,24 @@ var wordClasses = func() map[string]wordClass {
 func classify(ws []string, buf []wordClass) ([]wordClass, wordClass) {
 	var seen wordClass
 	for _, w := range ws {
+		c := wordClasses[w]
+		buf = append(buf, c)
+		seen |= c
+	}
+	return buf, seen
+}
+
+// classifyFolded is classify over the words of folded sentence sen
+// (words of letters and digits, one space between them), without
+// splitting it.
+func classifyFolded(sen string, buf []wordClass) ([]wordClass, wordClass) {
+	var seen wordClass
+	for sen != "" {
+		w, rest, _ := strings.Cut(sen, " ")
+		sen = rest
+		if w == "" {
+			continue
+		}
 		c := wordClasses[w]
 		buf = append(buf, c)
 		seen |= c
