@@ -69,7 +69,8 @@ func structuralFolded(s, folded string, example bool) string {
 		// before names the reader (addressed, vocative), or else when
 		// it harms the user (harm below): most text does neither, and
 		// is passed over here.
-		if !seen.addressesReader() && !(i > 0 && before.addressesReader()) && (example || !st.harmPossible()) {
+		if !seen.addressesReader() && !(i > 0 && before.addressesReader()) &&
+			(example || !mayOrder(sen, cls, seen) || !st.harmPossible()) {
 			continue
 		}
 		if m := st.sentence(i, cls, seen, before, example); m != "" {
@@ -77,6 +78,18 @@ func structuralFolded(s, folded string, example bool) string {
 		}
 	}
 	return ""
+}
+
+// mayOrder reports whether folded sentence sen, the classes of whose
+// words are cls and seen together, may give an order (as sentence
+// reads one): false when it surely does not.
+func mayOrder(sen string, cls []wordClass, seen wordClass) bool {
+	if imperativeClasses(cls) || seen&modalWord != 0 && seen&modalSubject != 0 {
+		return true
+	}
+	// subordinateRe's words.
+	w, _, _ := strings.Cut(sen, " ")
+	return subordinateWords[w]
 }
 
 // structure holds what structuralFolded works out of a text once, when
