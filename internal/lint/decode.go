@@ -83,9 +83,7 @@ func decodedVariants(s string) []string {
 	// sentence or labelled part ("Hint: ...") is read on its own: plain
 	// text around an encoded part is no reason to leave it encoded.
 	if hasLongLetterRuns(s) {
-		l := strings.ToLower(s)
-		rot := containsAny(l, " gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur ")
-		rev := containsAny(l, " eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla ")
+		rot, rev := encodedWords(s)
 		for _, part := range encodedParts(s, rot || rev) {
 			if r := rot13(part); rot && englishness(r) > englishness(part)+1 {
 				out = append(out, r)
@@ -111,6 +109,26 @@ func decodedVariants(s string) []string {
 		}
 	}
 	return out
+}
+
+// rotWords and revWords give ROT13 and reversed English away, in
+// lower case.
+var (
+	rotWords   = []string{" gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur "}
+	revWords   = []string{" eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla "}
+	encodedSet = newLitSet(append(append([]string(nil), rotWords...), revWords...)...)
+	rotMask    = uint64(1)<<len(rotWords) - 1
+)
+
+// encodedWords reports whether s, lower-cased, holds one of rotWords,
+// and one of revWords.
+func encodedWords(s string) (rot, rev bool) {
+	if !isASCII(s) {
+		l := strings.ToLower(s)
+		return containsAny(l, rotWords...), containsAny(l, revWords...)
+	}
+	m := encodedSet.inLower(s)
+	return m&rotMask != 0, m&^rotMask != 0
 }
 
 // partBreak ends a sentence or a label: ". ", ": ", "; ", "! ", "? ".

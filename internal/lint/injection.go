@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -19,20 +20,8 @@ func injection(s string, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
 	folded := fold(s)
 	if mayHoldMarker(s) || strings.Contains(folded, "system prompt") {
-		lower := s
-		if !isASCII(s) {
-			lower = norm.NFKC.String(s)
-		}
-		lower = strings.ToLower(lower)
-		for _, p := range markerPatterns() {
-			for _, g := range p.gate {
-				if strings.Contains(lower, g) {
-					if m := p.re.FindString(lower); m != "" && !citedMention(s, example) {
-						return strings.TrimSpace(m)
-					}
-					break
-				}
-			}
+		if m := marker(s, example); m != "" {
+			return m
 		}
 	}
 	if m := matchFolded(folded, example); m != "" {
@@ -81,6 +70,58 @@ func injection(s string, example bool) string {
 	return structuralInjection(s, folded, example)
 }
 
+// marker returns the chat-template or prompt marker of s, lower-cased,
+// that a marker pattern finds, or "": each pattern runs over the text
+// lower-cased when it holds one of its gate strings.
+func marker(s string, example bool) string {
+	var lower string
+	var gates uint64
+	if isASCII(s) {
+		gates = markerGates().in.inLower(s)
+		if gates == 0 {
+			return ""
+		}
+		lower = strings.ToLower(s)
+	} else {
+		lower = strings.ToLower(norm.NFKC.String(s))
+		gates = markerGates().in.in(lower)
+	}
+	for i, p := range markerPatterns() {
+		if gates&markerGates().of[i] == 0 {
+			continue
+		}
+		if m := p.re.FindString(lower); m != "" && !citedMention(s, example) {
+			return strings.TrimSpace(m)
+		}
+	}
+	return ""
+}
+
+// markerGates are the gate strings of all marker patterns, and the set
+// of each pattern's.
+var markerGates = sync.OnceValue(func() (g struct {
+	in *litSet
+	of []uint64
+}) {
+	var lits []string
+	for _, p := range markerPatterns() {
+		for _, gate := range p.gate {
+			if !slices.Contains(lits, gate) {
+				lits = append(lits, gate)
+			}
+		}
+	}
+	g.in = newLitSet(lits...)
+	for _, p := range markerPatterns() {
+		var m uint64
+		for _, gate := range p.gate {
+			m |= g.in.bit(gate)
+		}
+		g.of = append(g.of, m)
+	}
+	return g
+})
+
 // structuralInjection applies the rules of frame.go, directive.go and
 // foreign.go: links that run script or carry a template, text dressed as another role's message,
 // sentences that give the reader orders, orders in other languages, and
@@ -89,9 +130,7 @@ func structuralInjection(s, folded string, example bool) string {
 	if m := linkOrder(s); m != "" {
 		return m
 	}
-	if strings.ContainsAny(s, "<[#") || strings.Contains(s, "role") || strings.Contains(s, "latform") || strings.Contains(s, "ou are") || strings.Contains(s, "game") || strings.Contains(s, "mode") ||
-		strings.Contains(s, "guidance") || strings.Contains(s, "here on") || strings.Contains(s, "ool ") || strings.Contains(s, "unction ") ||
-		strings.Contains(s, "perator") {
+	if roleGate.in(s) != 0 {
 		if m := roleFrame().FindString(s); m != "" {
 			return strings.TrimSpace(m)
 		}
@@ -114,6 +153,9 @@ func structuralInjection(s, folded string, example bool) string {
 	}
 	return ""
 }
+
+// roleGate holds strings one of which text roleFrame runs over holds.
+var roleGate = newLitSet("<", "[", "#", "role", "latform", "ou are", "game", "mode", "guidance", "here on", "ool ", "unction ", "perator")
 
 // compileAll compiles every expression compiled on first use (for tests:
 // one that does not compile fails at once, not on the first card that
