@@ -57,3 +57,34 @@ func FuzzLitSet(f *testing.F) {
 		}
 	})
 }
+
+// TestCredentialStemSet: hasCredentialStem says what containsFoldAny
+// does, the stems being lower-case letters.
+func TestCredentialStemSet(t *testing.T) {
+	for _, w := range credentialStems {
+		for i := 0; i < len(w); i++ {
+			if w[i] < 'a' || w[i] > 'z' {
+				t.Fatalf("stem %q holds %q, not a lower-case letter", w, w[i])
+			}
+		}
+	}
+	pieces := append([]string{"", "_", "-", "@", "[", "`", "{", "\x7f", "Ö", "1"}, credentialStems...)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(5) {
+			p := pieces[rng.IntN(len(pieces))]
+			if len(p) > 2 && rng.IntN(2) == 0 {
+				p = p[:rng.IntN(len(p))] // half a stem
+			}
+			if rng.IntN(2) == 0 {
+				p = strings.ToUpper(p)
+			}
+			b.WriteString(p)
+		}
+		s := b.String()
+		if got, want := hasCredentialStem(s), containsFoldAny(s, credentialStems); got != want {
+			t.Fatalf("hasCredentialStem(%q) = %v, containsFoldAny %v", s, got, want)
+		}
+	}
+}

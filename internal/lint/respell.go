@@ -74,6 +74,9 @@ func despaced(s string) (string, bool) {
 // uses.
 func unhyphenated(s string) (string, bool) {
 	if isASCII(s) {
+		if strings.IndexByte(s, '-') < 0 {
+			return "", false // no word to join
+		}
 		// Without building anything: does joining a hyphenated word make
 		// a pattern's word?
 		made := false

@@ -135,7 +135,7 @@ func (l *linter) credential(path, key, s string) {
 	if underSecurity(path) || looksLikeURL(s) {
 		return
 	}
-	if (!isASCII(key) || containsFoldAny(key, credentialStems) || strings.HasPrefix(strings.TrimSpace(s), "{")) && secret.HeldCredential(key, s) {
+	if (!isASCII(key) || hasCredentialStem(key) || strings.HasPrefix(strings.TrimSpace(s), "{")) && secret.HeldCredential(key, s) {
 		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
 }
@@ -194,7 +194,7 @@ func proseCredential(s string) string {
 				if writtenCredential(v) {
 					return "holds what looks like a credential written out (not repeated here)"
 				}
-			} else if (!isASCII(name) || containsFoldAny(name, credentialStems)) && !looksLikeURL(v) && secret.HeldCredential(name, v) {
+			} else if (!isASCII(name) || hasCredentialStem(name)) && !looksLikeURL(v) && secret.HeldCredential(name, v) {
 				return "holds what looks like a credential written out (not repeated here)"
 			}
 		}
@@ -349,7 +349,7 @@ func hasLetterAndDigit(s string) bool {
 // credentialName is secret.CredentialName, after a cheap look for the
 // stems every such name holds.
 func credentialName(k string) bool {
-	if isASCII(k) && !containsFoldAny(k, credentialStems) {
+	if isASCII(k) && !hasCredentialStem(k) {
 		return false
 	}
 	return secret.CredentialName(k)
@@ -359,6 +359,15 @@ func credentialName(k string) bool {
 // secret.HeldCredential accepts, in some letter case.
 var credentialStems = append([]string{"token", "secret", "pass", "key", "pwd", "auth", "cred", "bearer", "cookie", "seed", "mnemonic",
 	"session", "sess", "sid", "hmac", "pin", "otp", "recovery", "backup"}, asciiForeignPasswords()...)
+
+// credentialStemSet finds credentialStems, lower-case letters all, in one
+// pass.
+var credentialStemSet = newLitSet(credentialStems...)
+
+// hasCredentialStem is containsFoldAny(s, credentialStems): since the
+// stems are lower-case letters, a byte of s matches one of their letters
+// in either case, as lower-casing s reads it.
+func hasCredentialStem(s string) bool { return credentialStemSet.inLower(s) != 0 }
 
 // asciiForeignPasswords are the secret.ForeignPasswordWords written in
 // ASCII, lower case.
