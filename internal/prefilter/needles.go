@@ -7,8 +7,10 @@ import "unicode/utf8"
 // literals, or one) are looked up in bit tables of the literals' first
 // bytes, and only literals that start so are compared.
 type table struct {
+	hasSingle bool
 	single    [256 / 64]uint64 // one-byte literals
 	singleIDs map[byte][]int
+	heads     [256 * 256 / 64]uint64 // the first two bytes of every literal of two bytes or more
 	pairs     [256 * 256 / 64]uint64 // the first two bytes of two- and three-byte literals
 	byPair    map[uint16][]entry
 	quads     [1 << quadBits / 64]uint64 // a hash of the first four bytes of longer literals
@@ -33,13 +35,17 @@ func (t *table) add(lit string, id int) {
 	switch {
 	case len(lit) == 0:
 	case len(lit) == 1:
+		t.hasSingle = true
 		t.single[lit[0]/64] |= 1 << (lit[0] % 64)
 		t.singleIDs[lit[0]] = append(t.singleIDs[lit[0]], id)
 	case len(lit) < 4:
 		k := uint16(lit[0])<<8 | uint16(lit[1])
+		t.heads[k/64] |= 1 << (k % 64)
 		t.pairs[k/64] |= 1 << (k % 64)
 		t.byPair[k] = append(t.byPair[k], entry{lit, id})
 	default:
+		k := uint16(lit[0])<<8 | uint16(lit[1])
+		t.heads[k/64] |= 1 << (k % 64)
 		q := quad(lit, 0)
 		h := quadHash(q)
 		t.quads[h/64] |= 1 << (h % 64)
@@ -59,7 +65,7 @@ func quadHash(q uint32) uint32 { return q * 0x9E3779B1 >> (32 - quadBits) }
 func scan[T string | []byte](t *table, text T, found func(id int) bool) {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
-		if t.single[c/64]&(1<<(c%64)) != 0 {
+		if t.hasSingle && t.single[c/64]&(1<<(c%64)) != 0 {
 			for _, id := range t.singleIDs[c] {
 				if found(id) {
 					return
@@ -69,7 +75,11 @@ func scan[T string | []byte](t *table, text T, found func(id int) bool) {
 		if i+1 == len(text) {
 			break
 		}
-		if k := uint16(c)<<8 | uint16(text[i+1]); t.pairs[k/64]&(1<<(k%64)) != 0 {
+		k := uint16(c)<<8 | uint16(text[i+1])
+		if t.heads[k/64]&(1<<(k%64)) == 0 {
+			continue // no literal of two bytes or more starts here
+		}
+		if t.pairs[k/64]&(1<<(k%64)) != 0 {
 			for _, e := range t.byPair[k] {
 				if hasAt(text, i, e.lit) && found(e.id) {
 					return
