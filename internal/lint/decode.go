@@ -21,22 +21,56 @@ func base64Texts(s string) []string {
 		return nil
 	}
 	var out []string
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && isBase64Byte(s[i]) {
-			if start < 0 {
-				start = i
-			}
-			continue
+	for start, end := range longRuns(s, base64Byte, 24) {
+		if d, ok := decodeBase64Text(s[start:end]); ok {
+			out = append(out, d)
 		}
-		if start >= 0 && i-start >= 24 {
-			if d, ok := decodeBase64Text(s[start:i]); ok {
-				out = append(out, d)
-			}
-		}
-		start = -1
 	}
 	return out
+}
+
+// Classes of bytes, for longRuns.
+const (
+	hexByte = 1 << iota
+	base64Byte
+)
+
+// byteClass holds the classes of each byte.
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		if isHexByte(byte(c)) {
+			t[c] |= hexByte
+		}
+		if isBase64Byte(byte(c)) {
+			t[c] |= base64Byte
+		}
+	}
+	return t
+}()
+
+// longRuns yields the start and end of each run of min or more bytes of
+// s in class, in order. Any such run holds a byte at a multiple of min
+// (less one), so only those bytes are read until one is in the class.
+func longRuns(s string, class uint8, min int) func(yield func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		for p := min - 1; p < len(s); {
+			if byteClass[s[p]]&class == 0 {
+				p += min
+				continue
+			}
+			start, end := p, p+1
+			for start > 0 && byteClass[s[start-1]]&class != 0 {
+				start--
+			}
+			for end < len(s) && byteClass[s[end]]&class != 0 {
+				end++
+			}
+			if end-start >= min && !yield(start, end) {
+				return
+			}
+			p = end + min
+		}
+	}
 }
 
 func isBase64Byte(c byte) bool {
@@ -150,22 +184,12 @@ func encodedParts(s string, look bool) []string {
 // hexTexts decodes runs of 16 or more hex digits that read as text.
 func hexTexts(s string) []string {
 	var out []string
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && isHexByte(s[i]) {
-			if start < 0 {
-				start = i
-			}
-			continue
+	for start, end := range longRuns(s, hexByte, 16) {
+		run := s[start:end]
+		run = run[:len(run)&^1]
+		if d, err := hex.DecodeString(run); err == nil && utf8.Valid(d) && readsAsText(string(d)) {
+			out = append(out, string(d))
 		}
-		if start >= 0 && i-start >= 16 {
-			run := s[start:i]
-			run = run[:len(run)&^1]
-			if d, err := hex.DecodeString(run); err == nil && utf8.Valid(d) && readsAsText(string(d)) {
-				out = append(out, string(d))
-			}
-		}
-		start = -1
 	}
 	return out
 }
@@ -198,11 +222,13 @@ func hasLongLetterRuns(s string) bool {
 			continue
 		}
 		if run >= 3 {
-			n++
+			if n++; n == 3 {
+				return true
+			}
 		}
 		run = 0
 	}
-	return n >= 3
+	return false
 }
 
 // commonWords are English words almost any sentence of orders holds.

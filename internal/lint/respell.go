@@ -220,27 +220,40 @@ func joinSpacedLetters(folded string) (string, bool) {
 }
 
 // spacedLetters reports whether folded text holds four one-letter words in
-// a row.
+// a row: words between spaces of one character (one byte that starts a
+// UTF-8 sequence), a sentence's end "." not being one.
 func spacedLetters(folded string) bool {
-	run, n := 0, 0
-	for i := 0; i <= len(folded); i++ {
-		if i == len(folded) || folded[i] == ' ' {
-			if n == 1 {
-				run++
-				if run >= 4 {
-					return true
-				}
-			} else {
-				run = 0
+	run := 0
+	for i := 0; i <= len(folded); {
+		// A word starts at i: count its characters up to two.
+		n, j := 0, i
+		for ; j < len(folded) && folded[j] != ' '; j++ {
+			c := folded[j]
+			if c == '.' {
+				n = 2 // a sentence's end is not a letter
+			} else if c&0xC0 != 0x80 {
+				n++
 			}
-			n = 0
-			continue
+			if n >= 2 {
+				break
+			}
 		}
-		if folded[i] == '.' {
-			n = 2 // a sentence's end is not a letter
-		} else if folded[i] < utf8.RuneSelf || utf8.RuneStart(folded[i]) {
-			n++
+		if n == 1 {
+			if run++; run >= 4 {
+				return true
+			}
+		} else {
+			run = 0
 		}
+		if j < len(folded) && folded[j] != ' ' {
+			// A longer word: on to the next.
+			k := strings.IndexByte(folded[j:], ' ')
+			if k < 0 {
+				return false
+			}
+			j += k
+		}
+		i = j + 1
 	}
 	return false
 }

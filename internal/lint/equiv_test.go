@@ -1,0 +1,130 @@
+package lint
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The fast forms of the linter's byte scans against plain ones, over
+// random text built from pieces that make them decide.
+
+// randomText joins up to n random pieces.
+func randomText(rng *rand.Rand, pieces []string, n int) string {
+	var b strings.Builder
+	for range rng.IntN(n + 1) {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
+}
+
+var scanPieces = []string{" ", "  ", "a", "b", "é", "\xc3", "\x80", "\xff", ".", "ab", "word", "0123456789abcdef", "DEADBEEF",
+	"+/", "-_", "=", "\u200b", "日本", "x", "I", "g", "\n", ":", "QUJD", "ZGVm", "zz"}
+
+// spacedLettersPlain is spacedLetters as first written.
+func spacedLettersPlain(folded string) bool {
+	run, n := 0, 0
+	for i := 0; i <= len(folded); i++ {
+		if i == len(folded) || folded[i] == ' ' {
+			if n == 1 {
+				run++
+				if run >= 4 {
+					return true
+				}
+			} else {
+				run = 0
+			}
+			n = 0
+			continue
+		}
+		if folded[i] == '.' {
+			n = 2
+		} else if folded[i] < utf8.RuneSelf || utf8.RuneStart(folded[i]) {
+			n++
+		}
+	}
+	return false
+}
+
+// runsPlain are the runs of min or more bytes in class, found byte by
+// byte.
+func runsPlain(s string, class uint8, min int) [][2]int {
+	var out [][2]int
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && byteClass[s[i]]&class != 0 {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= min {
+			out = append(out, [2]int{start, i})
+		}
+		start = -1
+	}
+	return out
+}
+
+func isASCIIPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func hasLongLetterRunsPlain(s string) bool {
+	n, run := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isLetterByte(s[i]) {
+			run++
+			continue
+		}
+		if run >= 3 {
+			n++
+		}
+		run = 0
+	}
+	return n >= 3
+}
+
+// wordPieces make runs of one-letter words, and what breaks them.
+var wordPieces = []string{"a ", "b ", ". ", "é ", "\x80", "\xc3 ", "ab ", " ", "x.", "日 ", "I"}
+
+func TestScansSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 50000 {
+		s := randomText(rng, wordPieces, 12)
+		if got, want := spacedLetters(s), spacedLettersPlain(s); got != want {
+			t.Fatalf("spacedLetters(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for range 50000 {
+		s := randomText(rng, scanPieces, 30)
+		if got, want := spacedLetters(s), spacedLettersPlain(s); got != want {
+			t.Fatalf("spacedLetters(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := isASCII(s), isASCIIPlain(s); got != want {
+			t.Fatalf("isASCII(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := hasLongLetterRuns(s), hasLongLetterRunsPlain(s); got != want {
+			t.Fatalf("hasLongLetterRuns(%q) = %v, want %v", s, got, want)
+		}
+		for _, c := range []struct {
+			class uint8
+			min   int
+		}{{hexByte, 16}, {base64Byte, 24}, {hexByte, 3}, {base64Byte, 1}} {
+			var got [][2]int
+			for a, b := range longRuns(s, c.class, c.min) {
+				got = append(got, [2]int{a, b})
+			}
+			if want := runsPlain(s, c.class, c.min); !slices.Equal(got, want) {
+				t.Fatalf("longRuns(%q, %d, %d) = %v, want %v", s, c.class, c.min, got, want)
+			}
+		}
+	}
+}
