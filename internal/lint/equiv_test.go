@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -125,6 +126,77 @@ func TestScansSameAsPlain(t *testing.T) {
 			if want := runsPlain(s, c.class, c.min); !slices.Equal(got, want) {
 				t.Fatalf("longRuns(%q, %d, %d) = %v, want %v", s, c.class, c.min, got, want)
 			}
+		}
+	}
+}
+
+// wordsPlain is words as first written.
+func wordsPlain(s string) int {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.ContainsFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			n++
+		}
+	}
+	return n
+}
+
+// textKeyPlain is textKey without its ASCII path.
+func textKeyPlain(s string) string {
+	return strings.Join(strings.FieldsFunc(foldCase(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	}), " ")
+}
+
+// foldASCIIPlain is foldASCII as first written.
+func foldASCIIPlain(s string) string {
+	b := make([]byte, 0, len(s)+8)
+	gap, stop, digits := true, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'' || c == '`':
+			continue
+		case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if gap && len(b) > 0 {
+				if stop {
+					b = append(b, " . "...)
+				} else {
+					b = append(b, ' ')
+				}
+			}
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			digits = digits || c <= '9'
+			b = append(b, c)
+			gap, stop = false, false
+		default:
+			gap = true
+			stop = stop || endsSentence(c, s[i+1:])
+		}
+	}
+	if digits {
+		return leet(string(b))
+	}
+	return string(b)
+}
+
+var prosePieces = []string{" ", "  ", "\t", "\n", "\n\n", "\v", "\u00a0", "\u0085", "Word", "word", "x", "I", "3", "0", "ign0re",
+	"'", "`", ".", ". ", ":", ": ", "!", "?", ";", "<", ">", "(", ")", ",", "-", "_", "é", "\u0301", "\xff", "日本", "AB1"}
+
+func TestProseScansSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 50000 {
+		s := randomText(rng, prosePieces, 16)
+		if got, want := words(s), wordsPlain(s); got != want {
+			t.Fatalf("words(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := textKey(s), textKeyPlain(s); got != want {
+			t.Fatalf("textKey(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := foldASCII(s), foldASCIIPlain(s); got != want {
+			t.Fatalf("foldASCII(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -93,10 +93,15 @@ func foldASCII(s string) string {
 	gap, stop, digits := true, false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == '\'' || c == '`':
+		switch f := asciiFolded[c]; f {
+		case asciiDropped:
 			continue
-		case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case asciiGap:
+			gap = true
+			if !stop && mayEndSentence[c] {
+				stop = endsSentence(c, s[i+1:])
+			}
+		default:
 			if gap && len(b) > 0 {
 				if stop {
 					b = append(b, " . "...)
@@ -104,15 +109,9 @@ func foldASCII(s string) string {
 					b = append(b, ' ')
 				}
 			}
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			digits = digits || c <= '9'
-			b = append(b, c)
+			digits = digits || f <= '9'
+			b = append(b, f)
 			gap, stop = false, false
-		default:
-			gap = true
-			stop = stop || endsSentence(c, s[i+1:])
 		}
 	}
 	if digits {
@@ -120,6 +119,35 @@ func foldASCII(s string) string {
 	}
 	return string(b)
 }
+
+// What foldASCII makes of each byte: a letter or digit, lower-cased; a
+// gap between words; or nothing (apostrophes and backquotes).
+const (
+	asciiGap     = 0
+	asciiDropped = 1
+)
+
+var asciiFolded = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c == '\'' || c == '`':
+			t[c] = asciiDropped
+		case c >= 'A' && c <= 'Z':
+			t[c] = byte(c) + 'a' - 'A'
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			t[c] = byte(c)
+		}
+	}
+	return t
+}()
+
+// mayEndSentence holds the bytes endsSentence may say end a sentence.
+var mayEndSentence = func() (t [256]bool) {
+	for _, c := range []byte("!?;<>(\n.:") {
+		t[c] = true
+	}
+	return t
+}()
 
 // endsSentence reports whether c, followed by rest, ends a sentence: "!",
 // "?", ";", "<" or ">", "." or ":" before white space (not "example.com", "v1.2",

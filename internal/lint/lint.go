@@ -366,11 +366,20 @@ func sortedKeys(m map[string]any) []string {
 // words counts the words of s: runs between white space that hold a
 // letter or a digit.
 func words(s string) int {
-	n := 0
-	for _, f := range strings.Fields(s) {
-		if strings.ContainsFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-			n++
+	n, in, counts := 0, false, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if counts {
+				n++
+			}
+			in, counts = false, false
+			continue
 		}
+		in = true
+		counts = counts || unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	if in && counts {
+		n++
 	}
 	return n
 }

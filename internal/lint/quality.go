@@ -122,6 +122,28 @@ func foldCase(s string) string {
 // textKey is what two descriptions share when they say the same thing:
 // their letters and digits, case folded, one space between words.
 func textKey(s string) string {
+	if isASCII(s) {
+		// Runs of letters and digits, lower-cased, one space between.
+		b := make([]byte, 0, len(s))
+		gap := false
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+			default:
+				gap = true
+				continue
+			}
+			if gap && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			gap = false
+			b = append(b, c)
+		}
+		return string(b)
+	}
 	return strings.Join(strings.FieldsFunc(foldCase(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
 	}), " ")

@@ -403,10 +403,9 @@ func containsFoldAny(s string, words []string) bool {
 // skill, or a scheme's scopes table. A credential elsewhere in a scheme (a
 // flow's clientSecret) is not excused.
 func underSecurity(path string) bool {
-	for _, p := range []string{"security", "securityRequirements"} {
-		if strings.HasPrefix(path, p+"[") || strings.Contains(path, "."+p+"[") {
-			return true
-		}
+	if strings.HasPrefix(path, "security[") || strings.Contains(path, ".security[") ||
+		strings.HasPrefix(path, "securityRequirements[") || strings.Contains(path, ".securityRequirements[") {
+		return true
 	}
 	return strings.Contains(path, ".scopes.") || strings.Contains(path, ".scopes[")
 }
