@@ -323,12 +323,15 @@ var wordClasses = func() map[string]wordClass {
 	return m
 }()
 
+// classIndex is wordClasses, for looking every word of a text up.
+var classIndex = newWordIndex(wordClasses)
+
 // classify appends the class of each of ws to buf, and returns it with
 // the classes any of them has.
 func classify(ws []string, buf []wordClass) ([]wordClass, wordClass) {
 	var seen wordClass
 	for _, w := range ws {
-		c := wordClasses[w]
+		c, _ := classIndex.get(w)
 		buf = append(buf, c)
 		seen |= c
 	}
@@ -346,7 +349,7 @@ func classifyFolded(sen string, buf []wordClass) ([]wordClass, wordClass) {
 		if w == "" {
 			continue
 		}
-		c := wordClasses[w]
+		c, _ := classIndex.get(w)
 		buf = append(buf, c)
 		seen |= c
 	}

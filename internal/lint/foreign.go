@@ -127,6 +127,9 @@ var foreignSignals = sync.OnceValue(func() []signal {
 // without accents, which English text seldom holds.
 var foreignHints = wordSet("el la los las der die und il per het een de dla untuk och que les du di nie ve voor non je jangan wat")
 
+// foreignHintIndex is foreignHints, for looking every word of a text up.
+var foreignHintIndex = newWordIndex(foreignHints)
+
 // mayBeForeign reports whether ASCII text s may be in another language:
 // whether it holds a foreign hint between two spaces.
 func mayBeForeign(s string) bool {
@@ -135,7 +138,7 @@ func mayBeForeign(s string) bool {
 		if next < 0 {
 			return false
 		}
-		if foreignHints[s[i+1:i+1+next]] {
+		if hint, _ := foreignHintIndex.get(s[i+1 : i+1+next]); hint {
 			return true
 		}
 		i += 1 + next

@@ -232,6 +232,9 @@ type markerPattern struct {
 // that start with it.
 var byGate = gatePatterns()
 
+// gateIndex is byGate, for looking every word of a text up.
+var gateIndex = newWordIndex(byGate)
+
 // gateWord is the patterns of one gate word.
 type gateWord struct {
 	once                    sync.Once
@@ -318,7 +321,7 @@ func matchFolded(folded string, example bool) string {
 		} else {
 			end += lo
 		}
-		if g := byGate[text[lo:end]]; g != nil {
+		if g, _ := gateIndex.get(text[lo:end]); g != nil {
 			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
 			atWord := g.mayMatch(possible, false, example)
 			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
