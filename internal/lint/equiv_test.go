@@ -195,8 +195,11 @@ func TestProseScansSameAsPlain(t *testing.T) {
 		if got, want := textKey(s), textKeyPlain(s); got != want {
 			t.Fatalf("textKey(%q) = %q, want %q", s, got, want)
 		}
-		if got, want := foldASCII(s), foldASCIIPlain(s); got != want {
+		if got, want := foldASCII(s, false), foldASCIIPlain(s); got != want {
 			t.Fatalf("foldASCII(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := foldASCII(s, true), ". "+foldASCIIPlain(s)+" ."; got != want {
+			t.Fatalf("foldASCII(%q, padded) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/text/unicode/norm"
@@ -22,8 +23,21 @@ import (
 // fold is s as the injection patterns read it.
 func fold(s string) string {
 	if isASCII(s) {
-		return foldASCII(s)
+		return foldASCII(s, false)
 	}
+	return foldOther(s)
+}
+
+// foldPadded is ". " + fold(s) + " .", as matchPadded reads it.
+func foldPadded(s string) string {
+	if isASCII(s) {
+		return foldASCII(s, true)
+	}
+	return ". " + foldOther(s) + " ."
+}
+
+// foldOther is fold for text that is not all ASCII.
+func foldOther(s string) string {
 	if strings.ContainsFunc(s, narrowSpace) {
 		s = joinNarrowSpaces(s)
 	}
@@ -87,9 +101,14 @@ func joinNarrowSpaces(s string) string {
 	return string(out)
 }
 
-// foldASCII is fold for ASCII text.
-func foldASCII(s string) string {
-	b := make([]byte, 0, len(s)+8)
+// foldASCII is fold for ASCII text; padded, ". " + fold(s) + " .".
+func foldASCII(s string, padded bool) string {
+	b := make([]byte, 0, len(s)+12)
+	from := 0 // where the folded text starts in b
+	if padded {
+		b = append(b, ". "...)
+		from = 2
+	}
 	gap, stop, digits := true, false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -102,7 +121,7 @@ func foldASCII(s string) string {
 				stop = endsSentence(c, s[i+1:])
 			}
 		default:
-			if gap && len(b) > 0 {
+			if gap && len(b) > from {
 				if stop {
 					b = append(b, " . "...)
 				} else {
@@ -114,10 +133,17 @@ func foldASCII(s string) string {
 			gap, stop = false, false
 		}
 	}
-	if digits {
-		return leet(string(b))
+	if padded {
+		b = append(b, " ."...)
 	}
-	return string(b)
+	// b is not written to again: the string may share its memory (as
+	// strings.Builder's does). leet reads the padding's "." as words
+	// without letters, and leaves them.
+	folded := unsafe.String(unsafe.SliceData(b), len(b))
+	if digits {
+		return leet(folded)
+	}
+	return folded
 }
 
 // What foldASCII makes of each byte: a letter or digit, lower-cased; a

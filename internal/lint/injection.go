@@ -18,13 +18,14 @@ import (
 // injection returns the phrase of s addressed to a model, or "".
 func injection(s string, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
-	folded := fold(s)
+	padded := foldPadded(s)
+	folded := padded[2 : len(padded)-2]
 	if mayHoldMarker(s) || strings.Contains(folded, "system prompt") {
 		if m := marker(s, example); m != "" {
 			return m
 		}
 	}
-	if m := matchFolded(folded, example); m != "" {
+	if m := matchPadded(padded, example); m != "" {
 		if quotedMention(s, example) || citedMention(s, example) {
 			return ""
 		}

@@ -310,10 +310,19 @@ const windowWords = 24
 // at that word, on the windowWords words from it; the first word where
 // one matches ends the search.
 func matchFolded(folded string, example bool) string {
-	text := ". " + folded + " ."
+	return matchPadded(". "+folded+" .", example)
+}
+
+// matchPadded is matchFolded, given ". " + folded + " .".
+func matchPadded(text string, example bool) string {
 	// Most text holds none of the words a gate word's patterns need:
 	// such a gate word is passed over wherever it is.
-	possible := phraseSet().Possible(text)
+	var buf [128]bool
+	possible := buf[:]
+	if n := phraseSet().Len(); n > len(buf) {
+		possible = make([]bool, n)
+	}
+	phraseSet().Mark(text, possible)
 	for lo := 0; lo < len(text); {
 		end := strings.IndexByte(text[lo:], ' ')
 		if end < 0 {

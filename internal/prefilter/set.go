@@ -48,6 +48,16 @@ func NewSet(exprs []string) *Set {
 // does not.
 func (s *Set) Possible(text string) []bool {
 	may := make([]bool, s.n)
+	s.Mark(text, may)
+	return may
+}
+
+// Len is the number of expressions in the set.
+func (s *Set) Len() int { return s.n }
+
+// Mark is Possible, into may, which must hold Len values, all false.
+func (s *Set) Mark(text string, may []bool) {
+	may = may[:s.n]
 	for _, id := range s.always {
 		may[id] = true
 	}
@@ -66,5 +76,4 @@ func (s *Set) Possible(text string) []bool {
 			f.free()
 		}
 	}
-	return may
 }
