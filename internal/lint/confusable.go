@@ -75,8 +75,8 @@ func allowed(set []string) bool {
 // Cyrillic, Armenian or Cherokee letters (Latin with Greek is how
 // formulas are written: "ΔE"), and styled mathematical letters, which
 // exist to look like other letters. In a URL, the host's labels are
-// names.
-func confusable(s string, isName, isURL bool) string {
+// names. ascii says whether s is all ASCII.
+func confusable(s string, isName, isURL, ascii bool) string {
 	if isURL {
 		u, err := url.Parse(s)
 		if err != nil {
@@ -102,7 +102,7 @@ func confusable(s string, isName, isURL bool) string {
 		}
 		return ""
 	}
-	if isASCII(s) {
+	if ascii {
 		return ""
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) })

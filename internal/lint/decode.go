@@ -106,8 +106,9 @@ func decodeBase64Text(run string) (string, bool) {
 
 // decodedVariants are the readings of s that a model would decode on its
 // own: hex, ROT13, text written backwards, percent-encoding, \u escapes,
-// letters written with dots between them ("I.G.N.O.R.E").
-func decodedVariants(s string) []string {
+// letters written with dots between them ("I.G.N.O.R.E"). ascii says
+// whether s is all ASCII.
+func decodedVariants(s string, ascii bool) []string {
 	var out []string
 	if d := hexTexts(s); d != nil {
 		out = append(out, d...)
@@ -117,7 +118,7 @@ func decodedVariants(s string) []string {
 	// sentence or labelled part ("Hint: ...") is read on its own: plain
 	// text around an encoded part is no reason to leave it encoded.
 	if hasLongLetterRuns(s) {
-		rot, rev := encodedWords(s)
+		rot, rev := encodedWords(s, ascii)
 		for _, part := range encodedParts(s, rot || rev) {
 			if r := rot13(part); rot && englishness(r) > englishness(part)+1 {
 				out = append(out, r)
@@ -155,9 +156,9 @@ var (
 )
 
 // encodedWords reports whether s, lower-cased, holds one of rotWords,
-// and one of revWords.
-func encodedWords(s string) (rot, rev bool) {
-	if !isASCII(s) {
+// and one of revWords; ascii says whether s is all ASCII.
+func encodedWords(s string, ascii bool) (rot, rev bool) {
+	if !ascii {
 		l := strings.ToLower(s)
 		return containsAny(l, rotWords...), containsAny(l, revWords...)
 	}

@@ -28,9 +28,10 @@ func fold(s string) string {
 	return foldOther(s)
 }
 
-// foldPadded is ". " + fold(s) + " .", as matchPadded reads it.
-func foldPadded(s string) string {
-	if isASCII(s) {
+// foldPaddedOf is ". " + fold(s) + " .", as matchPadded reads it; ascii
+// says whether s is all ASCII.
+func foldPaddedOf(s string, ascii bool) string {
+	if ascii {
 		return foldASCII(s, true)
 	}
 	return ". " + foldOther(s) + " ."

@@ -17,11 +17,12 @@ import (
 
 // injection returns the phrase of s addressed to a model, or "".
 func injection(s string, example bool) string {
+	ascii := isASCII(s)
 	// Markers need their punctuation, or a phrase the folded text holds.
-	padded := foldPadded(s)
+	padded := foldPaddedOf(s, ascii)
 	folded := padded[2 : len(padded)-2]
 	if mayHoldMarker(s) || strings.Contains(folded, "system prompt") {
-		if m := marker(s, example); m != "" {
+		if m := marker(s, ascii, example); m != "" {
 			return m
 		}
 	}
@@ -45,8 +46,18 @@ func injection(s string, example bool) string {
 			return m
 		}
 	}
-	for _, v := range []func(string) (string, bool){despaced, unhyphenated, unescapedHTML} {
-		if v, ok := v(s); ok {
+	for i := range 3 {
+		var v string
+		var ok bool
+		switch i {
+		case 0:
+			v, ok = despaced(s)
+		case 1:
+			v, ok = unhyphenated(s, ascii)
+		default:
+			v, ok = unescapedHTML(s)
+		}
+		if ok {
 			if m := matchFolded(fold(v), example); m != "" {
 				return m
 			}
@@ -57,7 +68,7 @@ func injection(s string, example bool) string {
 			return m
 		}
 	}
-	if !isASCII(s) {
+	if !ascii {
 		if m := foreignInjection(s); m != "" {
 			return m
 		}
@@ -68,16 +79,17 @@ func injection(s string, example bool) string {
 			return "base64 for " + m
 		}
 	}
-	return structuralInjection(s, folded, example)
+	return structuralInjection(s, folded, ascii, example)
 }
 
 // marker returns the chat-template or prompt marker of s, lower-cased,
 // that a marker pattern finds, or "": each pattern runs over the text
-// lower-cased when it holds one of its gate strings.
-func marker(s string, example bool) string {
+// lower-cased when it holds one of its gate strings. ascii says whether s
+// is all ASCII.
+func marker(s string, ascii, example bool) string {
 	var lower string
 	var gates uint64
-	if isASCII(s) {
+	if ascii {
 		gates = markerGates().in.inLower(s)
 		if gates == 0 {
 			return ""
@@ -126,8 +138,9 @@ var markerGates = sync.OnceValue(func() (g struct {
 // structuralInjection applies the rules of frame.go, directive.go and
 // foreign.go: links that run script or carry a template, text dressed as another role's message,
 // sentences that give the reader orders, orders in other languages, and
-// all of these once decoded. folded is fold(s).
-func structuralInjection(s, folded string, example bool) string {
+// all of these once decoded. folded is fold(s), and ascii says whether s
+// is all ASCII.
+func structuralInjection(s, folded string, ascii, example bool) string {
 	if m := linkOrder(s); m != "" {
 		return m
 	}
@@ -139,12 +152,12 @@ func structuralInjection(s, folded string, example bool) string {
 	if m := structuralFolded(s, folded, example); m != "" && !describesAttacks(s) {
 		return m
 	}
-	if !isASCII(s) || mayBeForeign(s) {
+	if !ascii || mayBeForeign(s) {
 		if m := foreignOrder(s); m != "" {
 			return m
 		}
 	}
-	for _, d := range decodedVariants(s) {
+	for _, d := range decodedVariants(s, ascii) {
 		if m := matchFolded(fold(d), example); m != "" {
 			return "decoded, " + m
 		}

@@ -71,9 +71,9 @@ func despaced(s string) (string, bool) {
 
 // unhyphenated is s with the hyphens between letters taken out
 // ("Ign-ore", "I-g-n-o-r-e"); ok says that made a word some pattern
-// uses.
-func unhyphenated(s string) (string, bool) {
-	if isASCII(s) {
+// uses. ascii says whether s is all ASCII.
+func unhyphenated(s string, ascii bool) (string, bool) {
+	if ascii {
 		if strings.IndexByte(s, '-') < 0 {
 			return "", false // no word to join
 		}

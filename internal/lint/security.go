@@ -110,8 +110,8 @@ const minSecretLen = 15
 
 // credential reports a string that is a credential: the value of a member
 // named like one, or key material or a credential anywhere (in base64, a
-// URL, a connection string, prose).
-func (l *linter) credential(path, key, s string) {
+// URL, a connection string, prose). ascii says whether s is all ASCII.
+func (l *linter) credential(path, key, s string, ascii bool) {
 	// Key material the detectors know is a JSON Web Key (with "kty" in
 	// some letter case) or a run of several characters.
 	if len(s) >= minSecretLen || containsFoldAny(s, []string{"kty"}) {
@@ -128,7 +128,7 @@ func (l *linter) credential(path, key, s string) {
 		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
 		return
 	}
-	if m := proseCredential(s); m != "" {
+	if m := proseCredential(s, ascii); m != "" {
 		l.add(lintrule.CredentialInCard, path, m)
 		return
 	}
@@ -151,9 +151,9 @@ func (l *linter) credential(path, key, s string) {
 // shows: look-alike and full-width letters as Latin ones, every space as
 // a space, JSON's escaped quotes as quotes, and a value may start on the
 // next line. Values that hold no digit, placeholders and words about
-// credentials pass.
-func proseCredential(s string) string {
-	s = proseView(s)
+// credentials pass. ascii says whether s is all ASCII.
+func proseCredential(s string, ascii bool) string {
+	s = proseView(s, ascii)
 	for i := 0; i < len(s); i++ {
 		switch c := s[i] | 0x20; {
 		case c == 'b' || c == 't':
@@ -244,9 +244,10 @@ func optionCredential(s string, i int) string {
 // proseView is s as a reader sees it, for proseCredential: look-alike,
 // full-width and styled letters as the Latin ones they imitate, every
 // space character a space, format characters dropped, and JSON's escaped
-// quotes and line breaks (\" \n) as written.
-func proseView(s string) string {
-	if !isASCII(s) {
+// quotes and line breaks (\" \n) as written. ascii says whether s is all
+// ASCII.
+func proseView(s string, ascii bool) string {
+	if !ascii {
 		s = strings.Map(func(r rune) rune {
 			switch {
 			case unicode.Is(unicode.Zs, r):

@@ -232,7 +232,8 @@ func (l *linter) value(path, key, s string) {
 
 // checkValue checks one string value: what value remembers.
 func (l *linter) checkValue(path, key, s string) {
-	h := findHidden(s)
+	ascii := isASCII(s)
+	h := findHiddenOf(s, ascii)
 	if h.count > 0 {
 		l.add(lintrule.HiddenText, path, h.describe())
 	} else if m := hiddenMarkup(s); m != "" {
@@ -260,10 +261,10 @@ func (l *linter) checkValue(path, key, s string) {
 	if inj != "" {
 		l.add(lintrule.PromptInjection, path, "text addressed to a model: "+quote(inj, 80))
 	}
-	if msg := confusable(s, isNameField(path), isURL); msg != "" {
+	if msg := confusable(s, isNameField(path), isURL, ascii); msg != "" {
 		l.add(lintrule.ConfusableText, path, msg)
 	}
-	l.credential(path, key, s)
+	l.credential(path, key, s, ascii)
 }
 
 // markdownComment matches the Markdown idioms for a comment: a link
@@ -435,9 +436,12 @@ func isEmoji(r rune) bool {
 // letters of a script that needs it (Persian, the Indic scripts),
 // ideographic variation selectors after a Han character, and the tag
 // characters of a flag emoji are what they are meant to be, and pass.
-func findHidden(s string) hidden {
+func findHidden(s string) hidden { return findHiddenOf(s, isASCII(s)) }
+
+// findHiddenOf is findHidden; ascii says whether s is all ASCII.
+func findHiddenOf(s string, ascii bool) hidden {
 	var h hidden
-	if isASCII(s) {
+	if ascii {
 		for i := 0; i < len(s); i++ {
 			if c := s[i]; (c < 0x20 || c == 0x7f) && c != '\t' && c != '\n' && c != '\r' {
 				if h.count == 0 {
