@@ -182,8 +182,24 @@ func foldASCIIPlain(s string) string {
 	return string(b)
 }
 
+// leetPlain is leet as first written.
+func leetPlain(folded string) string {
+	words := strings.Split(folded, " ")
+	changed := false
+	for i, w := range words {
+		if strings.ContainsAny(w, "0134578") && strings.ContainsFunc(w, unicode.IsLetter) {
+			words[i] = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t").Replace(w)
+			changed = true
+		}
+	}
+	if !changed {
+		return folded
+	}
+	return strings.Join(words, " ")
+}
+
 var prosePieces = []string{" ", "  ", "\t", "\n", "\n\n", "\v", "\u00a0", "\u0085", "Word", "word", "x", "I", "3", "0", "ign0re",
-	"'", "`", ".", ". ", ":", ": ", "!", "?", ";", "<", ">", "(", ")", ",", "-", "_", "é", "\u0301", "\xff", "日本", "AB1"}
+	"'", "`", ".", ". ", ":", ": ", "8", "7a", "é5", "\u0661", "!", "?", ";", "<", ">", "(", ")", ",", "-", "_", "é", "\u0301", "\xff", "日本", "AB1"}
 
 func TestProseScansSameAsPlain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -194,6 +210,9 @@ func TestProseScansSameAsPlain(t *testing.T) {
 		}
 		if got, want := textKey(s), textKeyPlain(s); got != want {
 			t.Fatalf("textKey(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := leet(s), leetPlain(s); got != want {
+			t.Fatalf("leet(%q) = %q, want %q", s, got, want)
 		}
 		if got, want := foldASCII(s, false), foldASCIIPlain(s); got != want {
 			t.Fatalf("foldASCII(%q) = %q, want %q", s, got, want)

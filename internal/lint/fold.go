@@ -191,26 +191,62 @@ func endsSentence(c byte, rest string) bool {
 	return false
 }
 
-// leetDigits are the digits that stand in for letters inside words.
-var leetDigits = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t")
-
 // leet reads the digits of folded words that also hold letters as the
 // letters they imitate: "ign0re" is "ignore", "1nstruct10ns"
 // "instructions"; words of digits alone ("2024") stay.
 func leet(folded string) string {
-	words := strings.Split(folded, " ")
-	changed := false
-	for i, w := range words {
-		if strings.ContainsAny(w, "0134578") && strings.ContainsFunc(w, unicode.IsLetter) {
-			words[i] = leetDigits.Replace(w)
-			changed = true
+	var b []byte // nil until a word changes
+	for start := 0; start <= len(folded); {
+		end := strings.IndexByte(folded[start:], ' ')
+		if end < 0 {
+			end = len(folded)
+		} else {
+			end += start
 		}
+		if w := folded[start:end]; hasLeetDigit(w) && strings.ContainsFunc(w, unicode.IsLetter) {
+			if b == nil {
+				b = append(make([]byte, 0, len(folded)), folded[:start]...)
+			}
+			for i := 0; i < len(w); i++ {
+				b = append(b, leetLetter[w[i]])
+			}
+		} else if b != nil {
+			b = append(b, w...)
+		}
+		if end < len(folded) && b != nil {
+			b = append(b, ' ')
+		}
+		start = end + 1
 	}
-	if !changed {
+	if b == nil {
 		return folded
 	}
-	return strings.Join(words, " ")
+	return string(b)
 }
+
+// hasLeetDigit reports whether w holds one of the digits leet reads
+// (and 8, which it leaves).
+func hasLeetDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		switch w[i] {
+		case '0', '1', '3', '4', '5', '7', '8':
+			return true
+		}
+	}
+	return false
+}
+
+// leetLetter is each byte as leet reads it: the digits 0, 1, 3, 4, 5 and
+// 7 as the letters they stand in for inside words, o, i, e, a, s and t.
+var leetLetter = func() (t [256]byte) {
+	for c := range 256 {
+		t[c] = byte(c)
+	}
+	for _, p := range []string{"0o", "1i", "3e", "4a", "5s", "7t"} {
+		t[p[0]] = p[1]
+	}
+	return t
+}()
 
 // isASCII reports whether s is all ASCII.
 func isASCII(s string) bool {

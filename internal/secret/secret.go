@@ -347,8 +347,12 @@ func asciiLower(data []byte) []byte {
 // containsFold reports whether data holds word (lower-case ASCII) in any
 // letter case.
 func containsFold(data []byte, word string) bool {
+	// A second letter other than k and s (whose cases include K, the
+	// Kelvin sign, and ſ, the long s) is one byte in either case: compare
+	// it before the rest.
+	second := len(word) > 1 && word[1] >= 'a' && word[1] <= 'z' && word[1] != 'k' && word[1] != 's'
 	for i := 0; i+len(word) <= len(data); i++ {
-		if data[i]|0x20 == word[0] && bytes.EqualFold(data[i:i+len(word)], []byte(word)) {
+		if data[i]|0x20 == word[0] && (!second || data[i+1]|0x20 == word[1]) && bytes.EqualFold(data[i:i+len(word)], []byte(word)) {
 			return true
 		}
 	}
