@@ -604,12 +604,12 @@ func APIToken(s string) string {
 	if len(s) < 20 {
 		return ""
 	}
-	if m := tokenRE().FindString(s); m != "" {
+	if m := findToken(s); m != "" {
 		return m
 	}
 	if strings.Contains(s, "eyJ") && strings.Contains(s, ".") {
 		// "eyJ... . eyJ... . sig": a JWT cut at its dots.
-		if m := tokenRE().FindString(spacedDots().ReplaceAllString(s, ".")); strings.HasPrefix(m, "eyJ") {
+		if m := findToken(spacedDots().ReplaceAllString(s, ".")); strings.HasPrefix(m, "eyJ") {
 			return m
 		}
 	}
@@ -627,6 +627,54 @@ func APIToken(s string) string {
 		}
 	}
 	return ""
+}
+
+// findToken is tokenRE().FindString(s), passing over text without a run
+// of minTokenLen characters that tokens are written in: prose.
+func findToken(s string) string {
+	if !hasRunOf(s, &tokenBytes, minTokenLen) {
+		return ""
+	}
+	return tokenRE().FindString(s)
+}
+
+// tokenBytes holds the characters of every match of tokenRE, and
+// minTokenLen is the length of its shortest match (xox[baprs]- and ten
+// more).
+var (
+	tokenBytes  = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=~.")
+	minTokenLen = 15
+)
+
+func byteSet(chars string) (t [256]bool) {
+	for i := 0; i < len(chars); i++ {
+		t[chars[i]] = true
+	}
+	return t
+}
+
+// hasRunOf reports whether s holds n bytes of set in a row. Such a run
+// holds a byte at a multiple of n (less one): only those bytes are read
+// until one is in the set.
+func hasRunOf(s string, set *[256]bool, n int) bool {
+	for p := n - 1; p < len(s); {
+		if !set[s[p]] {
+			p += n
+			continue
+		}
+		start, end := p, p+1
+		for start > 0 && set[s[start-1]] {
+			start--
+		}
+		for end < len(s) && set[s[end]] {
+			end++
+		}
+		if end-start >= n {
+			return true
+		}
+		p = end + n
+	}
+	return false
 }
 
 // hasTokenRun reports whether s holds n base64url characters in a row,
