@@ -344,8 +344,12 @@ func classify(ws []string, buf []wordClass) ([]wordClass, wordClass) {
 func classifyFolded(sen string, buf []wordClass) ([]wordClass, wordClass) {
 	var seen wordClass
 	for sen != "" {
-		w, rest, _ := strings.Cut(sen, " ")
-		sen = rest
+		w := sen
+		if i := strings.IndexByte(sen, ' '); i >= 0 {
+			w, sen = sen[:i], sen[i+1:]
+		} else {
+			sen = ""
+		}
 		if w == "" {
 			continue
 		}

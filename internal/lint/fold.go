@@ -110,28 +110,32 @@ func foldASCII(s string, padded bool) string {
 		b = append(b, ". "...)
 		from = 2
 	}
+	// stop is true only while gap is.
 	gap, stop, digits := true, false, false
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch f := asciiFolded[c]; f {
-		case asciiDropped:
+		f := asciiFolded[s[i]]
+		if f > asciiDropped {
+			if gap {
+				if len(b) > from {
+					if stop {
+						b = append(b, " . "...)
+					} else {
+						b = append(b, ' ')
+					}
+				}
+				gap, stop = false, false
+			}
+			if f <= '9' {
+				digits = true
+			}
+			b = append(b, f)
 			continue
-		case asciiGap:
+		}
+		if f == asciiGap {
 			gap = true
-			if !stop && mayEndSentence[c] {
+			if c := s[i]; !stop && mayEndSentence[c] {
 				stop = endsSentence(c, s[i+1:])
 			}
-		default:
-			if gap && len(b) > from {
-				if stop {
-					b = append(b, " . "...)
-				} else {
-					b = append(b, ' ')
-				}
-			}
-			digits = digits || f <= '9'
-			b = append(b, f)
-			gap, stop = false, false
 		}
 	}
 	if padded {

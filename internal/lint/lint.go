@@ -367,7 +367,21 @@ func sortedKeys(m map[string]any) []string {
 // letter or a digit.
 func words(s string) int {
 	n, in, counts := 0, false, false
-	for _, r := range s {
+	i := 0
+	// ASCII the quick way.
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+		switch k := asciiWordByte[s[i]]; k {
+		case wordSpace:
+			if counts {
+				n++
+			}
+			in, counts = false, false
+		default:
+			in = true
+			counts = counts || k == wordLetter
+		}
+	}
+	for _, r := range s[i:] {
 		if unicode.IsSpace(r) {
 			if counts {
 				n++
@@ -383,6 +397,26 @@ func words(s string) int {
 	}
 	return n
 }
+
+// What words makes of an ASCII byte: white space, a letter or digit, or
+// another character of a word.
+const (
+	wordOther = iota
+	wordSpace
+	wordLetter
+)
+
+var asciiWordByte = func() (t [utf8.RuneSelf]uint8) {
+	for c := range utf8.RuneSelf {
+		switch r := rune(c); {
+		case unicode.IsSpace(r):
+			t[c] = wordSpace
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			t[c] = wordLetter
+		}
+	}
+	return t
+}()
 
 // ServerCard lints a decoded MCP Server Card: the safety rules that apply
 // to any published text (a tool poisoned with orders to the model is the
