@@ -94,7 +94,7 @@ func hasLongLetterRunsPlain(s string) bool {
 }
 
 // wordPieces make runs of one-letter words, and what breaks them.
-var wordPieces = []string{"a ", "b ", ". ", "é ", "\x80", "\xc3 ", "ab ", " ", "x.", "日 ", "I"}
+var wordPieces = []string{"a ", "b ", ". ", "é ", "\x80", "\xc3 ", "ab ", " ", "  ", "   ", "x.", "日 ", "I"}
 
 func TestScansSameAsPlain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -102,6 +102,9 @@ func TestScansSameAsPlain(t *testing.T) {
 		s := randomText(rng, wordPieces, 12)
 		if got, want := spacedLetters(s), spacedLettersPlain(s); got != want {
 			t.Fatalf("spacedLetters(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := spacedLettersHalved(s), spacedLettersPlain(strings.ReplaceAll(s, "  ", " ")); got != want {
+			t.Fatalf("spacedLettersHalved(%q) = %v, want %v", s, got, want)
 		}
 	}
 	for range 50000 {

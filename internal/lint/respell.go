@@ -26,7 +26,7 @@ func unescapedHTML(s string) (string, bool) {
 // between letters, more between words); ok says it made a word some
 // pattern uses.
 func despaced(s string) (string, bool) {
-	if !strings.Contains(s, " ") || !spacedLetters(strings.ReplaceAll(s, "  ", " ")) {
+	if !strings.Contains(s, " ") || !spacedLettersHalved(s) {
 		return "", false
 	}
 	parts := strings.Split(s, " ")
@@ -217,6 +217,57 @@ func joinSpacedLetters(folded string) (string, bool) {
 		i++
 	}
 	return b.String(), found
+}
+
+// spacedLettersHalved is spacedLetters(strings.ReplaceAll(s, "  ", " ")),
+// without building that: a run of k spaces there is (k+1)/2 spaces, and
+// two spaces in a row, like a space at either end, hold an empty word.
+func spacedLettersHalved(s string) bool {
+	run := 0
+	for i := 0; ; {
+		k := i
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if k < i {
+			empty := (i-k+1)/2 - 1
+			if k == 0 {
+				empty++
+			}
+			if i == len(s) {
+				empty++
+			}
+			if empty > 0 {
+				run = 0
+			}
+		}
+		if i == len(s) {
+			return false
+		}
+		// A word: one character or more?
+		n := 0
+		for ; i < len(s) && s[i] != ' '; i++ {
+			if c := s[i]; c == '.' {
+				n = 2
+			} else if c&0xC0 != 0x80 {
+				n++
+			}
+			if n >= 2 {
+				// More: on to the word's end.
+				if j := strings.IndexByte(s[i:], ' '); j >= 0 {
+					i += j
+				} else {
+					i = len(s)
+				}
+				break
+			}
+		}
+		if n != 1 {
+			run = 0
+		} else if run++; run >= 4 {
+			return true
+		}
+	}
 }
 
 // spacedLetters reports whether folded text holds four one-letter words in
