@@ -12,6 +12,10 @@ type litSet struct {
 	single uint64 // the strings of one byte
 	first  [256]uint64
 	second [256]uint64
+	// firstFold and secondFold are first and second with each
+	// lower-case letter's upper case too, for inLower.
+	firstFold  [256]uint64
+	secondFold [256]uint64
 }
 
 // newLitSet indexes lits, which must be ASCII and non-empty, at most 64.
@@ -23,11 +27,15 @@ func newLitSet(lits ...string) *litSet {
 	for i, lit := range lits {
 		bit := uint64(1) << i
 		ls.first[lit[0]] |= bit
+		ls.firstFold[lit[0]] |= bit
+		ls.firstFold[upperByte(lit[0])] |= bit
 		if len(lit) == 1 {
 			ls.single |= bit
 			continue
 		}
 		ls.second[lit[1]] |= bit
+		ls.secondFold[lit[1]] |= bit
+		ls.secondFold[upperByte(lit[1])] |= bit
 	}
 	return ls
 }
@@ -71,7 +79,7 @@ func (ls *litSet) in(s string) uint64 {
 func (ls *litSet) inLower(s string) uint64 {
 	var found uint64
 	for i := 0; i < len(s); i++ {
-		m := ls.first[lowerByte(s[i])] &^ found
+		m := ls.firstFold[s[i]] &^ found
 		if m == 0 {
 			continue
 		}
@@ -79,7 +87,7 @@ func (ls *litSet) inLower(s string) uint64 {
 		if i+1 == len(s) {
 			break
 		}
-		for m &= ls.second[lowerByte(s[i+1])]; m != 0; m &= m - 1 {
+		for m &= ls.secondFold[s[i+1]]; m != 0; m &= m - 1 {
 			b := bits.TrailingZeros64(m)
 			if lit := ls.lits[b]; len(s)-i >= len(lit) && equalLower(s[i:i+len(lit)], lit) {
 				found |= 1 << b
@@ -87,6 +95,13 @@ func (ls *litSet) inLower(s string) uint64 {
 		}
 	}
 	return found
+}
+
+func upperByte(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
 }
 
 func lowerByte(c byte) byte {
