@@ -56,11 +56,17 @@ func structural(s string, example bool) string {
 
 // structuralFolded is structural, given s folded too.
 func structuralFolded(s, folded string, example bool) string {
-	sentences := strings.Split(folded, " . ")
-	st := structure{s: s, sentences: sentences}
+	st := structure{s: s, folded: folded}
 	var buf []wordClass
 	var prevSeen wordClass // of the sentence before
-	for i, sen := range sentences {
+	// The sentences of folded, as strings.Split(folded, " . ") has them.
+	for i, rest, more := 0, folded, true; more; i++ {
+		sen := rest
+		if j := strings.Index(rest, " . "); j >= 0 {
+			sen, rest = rest[:j], rest[j+3:]
+		} else {
+			more = false
+		}
 		cls, seen := classifyFolded(sen, buf[:0])
 		buf = cls
 		before := prevSeen
@@ -95,7 +101,8 @@ func mayOrder(sen string, cls []wordClass, seen wordClass) bool {
 // structure holds what structuralFolded works out of a text once, when
 // some sentence needs it.
 type structure struct {
-	s         string
+	s, folded string
+	// sentences are folded's, split at " . "; nil until needed.
 	sentences []string
 	// clauses are the sentences with commas read as "and"; nil until
 	// needed.
@@ -115,6 +122,7 @@ func (st *structure) prepare() {
 		return
 	}
 	st.allDone = true
+	st.split()
 	// Every text matched below (a sentence, with its neighbours, with a
 	// space around) is part of the sentences joined by spaces: an
 	// expression whose literals that lacks matches none of them.
@@ -125,6 +133,13 @@ func (st *structure) prepare() {
 	all := st.all
 	st.isAddressed, st.isVocative = mayMatch(addressedRe, all), mayMatch(vocativeRe, all)
 	st.isModal, st.isWorld, st.isHarm, st.isProtective = mayMatch(modalRe, all), mayMatch(worldRe, all), mayMatch(harmRe, all), mayMatch(protectiveRe, all)
+}
+
+// split splits folded into its sentences.
+func (st *structure) split() {
+	if st.sentences == nil {
+		st.sentences = strings.Split(st.folded, " . ")
+	}
 }
 
 // isSnake reports whether s names a function in snake case.
@@ -142,6 +157,7 @@ func (st *structure) isSnake() bool {
 func (st *structure) harmPossible() bool {
 	if !st.harmDone {
 		st.harmDone = true
+		st.split()
 		all := st.all
 		if !st.allDone && len(st.sentences) > 1 {
 			st.prepare()
