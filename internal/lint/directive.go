@@ -109,11 +109,13 @@ type structure struct {
 	clauses []string
 	// all is the sentences joined by spaces, with a space around (or ""
 	// for one sentence): every text the expressions read is part of it.
-	all                                                             string
-	allDone                                                         bool
-	isAddressed, isVocative, isModal, isWorld, isHarm, isProtective func(string) bool
-	snake, snakeDone                                                bool
-	harm, harmDone                                                  bool
+	all     string
+	allDone bool
+	// may says, for each of sentenceRes, whether all may hold a match
+	// (0: not yet known, 1: it may, 2: it does not).
+	may              [len(sentenceRes)]uint8
+	snake, snakeDone bool
+	harm, harmDone   bool
 }
 
 // prepare works out all and the expressions' tests over its parts.
@@ -130,10 +132,39 @@ func (st *structure) prepare() {
 	if len(st.sentences) > 1 {
 		st.all = " " + strings.Join(st.sentences, " ") + " "
 	}
-	all := st.all
-	st.isAddressed, st.isVocative = mayMatch(addressedRe, all), mayMatch(vocativeRe, all)
-	st.isModal, st.isWorld, st.isHarm, st.isProtective = mayMatch(modalRe, all), mayMatch(worldRe, all), mayMatch(harmRe, all), mayMatch(protectiveRe, all)
 }
+
+// The expressions a sentence is read with, as sentenceRes lists them.
+const (
+	addressedExpr = iota
+	vocativeExpr
+	modalExpr
+	worldExpr
+	harmExpr
+	protectiveExpr
+)
+
+var sentenceRes = [...]func() *prefilter.Regexp{addressedRe, vocativeRe, modalRe, worldRe, harmRe, protectiveRe}
+
+// match reports whether part of the text holds a match of expression k
+// (sentenceRes), first asking, once, whether all of the text may hold one
+// at all.
+func (st *structure) match(k int, part string) bool {
+	if st.may[k] == 0 {
+		st.may[k] = 1
+		if st.all != "" && !sentenceRes[k]().MayMatch(st.all) {
+			st.may[k] = 2
+		}
+	}
+	return st.may[k] == 1 && sentenceRes[k]().MatchString(part)
+}
+
+func (st *structure) isAddressed(part string) bool  { return st.match(addressedExpr, part) }
+func (st *structure) isVocative(part string) bool   { return st.match(vocativeExpr, part) }
+func (st *structure) isModal(part string) bool      { return st.match(modalExpr, part) }
+func (st *structure) isWorld(part string) bool      { return st.match(worldExpr, part) }
+func (st *structure) isHarm(part string) bool       { return st.match(harmExpr, part) }
+func (st *structure) isProtective(part string) bool { return st.match(protectiveExpr, part) }
 
 // split splits folded into its sentences.
 func (st *structure) split() {
@@ -250,18 +281,6 @@ func (st *structure) sentence(i int, cls []wordClass, seen, before wordClass, ex
 		return strings.TrimSpace(sen)
 	}
 	return ""
-}
-
-// mayMatch returns re's MatchString for parts of text all, which first
-// asks, once, whether all may hold a match at all ("" for no such text).
-func mayMatch(re func() *prefilter.Regexp, all string) func(string) bool {
-	known, may := all == "", true
-	return func(part string) bool {
-		if !known {
-			known, may = true, re().MayMatch(all)
-		}
-		return may && re().MatchString(part)
-	}
 }
 
 // subordinateRe matches a sentence that opens with a condition or a
