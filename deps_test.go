@@ -23,7 +23,7 @@ func TestDependencies(t *testing.T) {
 		mod + "/internal/terminal": true, mod + "/internal/layout": true, "github.com/gowebpki/jcs": true,
 		// secret's expressions run through it; it needs only the standard
 		// library.
-		mod + "/internal/prefilter": true,
+		mod + "/internal/prefilter": true, mod + "/internal/ascii": true,
 	}
 	var deps []string
 	for _, p := range strings.Fields(string(out)) {

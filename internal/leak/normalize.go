@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -31,7 +32,7 @@ func Normalize(s string) string {
 	var folder cases.Caser // not safe for concurrent use: one per call
 	out := words[:0]
 	for _, w := range words {
-		if isASCII(w) {
+		if ascii.Is(w) {
 			w = strings.ToLower(w)
 		} else {
 			if folder == (cases.Caser{}) {
@@ -152,15 +153,6 @@ func fold(s string, folder cases.Caser) string {
 // to '-': hyphen, non-breaking hyphen, figure dash, en dash, minus sign,
 // small and fullwidth hyphen-minus, hyphen bullet.
 var hyphens = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2212", "-", "\ufe63", "-", "\uff0d", "-", "\u2043", "-")
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
 
 // dropIgnorable is s without its default-ignorable code points.
 func dropIgnorable(s string) string {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/net/idna"
 )
@@ -75,8 +76,8 @@ func allowed(set []string) bool {
 // Cyrillic, Armenian or Cherokee letters (Latin with Greek is how
 // formulas are written: "ΔE"), and styled mathematical letters, which
 // exist to look like other letters. In a URL, the host's labels are
-// names. ascii says whether s is all ASCII.
-func confusable(s string, isName, isURL, ascii bool) string {
+// names. allASCII says whether s is all ASCII.
+func confusable(s string, isName, isURL, allASCII bool) string {
 	if isURL {
 		u, err := url.Parse(s)
 		if err != nil {
@@ -90,7 +91,7 @@ func confusable(s string, isName, isURL, ascii bool) string {
 					shown = d
 				}
 			}
-			if isASCII(shown) {
+			if ascii.Is(shown) {
 				continue
 			}
 			if msg := confusableWord(shown, true, false); msg != "" {
@@ -102,7 +103,7 @@ func confusable(s string, isName, isURL, ascii bool) string {
 		}
 		return ""
 	}
-	if ascii {
+	if allASCII {
 		return ""
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) })
@@ -226,14 +227,14 @@ func smallCapital(w string) (rune, bool) {
 // "Pɑypal".
 func phoneticLetter(w string) (rune, bool) {
 	var found rune
-	ascii := false
+	allASCII := false
 	for _, r := range w {
 		switch {
 		case r < 0x80 && unicode.IsLetter(r):
-			ascii = true
+			allASCII = true
 		case r >= 0x0250 && r <= 0x02AF && secret.AsLatin(r) != r:
 			found = r
 		}
 	}
-	return found, found != 0 && ascii
+	return found, found != 0 && allASCII
 }

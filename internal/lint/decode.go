@@ -106,9 +106,9 @@ func decodeBase64Text(run string) (string, bool) {
 
 // decodedVariants are the readings of s that a model would decode on its
 // own: hex, ROT13, text written backwards, percent-encoding, \u escapes,
-// letters written with dots between them ("I.G.N.O.R.E"). ascii says
+// letters written with dots between them ("I.G.N.O.R.E"). allASCII says
 // whether s is all ASCII.
-func decodedVariants(s string, ascii bool) []string {
+func decodedVariants(s string, allASCII bool) []string {
 	var out []string
 	if d := hexTexts(s); d != nil {
 		out = append(out, d...)
@@ -118,7 +118,7 @@ func decodedVariants(s string, ascii bool) []string {
 	// sentence or labelled part ("Hint: ...") is read on its own: plain
 	// text around an encoded part is no reason to leave it encoded.
 	if hasLongLetterRuns(s) {
-		rot, rev := encodedWords(s, ascii)
+		rot, rev := encodedWords(s, allASCII)
 		for _, part := range encodedParts(s, rot || rev) {
 			if r := rot13(part); rot && englishness(r) > englishness(part)+1 {
 				out = append(out, r)
@@ -156,9 +156,9 @@ var (
 )
 
 // encodedWords reports whether s, lower-cased, holds one of rotWords,
-// and one of revWords; ascii says whether s is all ASCII.
-func encodedWords(s string, ascii bool) (rot, rev bool) {
-	if !ascii {
+// and one of revWords; allASCII says whether s is all ASCII.
+func encodedWords(s string, allASCII bool) (rot, rev bool) {
+	if !allASCII {
 		l := strings.ToLower(s)
 		return containsAny(l, rotWords...), containsAny(l, revWords...)
 	}

@@ -3,6 +3,7 @@ package lint
 import (
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/prefilter"
 )
 
@@ -219,7 +220,7 @@ func (st *structure) clause(i int) string {
 
 // hasComma reports whether s holds a comma: ",", "，" or "、".
 func hasComma(s string) bool {
-	return strings.IndexByte(s, ',') >= 0 || !isASCII(s) && (strings.Contains(s, "，") || strings.Contains(s, "、"))
+	return strings.IndexByte(s, ',') >= 0 || !ascii.Is(s) && (strings.Contains(s, "，") || strings.Contains(s, "、"))
 }
 
 // sentence returns sentence i when it gives the reader an order, or "";

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/text/unicode/norm"
@@ -278,7 +279,7 @@ func normalizeHost(h string) string {
 			h = d
 		}
 	}
-	if isASCII(h) {
+	if ascii.Is(h) {
 		return h
 	}
 	// As UTS #46 maps hosts: ①②⑦ is 127.

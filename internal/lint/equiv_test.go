@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/ascii"
 )
 
 // The fast forms of the linter's byte scans against plain ones, over
@@ -112,8 +114,8 @@ func TestScansSameAsPlain(t *testing.T) {
 		if got, want := spacedLetters(s), spacedLettersPlain(s); got != want {
 			t.Fatalf("spacedLetters(%q) = %v, want %v", s, got, want)
 		}
-		if got, want := isASCII(s), isASCIIPlain(s); got != want {
-			t.Fatalf("isASCII(%q) = %v, want %v", s, got, want)
+		if got, want := ascii.Is(s), isASCIIPlain(s); got != want {
+			t.Fatalf("ascii.Is(%q) = %v, want %v", s, got, want)
 		}
 		if got, want := hasLongLetterRuns(s), hasLongLetterRunsPlain(s); got != want {
 			t.Fatalf("hasLongLetterRuns(%q) = %v, want %v", s, got, want)

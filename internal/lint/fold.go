@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/secret"
 	"golang.org/x/text/unicode/norm"
 )
@@ -22,16 +23,16 @@ import (
 
 // fold is s as the injection patterns read it.
 func fold(s string) string {
-	if isASCII(s) {
+	if ascii.Is(s) {
 		return foldASCII(s, false)
 	}
 	return foldOther(s)
 }
 
-// foldPaddedOf is ". " + fold(s) + " .", as matchPadded reads it; ascii
+// foldPaddedOf is ". " + fold(s) + " .", as matchPadded reads it; allASCII
 // says whether s is all ASCII.
-func foldPaddedOf(s string, ascii bool) string {
-	if ascii {
+func foldPaddedOf(s string, allASCII bool) string {
+	if allASCII {
 		return foldASCII(s, true)
 	}
 	return ". " + foldOther(s) + " ."
@@ -251,24 +252,5 @@ var leetLetter = func() (t [256]byte) {
 	}
 	return t
 }()
-
-// isASCII reports whether s is all ASCII.
-func isASCII(s string) bool {
-	// Eight bytes at a time: the compiler reads them in one load.
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if x&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
 
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

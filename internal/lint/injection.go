@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/prefilter"
 )
 
@@ -17,12 +18,12 @@ import (
 
 // injection returns the phrase of s addressed to a model, or "".
 func injection(s string, example bool) string {
-	ascii := isASCII(s)
+	allASCII := ascii.Is(s)
 	// Markers need their punctuation, or a phrase the folded text holds.
-	padded := foldPaddedOf(s, ascii)
+	padded := foldPaddedOf(s, allASCII)
 	folded := padded[2 : len(padded)-2]
 	if mayHoldMarker(s) || strings.Contains(folded, "system prompt") {
-		if m := marker(s, ascii, example); m != "" {
+		if m := marker(s, allASCII, example); m != "" {
 			return m
 		}
 	}
@@ -53,7 +54,7 @@ func injection(s string, example bool) string {
 		case 0:
 			v, ok = despaced(s)
 		case 1:
-			v, ok = unhyphenated(s, ascii)
+			v, ok = unhyphenated(s, allASCII)
 		default:
 			v, ok = unescapedHTML(s)
 		}
@@ -68,7 +69,7 @@ func injection(s string, example bool) string {
 			return m
 		}
 	}
-	if !ascii {
+	if !allASCII {
 		if m := foreignInjection(s); m != "" {
 			return m
 		}
@@ -79,17 +80,17 @@ func injection(s string, example bool) string {
 			return "base64 for " + m
 		}
 	}
-	return structuralInjection(s, folded, ascii, example)
+	return structuralInjection(s, folded, allASCII, example)
 }
 
 // marker returns the chat-template or prompt marker of s, lower-cased,
 // that a marker pattern finds, or "": each pattern runs over the text
-// lower-cased when it holds one of its gate strings. ascii says whether s
+// lower-cased when it holds one of its gate strings. allASCII says whether s
 // is all ASCII.
-func marker(s string, ascii, example bool) string {
+func marker(s string, allASCII, example bool) string {
 	var lower string
 	var gates uint64
-	if ascii {
+	if allASCII {
 		gates = markerGates().in.inLower(s)
 		if gates == 0 {
 			return ""
@@ -138,9 +139,9 @@ var markerGates = sync.OnceValue(func() (g struct {
 // structuralInjection applies the rules of frame.go, directive.go and
 // foreign.go: links that run script or carry a template, text dressed as another role's message,
 // sentences that give the reader orders, orders in other languages, and
-// all of these once decoded. folded is fold(s), and ascii says whether s
+// all of these once decoded. folded is fold(s), and allASCII says whether s
 // is all ASCII.
-func structuralInjection(s, folded string, ascii, example bool) string {
+func structuralInjection(s, folded string, allASCII, example bool) string {
 	if m := linkOrder(s); m != "" {
 		return m
 	}
@@ -152,12 +153,12 @@ func structuralInjection(s, folded string, ascii, example bool) string {
 	if m := structuralFolded(s, folded, example); m != "" && !describesAttacks(s) {
 		return m
 	}
-	if !ascii || mayBeForeign(s) {
+	if !allASCII || mayBeForeign(s) {
 		if m := foreignOrder(s); m != "" {
 			return m
 		}
 	}
-	for _, d := range decodedVariants(s, ascii) {
+	for _, d := range decodedVariants(s, allASCII) {
 		if m := matchFolded(fold(d), example); m != "" {
 			return "decoded, " + m
 		}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/agentcards/agentcards/internal/ascii"
 )
 
 // TestLitSet compares litSet with strings.Contains, over random text made
@@ -45,7 +47,7 @@ func asciiLower(s string) string {
 func FuzzLitSet(f *testing.F) {
 	f.Add("you are a tool < [ here on", "ou are")
 	f.Fuzz(func(t *testing.T, s, lit string) {
-		if lit == "" || !isASCII(lit) || strings.ToLower(lit) != lit {
+		if lit == "" || !ascii.Is(lit) || strings.ToLower(lit) != lit {
 			return
 		}
 		ls := newLitSet("x", lit, "yz")

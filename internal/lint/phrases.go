@@ -426,12 +426,12 @@ var markerBytes = func() (t [256]bool) {
 // mayHoldMarker reports whether s holds a character some marker pattern
 // needs (full-width forms of them included).
 func mayHoldMarker(s string) bool {
-	ascii := true
+	allASCII := true
 	for i := 0; i < len(s); i++ {
 		if markerBytes[s[i]] {
 			return true
 		}
-		ascii = ascii && s[i] < utf8.RuneSelf
+		allASCII = allASCII && s[i] < utf8.RuneSelf
 	}
-	return !ascii && strings.ContainsAny(s, "\uff1c\uff3b\uff1a")
+	return !allASCII && strings.ContainsAny(s, "\uff1c\uff3b\uff1a")
 }

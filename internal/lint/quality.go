@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/lintrule"
 	"golang.org/x/text/cases"
 )
@@ -100,7 +101,7 @@ func weightedLength(s string) int {
 // spaceless reports whether s is written in a script that does not put
 // spaces between words.
 func spaceless(s string) bool {
-	if isASCII(s) {
+	if ascii.Is(s) {
 		return false
 	}
 	return strings.ContainsFunc(s, func(r rune) bool {
@@ -113,7 +114,7 @@ var caseFolder = cases.Fold()
 
 // foldCase is s with its letter case fully folded (ASCII the quick way).
 func foldCase(s string) string {
-	if isASCII(s) {
+	if ascii.Is(s) {
 		return strings.ToLower(s)
 	}
 	return caseFolder.String(s)
@@ -122,7 +123,7 @@ func foldCase(s string) string {
 // textKey is what two descriptions share when they say the same thing:
 // their letters and digits, case folded, one space between words.
 func textKey(s string) string {
-	if isASCII(s) {
+	if ascii.Is(s) {
 		// Runs of letters and digits, lower-cased, one space between.
 		b := make([]byte, 0, len(s))
 		gap := false

@@ -71,9 +71,9 @@ func despaced(s string) (string, bool) {
 
 // unhyphenated is s with the hyphens between letters taken out
 // ("Ign-ore", "I-g-n-o-r-e"); ok says that made a word some pattern
-// uses. ascii says whether s is all ASCII.
-func unhyphenated(s string, ascii bool) (string, bool) {
-	if ascii {
+// uses. allASCII says whether s is all ASCII.
+func unhyphenated(s string, allASCII bool) (string, bool) {
+	if allASCII {
 		if strings.IndexByte(s, '-') < 0 {
 			return "", false // no word to join
 		}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -110,8 +111,8 @@ const minSecretLen = 15
 
 // credential reports a string that is a credential: the value of a member
 // named like one, or key material or a credential anywhere (in base64, a
-// URL, a connection string, prose). ascii says whether s is all ASCII.
-func (l *linter) credential(path, key, s string, ascii bool) {
+// URL, a connection string, prose). allASCII says whether s is all ASCII.
+func (l *linter) credential(path, key, s string, allASCII bool) {
 	// Key material the detectors know is a JSON Web Key (with "kty" in
 	// some letter case) or a run of several characters.
 	if len(s) >= minSecretLen || containsFoldAny(s, []string{"kty"}) {
@@ -128,14 +129,14 @@ func (l *linter) credential(path, key, s string, ascii bool) {
 		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("holds %s (not repeated here)", f))
 		return
 	}
-	if m := proseCredential(s, ascii); m != "" {
+	if m := proseCredential(s, allASCII); m != "" {
 		l.add(lintrule.CredentialInCard, path, m)
 		return
 	}
 	if underSecurity(path) || looksLikeURL(s) {
 		return
 	}
-	if (!isASCII(key) || hasCredentialStem(key) || strings.HasPrefix(strings.TrimSpace(s), "{")) && secret.HeldCredential(key, s) {
+	if (!ascii.Is(key) || hasCredentialStem(key) || strings.HasPrefix(strings.TrimSpace(s), "{")) && secret.HeldCredential(key, s) {
 		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
 }
@@ -151,9 +152,9 @@ func (l *linter) credential(path, key, s string, ascii bool) {
 // shows: look-alike and full-width letters as Latin ones, every space as
 // a space, JSON's escaped quotes as quotes, and a value may start on the
 // next line. Values that hold no digit, placeholders and words about
-// credentials pass. ascii says whether s is all ASCII.
-func proseCredential(s string, ascii bool) string {
-	s = proseView(s, ascii)
+// credentials pass. allASCII says whether s is all ASCII.
+func proseCredential(s string, allASCII bool) string {
+	s = proseView(s, allASCII)
 	for i := 0; i < len(s); i++ {
 		switch c := s[i] | 0x20; {
 		case c == 'b' || c == 't':
@@ -194,7 +195,7 @@ func proseCredential(s string, ascii bool) string {
 				if writtenCredential(v) {
 					return "holds what looks like a credential written out (not repeated here)"
 				}
-			} else if (!isASCII(name) || hasCredentialStem(name)) && !looksLikeURL(v) && secret.HeldCredential(name, v) {
+			} else if (!ascii.Is(name) || hasCredentialStem(name)) && !looksLikeURL(v) && secret.HeldCredential(name, v) {
 				return "holds what looks like a credential written out (not repeated here)"
 			}
 		}
@@ -244,10 +245,10 @@ func optionCredential(s string, i int) string {
 // proseView is s as a reader sees it, for proseCredential: look-alike,
 // full-width and styled letters as the Latin ones they imitate, every
 // space character a space, format characters dropped, and JSON's escaped
-// quotes and line breaks (\" \n) as written. ascii says whether s is all
+// quotes and line breaks (\" \n) as written. allASCII says whether s is all
 // ASCII.
-func proseView(s string, ascii bool) string {
-	if !ascii {
+func proseView(s string, allASCII bool) string {
+	if !allASCII {
 		s = strings.Map(func(r rune) rune {
 			switch {
 			case unicode.Is(unicode.Zs, r):
@@ -350,7 +351,7 @@ func hasLetterAndDigit(s string) bool {
 // credentialName is secret.CredentialName, after a cheap look for the
 // stems every such name holds.
 func credentialName(k string) bool {
-	if isASCII(k) && !hasCredentialStem(k) {
+	if ascii.Is(k) && !hasCredentialStem(k) {
 		return false
 	}
 	return secret.CredentialName(k)
@@ -375,7 +376,7 @@ func hasCredentialStem(s string) bool { return credentialStemSet.inLower(s) != 0
 func asciiForeignPasswords() []string {
 	var out []string
 	for _, w := range secret.ForeignPasswordWords {
-		if isASCII(w) {
+		if ascii.Is(w) {
 			out = append(out, strings.ToLower(strings.ReplaceAll(w, "_", "")))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/lintrule"
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -232,8 +233,8 @@ func (l *linter) value(path, key, s string) {
 
 // checkValue checks one string value: what value remembers.
 func (l *linter) checkValue(path, key, s string) {
-	ascii := isASCII(s)
-	h := findHiddenOf(s, ascii)
+	allASCII := ascii.Is(s)
+	h := findHiddenOf(s, allASCII)
 	if h.count > 0 {
 		l.add(lintrule.HiddenText, path, h.describe())
 	} else if m := hiddenMarkup(s); m != "" {
@@ -261,10 +262,10 @@ func (l *linter) checkValue(path, key, s string) {
 	if inj != "" {
 		l.add(lintrule.PromptInjection, path, "text addressed to a model: "+quote(inj, 80))
 	}
-	if msg := confusable(s, isNameField(path), isURL, ascii); msg != "" {
+	if msg := confusable(s, isNameField(path), isURL, allASCII); msg != "" {
 		l.add(lintrule.ConfusableText, path, msg)
 	}
-	l.credential(path, key, s, ascii)
+	l.credential(path, key, s, allASCII)
 }
 
 // markdownComment matches the Markdown idioms for a comment: a link
@@ -436,12 +437,12 @@ func isEmoji(r rune) bool {
 // letters of a script that needs it (Persian, the Indic scripts),
 // ideographic variation selectors after a Han character, and the tag
 // characters of a flag emoji are what they are meant to be, and pass.
-func findHidden(s string) hidden { return findHiddenOf(s, isASCII(s)) }
+func findHidden(s string) hidden { return findHiddenOf(s, ascii.Is(s)) }
 
-// findHiddenOf is findHidden; ascii says whether s is all ASCII.
-func findHiddenOf(s string, ascii bool) hidden {
+// findHiddenOf is findHidden; allASCII says whether s is all ASCII.
+func findHiddenOf(s string, allASCII bool) hidden {
 	var h hidden
-	if ascii {
+	if allASCII {
 		for i := 0; i < len(s); i++ {
 			if c := s[i]; (c < 0x20 || c == 0x7f) && c != '\t' && c != '\n' && c != '\r' {
 				if h.count == 0 {

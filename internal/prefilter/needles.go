@@ -1,7 +1,5 @@
 package prefilter
 
-import "unicode/utf8"
-
 // table finds which of a set of literals a text holds, in one pass over
 // the text: at each position, the next four bytes (or two, for shorter
 // literals, or one) are looked up in bit tables of the literals' first
@@ -104,14 +102,4 @@ func scan[T string | []byte](t *table, text T, found func(id int) bool) {
 // hasAt reports whether text holds lit at i.
 func hasAt[T string | []byte](text T, i int, lit string) bool {
 	return len(text)-i >= len(lit) && string(text[i:i+len(lit)]) == lit
-}
-
-// isASCII reports whether s holds only ASCII bytes.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

@@ -18,6 +18,8 @@ import (
 	"regexp/syntax"
 	"slices"
 	"sync"
+
+	"github.com/agentcards/agentcards/internal/ascii"
 )
 
 // Regexp is a compiled regular expression with the literals its matches
@@ -90,7 +92,7 @@ func (p *Regexp) split(subs []*syntax.Regexp) bool {
 
 // add indexes literal lit as id.
 func (p *Regexp) add(lit string, id int) {
-	if p.caseless && !isASCII(lit) {
+	if p.caseless && !ascii.Is(lit) {
 		// A caseless literal outside ASCII is in no text that fold
 		// reads.
 		return
@@ -271,7 +273,7 @@ var foldedPool = sync.Pool{New: func() any { return &folded{} }}
 // fold returns s with its letters in upper case, or true when s holds a
 // byte outside ASCII.
 func fold(s string) (*folded, bool) {
-	if !isASCII(s) {
+	if !ascii.Is(s) {
 		return nil, true
 	}
 	f := foldedPool.Get().(*folded)

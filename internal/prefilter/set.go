@@ -1,6 +1,10 @@
 package prefilter
 
-import "regexp/syntax"
+import (
+	"regexp/syntax"
+
+	"github.com/agentcards/agentcards/internal/ascii"
+)
 
 // Set tells, in one pass over a text, which of many expressions may match
 // it: the literals of all of them are looked up together (those of
@@ -30,7 +34,7 @@ func NewSet(exprs []string) *Set {
 		case caseless:
 			s.caselessIDs = append(s.caselessIDs, id)
 			for _, lit := range need {
-				if isASCII(lit) {
+				if ascii.Is(lit) {
 					s.caseless.add(lit, id)
 				}
 			}
