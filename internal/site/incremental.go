@@ -1,16 +1,12 @@
 package site
 
 import (
-	"bytes"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/agentcards/agentcards/internal/atomicfile"
 )
 
 // An incremental build keeps two trees beside the output folder OUT: OUT
@@ -21,9 +17,6 @@ import (
 // and a failed build never touches the live output. .OUT.state records,
 // for each tree, the key of the inputs every file was made from (DESIGN
 // notes in README, "Incremental builds").
-
-// stateFormat is the version of the state file's layout.
-const stateFormat = 7
 
 // agentRecord is what a tree holds of one agent: the key of the inputs its
 // files were made from (zero: unknown, to be rewritten), and the fields its
@@ -125,7 +118,6 @@ func (t *treeState) stamp(dir string) {
 
 // buildState is the state file: the live tree and the standby.
 type buildState struct {
-	Format  int
 	Live    *treeState
 	Standby *treeState // nil: unknown (a build was writing it)
 	// Private is the private output the live tree's build swapped in;
@@ -142,15 +134,16 @@ func statePath(out string) string {
 	return filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".state")
 }
 
-// loadState reads the state file; a missing or unreadable one is no state.
+// loadState reads the state file (statefile.go); a missing, unreadable
+// or damaged one, or one naming what no build writes, is no state.
 func loadState(path string) *buildState {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return &buildState{Format: stateFormat}
+		return &buildState{}
 	}
-	var st buildState
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil || st.Format != stateFormat {
-		return &buildState{Format: stateFormat}
+	st := decodeState(data)
+	if st == nil {
+		return &buildState{}
 	}
 	for _, t := range []*treeState{st.Live, st.Standby} {
 		if t == nil {
@@ -160,10 +153,10 @@ func loadState(path string) *buildState {
 		if !t.sane() {
 			// Names the build would join to paths: never trust ones that
 			// could leave the tree.
-			return &buildState{Format: stateFormat}
+			return &buildState{}
 		}
 	}
-	return &st
+	return st
 }
 
 // sane reports whether every name t holds is one a build writes: agent
@@ -197,16 +190,6 @@ func fixNil(t *treeState) {
 	if t.Files == nil {
 		t.Files = map[string]fileRecord{}
 	}
-}
-
-// save writes the state file atomically.
-func (st *buildState) save(path string) error {
-	st.Format = stateFormat
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }
 
 // prepareStandby returns the standby tree to build into and what it holds:

@@ -97,7 +97,7 @@ func Build(opts Options) (*Report, error) {
 	// the previous private output, which it may remove); the locks are
 	// taken in one order, so that two builds that name each other's
 	// folders never wait for each other.
-	prevPriv := loadState(statePath(p.out)).Private
+	prevPriv := loadPrivateRecord(statePath(p.out))
 	if prevPriv == nil && p.remember {
 		// An output folder with no record (site.output moved too): the
 		// manifest's last build may have written one elsewhere.

@@ -1,0 +1,340 @@
+package site
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"strings"
+
+	"github.com/agentcards/agentcards/internal/atomicfile"
+)
+
+// The state file (.OUT.state) is the builder's own record beside the
+// output, never published. It is read and written whole on every build, so
+// its layout is one that costs little either way: stateMagic and the
+// format, then the private output's record and the two trees, each a flat
+// run of fields (unsigned numbers and lengths as uvarints, signed ones as
+// varints, keys and sums as their bytes, strings as a length and the
+// bytes), and last the CRC-32C of everything before it. A file that is
+// damaged, cut short, longer than what it holds, or of another format is
+// no state at all: the next build starts afresh.
+
+// stateMagic begins every state file.
+const stateMagic = "agentcards build state\n"
+
+// stateFormat is the version of the state file's layout.
+const stateFormat = 8
+
+// stateCRC is the checksum of the state file: CRC-32C, which the processor
+// computes.
+var stateCRC = crc32.MakeTable(crc32.Castagnoli)
+
+// encode is the state file's bytes.
+func (st *buildState) encode() []byte {
+	w := stateWriter{b: make([]byte, 0, 64+st.Live.sizeHint()+st.Standby.sizeHint())}
+	w.b = append(w.b, stateMagic...)
+	w.uint(stateFormat)
+	w.private(st.Private)
+	w.tree(st.Live)
+	w.tree(st.Standby)
+	return binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, stateCRC))
+}
+
+// sizeHint is about how many bytes t takes in the state file.
+func (t *treeState) sizeHint() int {
+	if t == nil {
+		return 1
+	}
+	return 64 + len(t.Agents)*320 + len(t.Raws)*32 + len(t.Files)*96
+}
+
+// stateBody checks the state file's frame (magic, format and checksum) and
+// returns what lies between; ok is false for anything else.
+func stateBody(data []byte) (body string, ok bool) {
+	if len(data) < len(stateMagic)+1+4 || string(data[:len(stateMagic)]) != stateMagic {
+		return "", false
+	}
+	n := len(data) - 4
+	if crc32.Checksum(data[:n], stateCRC) != binary.LittleEndian.Uint32(data[n:]) {
+		return "", false
+	}
+	r := stateReader{s: string(data[len(stateMagic):n])}
+	if r.uint() != stateFormat || r.bad {
+		return "", false
+	}
+	return r.s[r.off:], true
+}
+
+// decodeState is the state data holds, or nil when it is no state file of
+// this format.
+func decodeState(data []byte) *buildState {
+	body, ok := stateBody(data)
+	if !ok {
+		return nil
+	}
+	r := stateReader{s: body}
+	st := &buildState{Private: r.private()}
+	st.Live = r.tree()
+	st.Standby = r.tree()
+	if r.bad || r.off != len(r.s) {
+		return nil
+	}
+	return st
+}
+
+// loadPrivateRecord is the private output's record in the state file at
+// path (nil when there is none, or no readable state).
+func loadPrivateRecord(path string) *privateRecord {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return decodePrivateRecord(data)
+}
+
+// decodePrivateRecord is the private output's record in the state data
+// holds (nil when there is none, or no state), read without decoding the
+// trees that follow it.
+func decodePrivateRecord(data []byte) *privateRecord {
+	body, ok := stateBody(data)
+	if !ok {
+		return nil
+	}
+	r := stateReader{s: body}
+	rec := r.private()
+	if r.bad {
+		return nil
+	}
+	return rec
+}
+
+// save writes the state file atomically.
+func (st *buildState) save(path string) error {
+	return atomicfile.Write(path, st.encode(), 0o644)
+}
+
+// stateWriter appends a state file's fields to b.
+type stateWriter struct{ b []byte }
+
+func (w *stateWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *stateWriter) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+func (w *stateWriter) str(s string) {
+	w.uint(uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+func (w *stateWriter) flag(b bool) {
+	if b {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+func (w *stateWriter) stat(s fileStat) {
+	w.int(s.Size)
+	w.int(s.Mtime)
+	w.int(s.Ctime)
+	w.uint(s.Ino)
+	w.uint(uint64(s.Mode))
+}
+
+func (w *stateWriter) private(p *privateRecord) {
+	w.flag(p != nil)
+	if p == nil {
+		return
+	}
+	w.str(p.Path)
+	w.uint(p.Dev)
+	w.uint(p.Ino)
+	w.uint(p.OwnerIno)
+	w.int(p.OwnerCtime)
+}
+
+// tree writes t: a flag (false for nil), the folder's identity, Clean,
+// then the agents, the sources and the other files.
+func (w *stateWriter) tree(t *treeState) {
+	w.flag(t != nil)
+	if t == nil {
+		return
+	}
+	w.uint(t.Dev)
+	w.uint(t.Ino)
+	w.b = append(w.b, t.Clean[:]...)
+	w.uint(uint64(len(t.Agents)))
+	for id, rec := range t.Agents {
+		w.str(id)
+		w.agent(&rec)
+	}
+	w.uint(uint64(len(t.Raws)))
+	for raw, id := range t.Raws {
+		w.b = append(w.b, raw[:]...)
+		w.str(id)
+	}
+	w.uint(uint64(len(t.Files)))
+	for name, rec := range t.Files {
+		w.str(name)
+		w.b = append(w.b, rec.Key[:]...)
+		w.stat(rec.Stat)
+		w.b = append(w.b, rec.Sum[:]...)
+	}
+}
+
+func (w *stateWriter) agent(rec *agentRecord) {
+	w.b = append(w.b, rec.Key[:]...)
+	w.str(rec.Projected)
+	w.uint(uint64(len(rec.Extra)))
+	for _, e := range rec.Extra {
+		w.str(e)
+	}
+	w.uint(uint64(len(rec.Stats)))
+	for _, s := range rec.Stats {
+		w.stat(s)
+	}
+	w.uint(uint64(len(rec.Sums)))
+	for _, s := range rec.Sums {
+		w.b = append(w.b, s[:]...)
+	}
+	w.stat(rec.Folders[0])
+	w.stat(rec.Folders[1])
+	w.flag(rec.Extended)
+}
+
+// stateReader reads a state file's fields from s, from off on; bad is set
+// once anything was missing or malformed, after which every read gives
+// zero values.
+type stateReader struct {
+	s   string
+	off int
+	bad bool
+}
+
+func (r *stateReader) uint() uint64 {
+	var v uint64
+	for shift := uint(0); shift < 64 && r.off < len(r.s); shift += 7 {
+		c := r.s[r.off]
+		r.off++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v
+		}
+	}
+	r.bad = true
+	return 0
+}
+
+func (r *stateReader) int() int64 {
+	u := r.uint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
+	}
+	return v
+}
+
+// fixed is the next n bytes.
+func (r *stateReader) fixed(n int) string {
+	if r.bad || n > len(r.s)-r.off {
+		r.bad = true
+		return ""
+	}
+	s := r.s[r.off : r.off+n]
+	r.off += n
+	return s
+}
+
+// str is a string, copied: the build keeps what it decodes, never the
+// whole file.
+func (r *stateReader) str() string { return strings.Clone(r.fixed(r.count())) }
+
+// count is a length or a number of elements, each at least a byte long:
+// never more than what is left, so that a damaged count cannot make a
+// reader allocate much.
+func (r *stateReader) count() int {
+	n := r.uint()
+	if r.bad || n > uint64(len(r.s)-r.off) {
+		r.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+func (r *stateReader) flag() bool {
+	switch r.fixed(1) {
+	case "\x01":
+		return true
+	case "\x00", "":
+		return false
+	}
+	r.bad = true
+	return false
+}
+
+func (r *stateReader) stat() fileStat {
+	return fileStat{Size: r.int(), Mtime: r.int(), Ctime: r.int(), Ino: r.uint(), Mode: uint32(r.uint())}
+}
+
+func (r *stateReader) private() *privateRecord {
+	if !r.flag() {
+		return nil
+	}
+	return &privateRecord{Path: r.str(), Dev: r.uint(), Ino: r.uint(), OwnerIno: r.uint(), OwnerCtime: r.int()}
+}
+
+func (r *stateReader) tree() *treeState {
+	if !r.flag() {
+		return nil
+	}
+	t := &treeState{Dev: r.uint(), Ino: r.uint()}
+	copy(t.Clean[:], r.fixed(len(t.Clean)))
+	n := r.count()
+	t.Agents = make(map[string]agentRecord, n)
+	for range n {
+		id := r.str()
+		t.Agents[id] = r.agent()
+	}
+	n = r.count()
+	t.Raws = make(map[key]string, n)
+	for range n {
+		var raw key
+		copy(raw[:], r.fixed(len(raw)))
+		t.Raws[raw] = r.str()
+	}
+	n = r.count()
+	t.Files = make(map[string]fileRecord, n)
+	for range n {
+		name := r.str()
+		var rec fileRecord
+		copy(rec.Key[:], r.fixed(len(rec.Key)))
+		rec.Stat = r.stat()
+		copy(rec.Sum[:], r.fixed(len(rec.Sum)))
+		t.Files[name] = rec
+	}
+	return t
+}
+
+func (r *stateReader) agent() agentRecord {
+	var rec agentRecord
+	copy(rec.Key[:], r.fixed(len(rec.Key)))
+	rec.Projected = r.str()
+	if n := r.count(); n > 0 {
+		rec.Extra = make([]string, n)
+		for i := range rec.Extra {
+			rec.Extra[i] = r.str()
+		}
+	}
+	if n := r.count(); n > 0 {
+		rec.Stats = make([]fileStat, n)
+		for i := range rec.Stats {
+			rec.Stats[i] = r.stat()
+		}
+	}
+	if n := r.count(); n > 0 {
+		rec.Sums = make([][32]byte, n)
+		for i := range rec.Sums {
+			copy(rec.Sums[i][:], r.fixed(32))
+		}
+	}
+	rec.Folders = [2]fileStat{r.stat(), r.stat()}
+	rec.Extended = r.flag()
+	return rec
+}

@@ -1,0 +1,138 @@
+package site
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/gob"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+)
+
+// sampleState is a state with every kind of field set.
+func sampleState() *buildState {
+	live := newTreeState()
+	live.Dev, live.Ino, live.Clean = 7, 1<<40, key{1, 2, 3}
+	live.Agents["agent-1"] = agentRecord{
+		Key:       key{9},
+		Projected: "name\ndescription",
+		Extra:     []string{"upstream.json"},
+		Stats:     []fileStat{{Size: 10, Mtime: -5, Ctime: 1 << 62, Ino: 3, Mode: 0o644}, {Size: 1}, {Ino: 2}, {Mode: 1 << 31}},
+		Sums:      [][32]byte{{1}, {2}, {3}, {4}},
+		Folders:   [2]fileStat{{Ino: 11, Mode: 1 << 31}, {Ino: 12, Ctime: 99}},
+		Extended:  true,
+	}
+	live.Agents["agent-2"] = agentRecord{} // unknown: to be rewritten
+	live.Raws[key{5}] = "agent-1"
+	live.Raws[key{6}] = "agent-2"
+	live.Files["index.html"] = fileRecord{Key: key{8}, Stat: fileStat{Size: 100, Mtime: 1, Ctime: 2, Ino: 4, Mode: 0o644}, Sum: [32]byte{7}}
+	live.Files["page/2/index.html"] = fileRecord{}
+	standby := newTreeState()
+	standby.Dev, standby.Ino = 7, 8
+	return &buildState{
+		Live:    live,
+		Standby: standby,
+		Private: &privateRecord{Path: "/srv/private", Dev: 7, Ino: 9, OwnerIno: 10, OwnerCtime: -1},
+	}
+}
+
+// TestStateRoundTrip checks that a state file gives back the state saved,
+// with or without a standby and a private output.
+func TestStateRoundTrip(t *testing.T) {
+	for _, st := range []*buildState{sampleState(), {Live: sampleState().Live}, {}} {
+		path := filepath.Join(t.TempDir(), ".public.state")
+		if err := st.save(path); err != nil {
+			t.Fatal(err)
+		}
+		got := loadState(path)
+		if !reflect.DeepEqual(got, st) {
+			t.Errorf("loaded %+v\nsaved %+v", got, st)
+		}
+		if rec := loadPrivateRecord(path); !reflect.DeepEqual(rec, st.Private) {
+			t.Errorf("private record %+v, saved %+v", rec, st.Private)
+		}
+	}
+}
+
+// TestStateDamagedRejected checks that a state file with any byte changed,
+// cut short anywhere, with bytes added, of another format, or in the gob
+// layout of earlier versions is no state.
+func TestStateDamagedRejected(t *testing.T) {
+	data := sampleState().encode()
+	if decodeState(data) == nil {
+		t.Fatal("the sample state does not decode")
+	}
+	rejected := func(what string, d []byte) {
+		t.Helper()
+		if st := decodeState(d); st != nil {
+			t.Errorf("%s: decoded", what)
+		}
+		if rec := decodePrivateRecord(d); rec != nil {
+			t.Errorf("%s: private record %+v", what, rec)
+		}
+	}
+	for i := range data {
+		d := bytes.Clone(data)
+		d[i] ^= 0x10
+		rejected("byte "+strconv.Itoa(i)+" changed", d)
+	}
+	for n := range len(data) {
+		rejected("cut to "+strconv.Itoa(n)+" bytes", data[:n])
+	}
+	rejected("a byte added", append(bytes.Clone(data), 0))
+
+	// Another format, its checksum right.
+	w := stateWriter{b: []byte(stateMagic)}
+	w.uint(stateFormat + 1)
+	w.private(nil)
+	w.tree(nil)
+	w.tree(nil)
+	rejected("another format", binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, stateCRC)))
+
+	// The gob layout of format 7.
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(struct {
+		Format int
+		Live   *treeState
+	}{7, sampleState().Live}); err != nil {
+		t.Fatal(err)
+	}
+	rejected("gob", buf.Bytes())
+
+	// Through the file.
+	path := filepath.Join(t.TempDir(), ".public.state")
+	if err := os.WriteFile(path, data[:len(data)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st := loadState(path); st.Live != nil || st.Standby != nil || st.Private != nil {
+		t.Errorf("a state cut short loaded: %+v", st)
+	}
+	if rec := loadPrivateRecord(path); rec != nil {
+		t.Errorf("a state cut short gave a private record: %+v", rec)
+	}
+}
+
+// TestStateCountsBounded checks that a count larger than what is left of
+// the file fails the read rather than allocating for it.
+func TestStateCountsBounded(t *testing.T) {
+	w := stateWriter{b: []byte(stateMagic)}
+	w.uint(stateFormat)
+	w.private(nil)
+	w.flag(true)
+	w.uint(1)
+	w.uint(2)
+	w.b = append(w.b, make([]byte, len(key{}))...)
+	w.uint(1 << 60) // agents
+	data := binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, stateCRC))
+	allocs := testing.AllocsPerRun(10, func() {
+		if decodeState(data) != nil {
+			t.Error("decoded")
+		}
+	})
+	if allocs > 10 {
+		t.Errorf("%v allocations for a state of %d bytes", allocs, len(data))
+	}
+}
