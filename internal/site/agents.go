@@ -51,8 +51,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		live = b.live.st.Agents[mem.id]
 	}
 	if have.Key == mem.key && agentIntact(t.root, mem.id, have) {
-		t.setRaw(mem.rawK, mem.id)
-		t.kept(len(have.names()))
+		t.keepAgent(mem.id, have, mem.rawK)
 		b.notes.project(mem.id, have.Projected)
 		if have.Extended {
 			b.noteExtended(mem, mu, res)

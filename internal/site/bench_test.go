@@ -119,42 +119,52 @@ func samplePeakHeap(peak *atomic.Uint64) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-// BenchmarkChecksums times layout.SumsFile over a tree of agents whose files the
-// build recorded as written: the walk, a stat per file and the lookups,
-// no file read.
+// BenchmarkChecksums times layout.SumsFile over a tree of agents whose
+// files the build recorded as written: with checked=false the walk, a stat
+// per file and the lookups, no file read; with checked=true (as after a
+// build's agents were checked or written) only the walk of the tree
+// outside the agents' folders.
 func BenchmarkChecksums(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
-			scanner, err := secret.NewScanner(nil)
+		for _, checked := range []bool{false, true} {
+			b.Run(fmt.Sprintf("agents=%d,checked=%v", n, checked), func(b *testing.B) {
+				bl := checksumsTree(b, n, checked)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					if err := bl.checksums(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/agent")
+			})
+		}
+	}
+}
+
+// checksumsTree writes a tree of n agents and records their files.
+func checksumsTree(b *testing.B, n int, checked bool) *tree {
+	scanner, err := secret.NewScanner(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bl := &tree{root: b.TempDir(), fresh: true, st: newTreeState(), secrets: scanner}
+	for i := range n {
+		id := fmt.Sprintf("agent-%d", i)
+		if err := bl.mkdir("agents/" + id + "/" + layout.WellKnown); err != nil {
+			b.Fatal(err)
+		}
+		rec := agentRecord{checked: checked}
+		for _, name := range agentFileNames {
+			w, err := bl.write(agentFile(id, name), []byte(strings.Repeat(id, 100)))
 			if err != nil {
 				b.Fatal(err)
 			}
-			bl := &tree{root: b.TempDir(), fresh: true, st: newTreeState(), secrets: scanner}
-			for i := range n {
-				id := fmt.Sprintf("agent-%d", i)
-				if err := bl.mkdir("agents/" + id + "/" + layout.WellKnown); err != nil {
-					b.Fatal(err)
-				}
-				var rec agentRecord
-				for _, name := range agentFileNames {
-					w, err := bl.write(agentFile(id, name), []byte(strings.Repeat(id, 100)))
-					if err != nil {
-						b.Fatal(err)
-					}
-					rec.Stats, rec.Sums = append(rec.Stats, w.Stat), append(rec.Sums, w.Sum)
-				}
-				bl.st.Agents[id] = rec
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				if err := bl.checksums(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/agent")
-		})
+			rec.Stats, rec.Sums = append(rec.Stats, w.Stat), append(rec.Sums, w.Sum)
+		}
+		bl.st.Agents[id] = rec
 	}
+	return bl
 }
 
 // BenchmarkAgent times the work of one agent of BenchmarkBuild's

@@ -39,12 +39,16 @@ type namedSum struct {
 // build or an earlier one), and that sum counts only while the file is
 // still as it was then; any other file is read.
 //
-// The tree is walked, so that a file nobody recorded is listed too. The
-// folders of agents, which are most of it, are read on every core.
+// The tree is walked, so that a file nobody recorded is listed too, except
+// for the folders of the agents this build checked or wrote (most of the
+// tree): agentIntact found each of their files and both their folders as
+// recorded, or the build wrote them and recorded them so, so their files
+// are exactly the ones recorded, with the recorded sums. Any other agent
+// folder is read on every core.
 func (t *tree) checksums() error {
 	var (
 		sums   []namedSum
-		agents []string // agents/<id> folders, as paths
+		agents []string // agents/<id> folders to walk, as paths
 	)
 	err := filepath.WalkDir(t.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -56,7 +60,11 @@ func (t *tree) checksums() error {
 		rel := filepath.ToSlash(strings.TrimPrefix(p, t.root+string(filepath.Separator)))
 		if d.IsDir() {
 			if id, ok := strings.CutPrefix(rel, "agents/"); ok && !strings.Contains(id, "/") {
-				agents = append(agents, p)
+				if rec, ok := t.st.Agents[id]; ok && rec.checked {
+					sums = rec.appendSums(sums, id)
+				} else {
+					agents = append(agents, p)
+				}
 				return fs.SkipDir
 			}
 			return nil
@@ -154,6 +162,15 @@ func (t *tree) recordedSum(rel string, st fileStat) ([32]byte, bool) {
 		return rec.Sum, true
 	}
 	return [32]byte{}, false
+}
+
+// appendSums appends to sums those of the files of agent id that rec
+// records.
+func (rec *agentRecord) appendSums(sums []namedSum, id string) []namedSum {
+	for i, name := range rec.names() {
+		sums = append(sums, namedSum{agentFile(id, name), rec.Sums[i]})
+	}
+	return sums
 }
 
 // agentFileIndex is the index in agentFileNames of the file name of an

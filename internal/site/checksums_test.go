@@ -19,7 +19,10 @@ import (
 // record is not checked against the bytes: a planted wrong sum shows that
 // the file was not read again), the file's bytes once it changed since,
 // and the bytes of a file nobody recorded, in any folder; agent folders
-// are read on several cores and the lines still come sorted.
+// are read on several cores and the lines still come sorted. The folder
+// of an agent this build checked (or wrote) is not read again: its lines
+// are the record's, a file the record names but the folder lacks among
+// them.
 func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
 	root := t.TempDir()
 	scanner, err := secret.NewScanner(nil)
@@ -57,6 +60,11 @@ func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
 		case 7: // a file nobody recorded
 			rel := "agents/" + id + "/" + layout.WellKnown + "/planted.json"
 			rewrite(t, root, rel, "planted", want)
+		case 9: // checked by this build: the record alone
+			rec.checked = true
+			rec.Extra = []string{"upstream.json"}
+			rec.Stats, rec.Sums = append(rec.Stats, fileStat{}), append(rec.Sums, planted)
+			want[agentFile(id, "upstream.json")] = planted
 		}
 		b.st.Agents[id] = rec
 	}

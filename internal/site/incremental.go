@@ -36,6 +36,10 @@ type agentRecord struct {
 	// Extended says the agent has extended cards, which every build
 	// makes afresh in the private output.
 	Extended bool
+	// checked says this build found the agent's files and folders as
+	// Stats and Folders record them (agentIntact), or wrote them and
+	// recorded them so; never saved.
+	checked bool
 }
 
 // fileRecord is what a tree holds at one path outside agents/: the key of

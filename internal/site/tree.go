@@ -74,18 +74,23 @@ func (t *tree) forgetAgent(id string) {
 	t.mu.Unlock()
 }
 
-// setAgent records what the tree holds of agent id, and the source raw it
-// was built from.
-func (t *tree) setAgent(id string, rec agentRecord, raw key) {
+// keepAgent records that the tree holds agent id as rec, which this
+// build found intact (agentIntact), and that the source raw is its.
+func (t *tree) keepAgent(id string, rec agentRecord, raw key) {
+	rec.checked = true
 	t.mu.Lock()
 	t.st.Agents[id] = rec
 	t.st.Raws[raw] = id
 	t.mu.Unlock()
+	t.kept(len(rec.names()))
 }
 
-// setRaw records that the source raw is agent id's.
-func (t *tree) setRaw(raw key, id string) {
+// setAgent records what the tree holds of agent id, as this build wrote
+// it, and the source raw it was built from.
+func (t *tree) setAgent(id string, rec agentRecord, raw key) {
+	rec.checked = true
 	t.mu.Lock()
+	t.st.Agents[id] = rec
 	t.st.Raws[raw] = id
 	t.mu.Unlock()
 }
