@@ -129,20 +129,33 @@ func (t *tree) copyAgent(dir, id string, names []string) (stats []fileStat, sums
 	return stats, sums, true
 }
 
-// agentIntact reports whether the tree at root still holds an agent's
-// files as they were written.
+// agentIntact reports whether the tree at root (a clean path) still holds
+// an agent's files as they were written, and its two folders as they were
+// once the files were in them. It runs for every agent a build keeps, so
+// it makes each path by concatenation, and looks each up once.
 func agentIntact(root, id string, rec agentRecord) bool {
-	names := rec.names()
-	if len(rec.Stats) != len(names) || len(rec.Sums) != len(names) {
+	n := len(agentFileNames) + len(rec.Extra)
+	if len(rec.Stats) != n || len(rec.Sums) != n {
 		return false
 	}
-	for i, name := range names {
-		if !intact(filepath.Join(root, filepath.FromSlash(agentFile(id, name))), rec.Stats[i]) {
+	sep := string(filepath.Separator)
+	dirs := [2]string{root + sep + filepath.FromSlash(layout.AgentDir(id)), root + sep + filepath.FromSlash(layout.AgentWellKnown(id))}
+	for i, dir := range dirs {
+		if !folderIntact(dir, rec.Folders[i]) {
 			return false
 		}
 	}
-	for i, dir := range agentFolders(id) {
-		if !folderIntact(filepath.Join(root, filepath.FromSlash(dir)), rec.Folders[i]) {
+	for i := range n {
+		var p string
+		switch {
+		case i >= len(agentFileNames):
+			p = dirs[1] + sep + filepath.FromSlash(rec.Extra[i-len(agentFileNames)])
+		case agentFileNames[i] == layout.IndexFile:
+			p = dirs[0] + sep + layout.IndexFile
+		default:
+			p = dirs[1] + sep + agentFileNames[i]
+		}
+		if !intact(p, rec.Stats[i]) {
 			return false
 		}
 	}

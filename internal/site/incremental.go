@@ -63,16 +63,6 @@ type fileStat struct {
 	Mode  uint32
 }
 
-// statFile is the fileStat of path, without following a link; ok is false
-// when it is missing.
-func statFile(path string) (fileStat, bool) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return fileStat{}, false
-	}
-	return statOf(fi), true
-}
-
 // statOf is the fileStat of what fi describes.
 func statOf(fi os.FileInfo) fileStat {
 	_, ino, _ := fileID(fi)
@@ -166,9 +156,14 @@ func loadState(path string) *buildState {
 // sane reports whether every name t holds is one a build writes: agent
 // ids are slugs, files are clean relative slash paths inside the tree.
 func (t *treeState) sane() bool {
-	for id := range t.Agents {
+	for id, rec := range t.Agents {
 		if !validSlug(id) {
 			return false
+		}
+		for _, name := range rec.Extra {
+			if !validSlug(strings.TrimSuffix(name, ".json")) {
+				return false
+			}
 		}
 	}
 	for _, id := range t.Raws {

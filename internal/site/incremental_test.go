@@ -377,6 +377,7 @@ func TestLargeSiteLayout(t *testing.T) {
 func TestStateNamesCannotLeaveTheTree(t *testing.T) {
 	for _, st := range []*treeState{
 		{Agents: map[string]agentRecord{"../../victim": {}}},
+		{Agents: map[string]agentRecord{"a": {Extra: []string{"../../../victim"}}}},
 		{Raws: map[key]string{{1}: "../x"}},
 		{Files: map[string]fileRecord{"../victim.txt": {}}},
 		{Files: map[string]fileRecord{"/etc/passwd": {}}},
