@@ -85,6 +85,9 @@ func JWKSURL(m *manifest.Manifest) string {
 // exchanges it with the output. On any error the previous output is left
 // as it was.
 func Build(opts Options) (*Report, error) {
+	// The program's key, a hash of its whole file, is needed once the
+	// build prepares: work it out meanwhile.
+	go programKey()
 	opts, src, err := checkOptions(opts)
 	if err != nil {
 		return nil, err
