@@ -95,6 +95,55 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkRebuildOneAgent times the incremental build after a one-word
+// change to one agent's description, over the output of the build before
+// (both trees current), as `agentcards build` runs it: the manifest opened
+// and read agent by agent, every kept agent checked, its group's listings
+// redone, sha256sums.txt and the state written. Each run changes the
+// description again, so that no tree already holds it.
+func BenchmarkRebuildOneAgent(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
+			dir := b.TempDir()
+			path := filepath.Join(dir, "agents.toml")
+			toml := generatedManifest(n)
+			old := fmt.Sprintf("Generated agent number %d for", n/2)
+			if !strings.Contains(toml, old) {
+				b.Fatal("no agent to change")
+			}
+			keysAbs, _ := filepath.Abs(testKeysDir + "/public")
+			ks, err := sign.LoadKeySet(keysAbs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			build := func(text string) {
+				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				src, err := manifest.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer src.Close()
+				signers := testSigners(b, src.Head, ks, "ed25519")
+				rep, err := Build(Options{Source: src, OutDir: filepath.Join(dir, "public"), Keys: ks, Signers: signers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Agents != n {
+					b.Fatalf("%d agents built", rep.Agents)
+				}
+			}
+			build(toml)
+			build(toml)
+			b.ResetTimer()
+			for i := range b.N {
+				build(strings.Replace(toml, old, fmt.Sprintf("Changed%d agent number %d for", i, n/2), 1))
+			}
+		})
+	}
+}
+
 // samplePeakHeap records the largest live heap seen until stop is called.
 func samplePeakHeap(peak *atomic.Uint64) (stop func()) {
 	done := make(chan struct{})
