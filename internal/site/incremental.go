@@ -93,6 +93,11 @@ type treeState struct {
 	// A build that finds the same text again looks only in the files it
 	// wrote.
 	Clean key
+	// raw is the tree as the state file it was read from holds it, which
+	// saving it again writes as it is: the live tree, which a build only
+	// reads, is saved twice. The tree a build writes into drops it
+	// (prepareStandby); "" for a tree made or changed since.
+	raw string
 }
 
 func newTreeState() *treeState {
@@ -196,6 +201,7 @@ func fixNil(t *treeState) {
 // by a build that was killed, is removed first).
 func prepareStandby(st *buildState, standby string) (t *treeState, fresh bool, err error) {
 	if st.Standby != nil && st.Standby.matches(standby) {
+		st.Standby.raw = "" // about to change
 		return st.Standby, false, nil
 	}
 	if _, err := os.Lstat(standby); err == nil {

@@ -157,6 +157,11 @@ func (w *stateWriter) tree(t *treeState) {
 	if t == nil {
 		return
 	}
+	if t.raw != "" {
+		// Read from a state file and not changed since: the same bytes.
+		w.b = append(w.b, t.raw...)
+		return
+	}
 	w.uint(t.Dev)
 	w.uint(t.Ino)
 	w.b = append(w.b, t.Clean[:]...)
@@ -284,7 +289,13 @@ func (r *stateReader) tree() *treeState {
 	if !r.flag() {
 		return nil
 	}
+	start := r.off
 	t := &treeState{Dev: r.uint(), Ino: r.uint()}
+	defer func() {
+		if !r.bad {
+			t.raw = strings.Clone(r.s[start:r.off])
+		}
+	}()
 	copy(t.Clean[:], r.fixed(len(t.Clean)))
 	n := r.count()
 	t.Agents = make(map[string]agentRecord, n)

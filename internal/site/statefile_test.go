@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -48,9 +49,23 @@ func TestStateRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := loadState(path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Saved again unchanged, the trees are copied as they were read.
+		if again := got.encode(); !bytes.Equal(again, data) {
+			t.Error("the state read and saved again differs")
+		}
+		for _, tr := range []*treeState{got.Live, got.Standby} {
+			if tr != nil {
+				tr.raw = ""
+			}
+		}
 		if !reflect.DeepEqual(got, st) {
 			t.Errorf("loaded %+v\nsaved %+v", got, st)
 		}
+
 		if rec := loadPrivateRecord(path); !reflect.DeepEqual(rec, st.Private) {
 			t.Errorf("private record %+v, saved %+v", rec, st.Private)
 		}
@@ -134,5 +149,50 @@ func TestStateCountsBounded(t *testing.T) {
 	})
 	if allocs > 10 {
 		t.Errorf("%v allocations for a state of %d bytes", allocs, len(data))
+	}
+}
+
+// TestStateDescribesTrees checks that after each build the state holds
+// both trees as they are: every agent and file it records is intact, in
+// the output and in the standby, and each tree has a record of every
+// agent. (A tree saved as it was read, after the build changed it, would
+// not be.)
+func TestStateDescribesTrees(t *testing.T) {
+	smallGroups(t)
+	p := newProject(t, 9)
+	out := filepath.Join(t.TempDir(), "public")
+	for i := range 4 {
+		if i > 0 {
+			p.toml = strings.Replace(p.toml, "agent number 7 ", "agent number 7 changed ", 1)
+		}
+		if _, err := p.build(out); err != nil {
+			t.Fatal(err)
+		}
+		st := loadState(statePath(out))
+		trees := []struct {
+			dir string
+			t   *treeState
+		}{{out, st.Live}}
+		if i > 0 {
+			trees = append(trees, struct {
+				dir string
+				t   *treeState
+			}{standbyPath(out), st.Standby})
+		}
+		for _, tr := range trees {
+			if tr.t == nil || !tr.t.matches(tr.dir) || len(tr.t.Agents) != 9 {
+				t.Fatalf("build %d: the state of %s: %+v", i, tr.dir, tr.t)
+			}
+			for id, rec := range tr.t.Agents {
+				if !agentIntact(tr.dir, id, rec) {
+					t.Errorf("build %d: %s: agent %s is not as recorded", i, tr.dir, id)
+				}
+			}
+			for name, rec := range tr.t.Files {
+				if !intact(filepath.Join(tr.dir, filepath.FromSlash(name)), rec.Stat) {
+					t.Errorf("build %d: %s: %s is not as recorded", i, tr.dir, name)
+				}
+			}
+		}
 	}
 }
