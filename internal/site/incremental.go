@@ -93,11 +93,12 @@ type treeState struct {
 	// A build that finds the same text again looks only in the files it
 	// wrote.
 	Clean key
-	// raw is the tree as the state file it was read from holds it, which
+	// raw is the tree as the state file it was read from holds it (in
+	// the memory of the whole file, until openStandby copies it), which
 	// saving it again writes as it is: the live tree, which a build only
 	// reads, is saved twice. The tree a build writes into drops it
-	// (prepareStandby); "" for a tree made or changed since.
-	raw string
+	// (prepareStandby); nil for a tree made or changed since.
+	raw []byte
 }
 
 func newTreeState() *treeState {
@@ -201,7 +202,7 @@ func fixNil(t *treeState) {
 // by a build that was killed, is removed first).
 func prepareStandby(st *buildState, standby string) (t *treeState, fresh bool, err error) {
 	if st.Standby != nil && st.Standby.matches(standby) {
-		st.Standby.raw = "" // about to change
+		st.Standby.raw = nil // about to change
 		return st.Standby, false, nil
 	}
 	if _, err := os.Lstat(standby); err == nil {

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -65,6 +66,9 @@ func openStandby(p buildPaths, prevPriv *privateRecord) (*standby, error) {
 	s.tree.Clean = key{}
 	if liveKnown {
 		s.live = s.state.Live
+		// Only the live tree's bytes are saved again: keep a copy of them,
+		// not the whole file.
+		s.live.raw = bytes.Clone(s.live.raw)
 	}
 	// Until this build records what it wrote, the standby is unknown.
 	// Every state saved before the new private output is in place keeps

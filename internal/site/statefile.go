@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"os"
-	"strings"
 
 	"github.com/agentcards/agentcards/internal/atomicfile"
 )
@@ -50,17 +49,17 @@ func (t *treeState) sizeHint() int {
 
 // stateBody checks the state file's frame (magic, format and checksum) and
 // returns what lies between; ok is false for anything else.
-func stateBody(data []byte) (body string, ok bool) {
+func stateBody(data []byte) (body []byte, ok bool) {
 	if len(data) < len(stateMagic)+1+4 || string(data[:len(stateMagic)]) != stateMagic {
-		return "", false
+		return nil, false
 	}
 	n := len(data) - 4
 	if crc32.Checksum(data[:n], stateCRC) != binary.LittleEndian.Uint32(data[n:]) {
-		return "", false
+		return nil, false
 	}
-	r := stateReader{s: string(data[len(stateMagic):n])}
+	r := stateReader{s: data[len(stateMagic):n]}
 	if r.uint() != stateFormat || r.bad {
-		return "", false
+		return nil, false
 	}
 	return r.s[r.off:], true
 }
@@ -157,7 +156,7 @@ func (w *stateWriter) tree(t *treeState) {
 	if t == nil {
 		return
 	}
-	if t.raw != "" {
+	if t.raw != nil {
 		// Read from a state file and not changed since: the same bytes.
 		w.b = append(w.b, t.raw...)
 		return
@@ -208,7 +207,7 @@ func (w *stateWriter) agent(rec *agentRecord) {
 // once anything was missing or malformed, after which every read gives
 // zero values.
 type stateReader struct {
-	s   string
+	s   []byte
 	off int
 	bad bool
 }
@@ -237,19 +236,18 @@ func (r *stateReader) int() int64 {
 }
 
 // fixed is the next n bytes.
-func (r *stateReader) fixed(n int) string {
+func (r *stateReader) fixed(n int) []byte {
 	if r.bad || n > len(r.s)-r.off {
 		r.bad = true
-		return ""
+		return nil
 	}
 	s := r.s[r.off : r.off+n]
 	r.off += n
 	return s
 }
 
-// str is a string, copied: the build keeps what it decodes, never the
-// whole file.
-func (r *stateReader) str() string { return strings.Clone(r.fixed(r.count())) }
+// str is a string (a copy).
+func (r *stateReader) str() string { return string(r.fixed(r.count())) }
 
 // count is a length or a number of elements, each at least a byte long:
 // never more than what is left, so that a damaged count cannot make a
@@ -264,11 +262,11 @@ func (r *stateReader) count() int {
 }
 
 func (r *stateReader) flag() bool {
-	switch r.fixed(1) {
-	case "\x01":
-		return true
-	case "\x00", "":
+	switch b := r.fixed(1); {
+	case len(b) == 0 || b[0] == 0:
 		return false
+	case b[0] == 1:
+		return true
 	}
 	r.bad = true
 	return false
@@ -293,7 +291,7 @@ func (r *stateReader) tree() *treeState {
 	t := &treeState{Dev: r.uint(), Ino: r.uint()}
 	defer func() {
 		if !r.bad {
-			t.raw = strings.Clone(r.s[start:r.off])
+			t.raw = r.s[start:r.off:r.off]
 		}
 	}()
 	copy(t.Clean[:], r.fixed(len(t.Clean)))

@@ -59,7 +59,7 @@ func TestStateRoundTrip(t *testing.T) {
 		}
 		for _, tr := range []*treeState{got.Live, got.Standby} {
 			if tr != nil {
-				tr.raw = ""
+				tr.raw = nil
 			}
 		}
 		if !reflect.DeepEqual(got, st) {
