@@ -20,7 +20,9 @@
 //     the whole site's files;
 //   - tree.go: the standby tree as the build writes it, its record, and
 //     pruning;
-//   - incremental.go: the state file: what each tree holds, made from what;
+//   - incremental.go: the state: what each tree holds, made from what;
+//   - statefile.go: the state file's layout, read and written whole;
+//   - lstat_linux.go, lstat_other.go: a file as the build wrote it;
 //   - checksums.go: sha256sums.txt, from the record wherever it holds;
 //   - publish.go: the standby under the locks, and the exchange.
 //
