@@ -375,7 +375,7 @@ func Parse(name string, src []byte) (*Manifest, error) {
 
 // all is the whole manifest with every agent decoded.
 func (s *Source) all() (*Manifest, error) {
-	agents, errs := s.decodeAll()
+	agents, errs := s.decodeAll(true)
 	if errs != nil {
 		return nil, errs
 	}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -397,13 +398,19 @@ func (s *Source) agentDiagnostic(i int, path, msg string) Diagnostic {
 }
 
 // decodeAll decodes every agent with all cores and checks them across
-// each other; the problems come sorted by line.
-func (s *Source) decodeAll() ([]Agent, Errors) {
+// each other; the problems come sorted by line. The agents are returned
+// only when keep is set: Check holds none of them, nor anything of their
+// sources beyond a copy of each id, so that checking a large manifest
+// takes no more memory than one agent per core.
+func (s *Source) decodeAll(keep bool) ([]Agent, Errors) {
 	if s.headBroken {
 		return nil, s.headErrs
 	}
 	n := s.Len()
-	agents := make([]Agent, n)
+	var agents []Agent
+	if keep {
+		agents = make([]Agent, n)
+	}
 	errs := make([]Errors, n)
 	ids := make([]string, n)
 	var wg sync.WaitGroup
@@ -422,8 +429,13 @@ func (s *Source) decodeAll() ([]Agent, Errors) {
 					ids[i] = DeclaredID(raw)
 					continue
 				}
-				agents[i] = *a
-				ids[i] = a.ID
+				if keep {
+					agents[i], ids[i] = *a, a.ID
+				} else {
+					// A copy: the decoded strings share the memory of
+					// the agent's whole source.
+					ids[i] = strings.Clone(a.ID)
+				}
 			}
 		})
 	}
@@ -482,6 +494,6 @@ func (m *Manifest) Source() *Source {
 // Check decodes every agent to report every problem in the manifest at
 // once, sorted by line; nil when there is none.
 func (s *Source) Check() Errors {
-	_, errs := s.decodeAll()
+	_, errs := s.decodeAll(false)
 	return errs
 }
