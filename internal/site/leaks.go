@@ -249,7 +249,7 @@ func privateTextKey(prose, ids []string) key {
 // this build wrote when the tree was last found free of the same private
 // text (textKey), else every file.
 func (t *tree) leakPaths(textKey key) ([]string, error) {
-	if t.cleanBefore == textKey && !t.fresh {
+	if t.keepsWritten() && t.cleanBefore == textKey {
 		return slices.Clone(t.written), nil
 	}
 	var paths []string

@@ -32,8 +32,17 @@ type tree struct {
 	mu          sync.Mutex   // guards st and written
 	st          *treeState
 	// written is every file of the tree this build wrote, for the leak
-	// check.
+	// check; kept only when it may use it (keepsWritten).
 	written []string
+}
+
+// keepsWritten reports whether the leak check may read only the files
+// this build writes (leakPaths), and so needs their names: only in a tree
+// kept from an earlier build that was found free of private text. A
+// fresh tree, or one never found so, is read whole, and a large site's
+// list of names is not held for nothing.
+func (t *tree) keepsWritten() bool {
+	return !t.fresh && t.cleanBefore != key{}
 }
 
 // liveTree is the previous output, from which a build copies the files
@@ -172,9 +181,11 @@ func (t *tree) writeFile(rel string, data []byte) (fileSum, error) {
 	if err != nil {
 		return fileSum{}, err
 	}
-	t.mu.Lock()
-	t.written = append(t.written, rel)
-	t.mu.Unlock()
+	if t.keepsWritten() {
+		t.mu.Lock()
+		t.written = append(t.written, rel)
+		t.mu.Unlock()
+	}
 	return fileSum{Sum: sha256.Sum256(data), Stat: st}, nil
 }
 

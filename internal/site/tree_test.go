@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentcards/agentcards/internal/secret"
 )
 
 // TestMkdirNewIsMkdirAll: mkdirNew makes what os.MkdirAll makes, and
@@ -55,4 +57,39 @@ func umask(t *testing.T) os.FileMode {
 		t.Fatal(err)
 	}
 	return 0o777 &^ st.Mode().Perm()
+}
+
+// TestWrittenKeptOnlyForTheLeakCheck checks that a tree keeps the names of
+// the files it writes only when the leak check may read just those: not
+// in a fresh tree, nor in one never found free of private text.
+func TestWrittenKeptOnlyForTheLeakCheck(t *testing.T) {
+	scanner, err := secret.NewScanner(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := key{1}
+	for _, c := range []struct {
+		name  string
+		fresh bool
+		clean key
+		want  int
+	}{
+		{"fresh", true, clean, 0},
+		{"never clean", false, key{}, 0},
+		{"kept clean", false, clean, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &tree{root: t.TempDir(), fresh: c.fresh, secrets: scanner, cleanBefore: c.clean, st: newTreeState()}
+			if _, err := tr.write("a.txt", []byte("a")); err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.written) != c.want {
+				t.Errorf("written = %q, want %d names", tr.written, c.want)
+			}
+			paths, err := tr.leakPaths(clean)
+			if err != nil || len(paths) != 1 || paths[0] != "a.txt" {
+				t.Errorf("leakPaths = %q, %v; want [a.txt]", paths, err)
+			}
+		})
+	}
 }
