@@ -82,6 +82,9 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 			return fmt.Errorf("agent %q: %w", mem.id, err)
 		}
 		data := [][]byte{out.cardJSON, out.legacyJSON, out.page}
+		// Held for every agent until the build ends: no room to spare.
+		n := len(data) + len(out.extra)
+		rec.Stats, rec.Sums = make([]fileStat, 0, n), make([][32]byte, 0, n)
 		for _, f := range out.extra {
 			rec.Extra = append(rec.Extra, f.name)
 			data = append(data, f.data)
