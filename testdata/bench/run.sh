@@ -12,7 +12,8 @@
 #   each, agentcards only: (c) a build after a one-word change to one
 #   agent's description (incremental), (d) `agentcards verify` of the built
 #   site, each followed by the verify floor over the same site (every card
-#   read, JCS, each strict Ed25519 signature checked, on all cores:
+#   read, JCS, each strict Ed25519 signature checked, on all cores; and the
+#   same signatures checked again with their inputs built, Ed25519 alone:
 #   testdata/bench/verifyfloor).
 # After each clean agentcards build, two floors over that build's output:
 # the same tree written from memory on all cores (testdata/bench/writefloor)
@@ -171,8 +172,9 @@ for _ in $(seq "$RUNS"); do
 	sync
 	measure verify env -u CI "$ac" verify "$in/public"
 	"$work/verifyfloor" "$in/public" >"$work/out"
-	read -r verify_s _ <"$work/out"
+	read -r verify_s _ ed_s <"$work/out"
 	echo "$verify_s 0" >>"$work/vfloor"
+	echo "$ed_s 0" >>"$work/edfloor"
 done
 
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
@@ -195,6 +197,7 @@ floorrow "floor: write + sign (sum per run)" floors
 row "agentcards build, one agent changed" change
 row "agentcards verify, whole site" verify
 floorrow "floor: verify (read, JCS, Ed25519), all cores" vfloor
+floorrow "floor: Ed25519 verify alone, all cores" edfloor
 for kind in clean warm; do
 	[ $kind = clean ] && label="cold lint cache" || label="warm lint cache"
 	printf 'ratio agentcards/hugo, clean build, %s: wall %.2f, peak RSS %.2f\n' "$label" \
