@@ -618,7 +618,7 @@ func APIToken(s string) string {
 			return m
 		}
 	}
-	if strings.Count(s, ".") >= 2 && hasTokenRun(s, 24) {
+	if strings.Count(s, ".") >= 2 && hasRunOf(s, &base64URLBytes, 24) {
 		for _, m := range discordRE().FindAllString(s, 4) {
 			id, _, _ := strings.Cut(m, ".")
 			if b, err := base64.RawURLEncoding.DecodeString(id); err == nil && len(b) >= 17 && digits(string(b)) {
@@ -627,72 +627,6 @@ func APIToken(s string) string {
 		}
 	}
 	return ""
-}
-
-// findToken is tokenRE().FindString(s), passing over text without a run
-// of minTokenLen characters that tokens are written in: prose.
-func findToken(s string) string {
-	if !hasRunOf(s, &tokenBytes, minTokenLen) {
-		return ""
-	}
-	return tokenRE().FindString(s)
-}
-
-// tokenBytes holds the characters of every match of tokenRE, and
-// minTokenLen is the length of its shortest match (xox[baprs]- and ten
-// more).
-var (
-	tokenBytes  = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=~.")
-	minTokenLen = 15
-)
-
-func byteSet(chars string) (t [256]bool) {
-	for i := 0; i < len(chars); i++ {
-		t[chars[i]] = true
-	}
-	return t
-}
-
-// hasRunOf reports whether s holds n bytes of set in a row. Such a run
-// holds a byte at a multiple of n (less one): only those bytes are read
-// until one is in the set.
-func hasRunOf(s string, set *[256]bool, n int) bool {
-	for p := n - 1; p < len(s); {
-		if !set[s[p]] {
-			p += n
-			continue
-		}
-		start, end := p, p+1
-		for start > 0 && set[s[start-1]] {
-			start--
-		}
-		for end < len(s) && set[s[end]] {
-			end++
-		}
-		if end-start >= n {
-			return true
-		}
-		p = end + n
-	}
-	return false
-}
-
-// hasTokenRun reports whether s holds n base64url characters in a row,
-// as every Discord bot token's first part (a letter and 23 to 27 more)
-// does: prose seldom does, and is passed over without the expression.
-func hasTokenRun(s string, n int) bool {
-	run := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' {
-			if run++; run >= n {
-				return true
-			}
-			continue
-		}
-		run = 0
-	}
-	return false
 }
 
 var (

@@ -81,3 +81,39 @@ func TestTokenGate(t *testing.T) {
 		}
 	}
 }
+
+// TestHasRunOf: hasRunOf, which reads one byte in n until one is in the
+// set, finds a run of n exactly when a plain count does, wherever the run
+// lies and however long the gaps around it.
+func TestHasRunOf(t *testing.T) {
+	plain := func(s string, set *[256]bool, n int) bool {
+		run := 0
+		for i := 0; i < len(s); i++ {
+			if run = run + 1; !set[s[i]] {
+				run = 0
+			}
+			if run >= n {
+				return true
+			}
+		}
+		return false
+	}
+	rng := rand.New(rand.NewPCG(7, 30))
+	for range 20000 {
+		b := make([]byte, rng.IntN(80))
+		for i := range b {
+			if rng.IntN(4) == 0 {
+				b[i] = " .:\xff"[rng.IntN(4)]
+			} else {
+				b[i] = "aZ09_-+/="[rng.IntN(9)]
+			}
+		}
+		for _, n := range []int{1, 2, 5, 15, 24} {
+			for _, set := range []*[256]bool{&tokenBytes, &base64URLBytes} {
+				if got, want := hasRunOf(string(b), set, n), plain(string(b), set, n); got != want {
+					t.Fatalf("hasRunOf(%q, %d) = %v, want %v", b, n, got, want)
+				}
+			}
+		}
+	}
+}
