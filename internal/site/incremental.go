@@ -6,7 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/regular"
 )
 
 // An incremental build keeps two trees beside the output folder OUT: OUT
@@ -135,9 +138,11 @@ func statePath(out string) string {
 }
 
 // loadState reads the state file (statefile.go); a missing, unreadable
-// or damaged one, or one naming what no build writes, is no state.
+// or damaged one, one naming what no build writes, or anything but a
+// regular file (a link, a named pipe, which would block the build, a
+// device) is no state.
 func loadState(path string) *buildState {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(path)
 	if err != nil {
 		return &buildState{}
 	}
@@ -160,14 +165,18 @@ func loadState(path string) *buildState {
 }
 
 // sane reports whether every name t holds is one a build writes: agent
-// ids are slugs, files are clean relative slash paths inside the tree.
+// ids are slugs, an agent's extra files distinct JSON files of its
+// .well-known folder, files clean relative slash paths inside the tree.
 func (t *treeState) sane() bool {
 	for id, rec := range t.Agents {
 		if !validSlug(id) {
 			return false
 		}
-		for _, name := range rec.Extra {
-			if !validSlug(strings.TrimSuffix(name, ".json")) {
+		for i, name := range rec.Extra {
+			// A JSON file of its .well-known folder, named once and not
+			// as one every agent has (sha256sums.txt lists each once).
+			base, isJSON := strings.CutSuffix(name, ".json")
+			if !isJSON || !validSlug(base) || slices.Contains(agentFileNames, name) || slices.Contains(rec.Extra[:i], name) {
 				return false
 			}
 		}

@@ -373,11 +373,17 @@ func TestLargeSiteLayout(t *testing.T) {
 
 // TestStateNamesCannotLeaveTheTree checks that a state file naming an agent
 // or a file outside the tree is not trusted (a build would remove what it
-// names once it is no longer produced).
+// names once it is no longer produced), nor one naming an agent's file
+// twice (its sum would be listed twice, one of them the state's).
 func TestStateNamesCannotLeaveTheTree(t *testing.T) {
 	for _, st := range []*treeState{
 		{Agents: map[string]agentRecord{"../../victim": {}}},
 		{Agents: map[string]agentRecord{"a": {Extra: []string{"../../../victim"}}}},
+		// Names sha256sums.txt would list twice, or that are no extra
+		// JSON file of the .well-known folder.
+		{Agents: map[string]agentRecord{"a": {Extra: []string{"agent-card.json"}}}},
+		{Agents: map[string]agentRecord{"a": {Extra: []string{"up.json", "up.json"}}}},
+		{Agents: map[string]agentRecord{"a": {Extra: []string{"index"}}}},
 		{Raws: map[key]string{{1}: "../x"}},
 		{Files: map[string]fileRecord{"../victim.txt": {}}},
 		{Files: map[string]fileRecord{"/etc/passwd": {}}},

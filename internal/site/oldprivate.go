@@ -43,7 +43,7 @@ func lastPrivatePath(manifestDir, manifest string) string {
 // loadLastPrivate reads lastPrivatePath; nil when there is none or it
 // does not hold a clean absolute path.
 func loadLastPrivate(manifestDir, manifest string) *privateRecord {
-	data, err := os.ReadFile(lastPrivatePath(manifestDir, manifest))
+	data, err := regular.ReadFile(lastPrivatePath(manifestDir, manifest))
 	if err != nil || len(data) > 4096 {
 		return nil
 	}

@@ -3,9 +3,9 @@ package site
 import (
 	"encoding/binary"
 	"hash/crc32"
-	"os"
 
 	"github.com/agentcards/agentcards/internal/atomicfile"
+	"github.com/agentcards/agentcards/internal/regular"
 )
 
 // The state file (.OUT.state) is the builder's own record beside the
@@ -84,7 +84,7 @@ func decodeState(data []byte) *buildState {
 // loadPrivateRecord is the private output's record in the state file at
 // path (nil when there is none, or no readable state).
 func loadPrivateRecord(path string) *privateRecord {
-	data, err := os.ReadFile(path)
+	data, err := regular.ReadFile(path)
 	if err != nil {
 		return nil
 	}
@@ -247,19 +247,31 @@ func (r *stateReader) fixed(n int) []byte {
 }
 
 // str is a string (a copy).
-func (r *stateReader) str() string { return string(r.fixed(r.count())) }
+func (r *stateReader) str() string { return string(r.fixed(r.count(1))) }
 
-// count is a length or a number of elements, each at least a byte long:
-// never more than what is left, so that a damaged count cannot make a
-// reader allocate much.
-func (r *stateReader) count() int {
+// count is a length or a number of elements each written in at least
+// size bytes: never more than what is left can hold, so that a damaged or
+// crafted count cannot make a reader allocate much more than the file's
+// size (a record in memory is a few times its bytes in the file).
+func (r *stateReader) count(size int) int {
 	n := r.uint()
-	if r.bad || n > uint64(len(r.s)-r.off) {
+	if r.bad || n > uint64((len(r.s)-r.off)/size) {
 		r.bad = true
 		return 0
 	}
 	return int(n)
 }
+
+// The fewest bytes a tree's agent, source and file entries take in a
+// state file: every string at least its length's byte, every number at
+// least one byte.
+const (
+	minStat      = 5
+	minExtraSize = 1 + len("a.json") // sane refuses shorter names
+	minAgentSize = 1 + len(key{}) + 1 + 3 + 2*minStat + 1
+	minRawSize   = len(key{}) + 1
+	minFileSize  = 1 + len(key{}) + minStat + 32
+)
 
 func (r *stateReader) flag() bool {
 	switch b := r.fixed(1); {
@@ -295,20 +307,20 @@ func (r *stateReader) tree() *treeState {
 		}
 	}()
 	copy(t.Clean[:], r.fixed(len(t.Clean)))
-	n := r.count()
+	n := r.count(minAgentSize)
 	t.Agents = make(map[string]agentRecord, n)
 	for range n {
 		id := r.str()
 		t.Agents[id] = r.agent()
 	}
-	n = r.count()
+	n = r.count(minRawSize)
 	t.Raws = make(map[key]string, n)
 	for range n {
 		var raw key
 		copy(raw[:], r.fixed(len(raw)))
 		t.Raws[raw] = r.str()
 	}
-	n = r.count()
+	n = r.count(minFileSize)
 	t.Files = make(map[string]fileRecord, n)
 	for range n {
 		name := r.str()
@@ -325,19 +337,19 @@ func (r *stateReader) agent() agentRecord {
 	var rec agentRecord
 	copy(rec.Key[:], r.fixed(len(rec.Key)))
 	rec.Projected = r.str()
-	if n := r.count(); n > 0 {
+	if n := r.count(minExtraSize); n > 0 {
 		rec.Extra = make([]string, n)
 		for i := range rec.Extra {
 			rec.Extra[i] = r.str()
 		}
 	}
-	if n := r.count(); n > 0 {
+	if n := r.count(minStat); n > 0 {
 		rec.Stats = make([]fileStat, n)
 		for i := range rec.Stats {
 			rec.Stats[i] = r.stat()
 		}
 	}
-	if n := r.count(); n > 0 {
+	if n := r.count(32); n > 0 {
 		rec.Sums = make([][32]byte, n)
 		for i := range rec.Sums {
 			copy(rec.Sums[i][:], r.fixed(32))

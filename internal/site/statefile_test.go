@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -149,6 +150,40 @@ func TestStateCountsBounded(t *testing.T) {
 	})
 	if allocs > 10 {
 		t.Errorf("%v allocations for a state of %d bytes", allocs, len(data))
+	}
+}
+
+// TestStateCountsNeedTheirBytes checks that a count the bytes left could
+// hold one byte per element, but not one entry per element, fails the
+// read before allocating for it: a crafted state with a matching CRC makes
+// a build allocate little more than its own size.
+func TestStateCountsNeedTheirBytes(t *testing.T) {
+	const rest = 1 << 20
+	for _, before := range [][]uint64{nil, {0}, {0, 0}} { // agents, raws, files
+		w := stateWriter{b: []byte(stateMagic)}
+		w.uint(stateFormat)
+		w.private(nil)
+		w.flag(true)
+		w.uint(1)
+		w.uint(2)
+		w.b = append(w.b, make([]byte, len(key{}))...)
+		for _, n := range before {
+			w.uint(n)
+		}
+		w.uint(rest)
+		w.b = append(w.b, bytes.Repeat([]byte{0x7f}, rest)...)
+		data := binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, stateCRC))
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		if decodeState(data) != nil {
+			t.Errorf("count %d after %v: decoded", rest, before)
+		}
+		runtime.ReadMemStats(&m1)
+		// Generous, as other tests may allocate meanwhile: the unchecked
+		// counts took 50 to 250 times the size.
+		if grew := m1.TotalAlloc - m0.TotalAlloc; grew > 16*uint64(len(data)) {
+			t.Errorf("count %d after %v: %d bytes allocated for a state of %d", rest, before, grew, len(data))
+		}
 	}
 }
 
