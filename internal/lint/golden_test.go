@@ -463,6 +463,13 @@ func mutateString(kind, s string, rng *rand.Rand) string {
 			return s
 		}
 		return s[:rng.IntN(len(s))]
+	}
+	return mutateEncoded(kind, s, rng)
+}
+
+// mutateEncoded is mutateString for the kinds that encode or respell s.
+func mutateEncoded(kind, s string, rng *rand.Rand) string {
+	switch kind {
 	case "base64":
 		return prefix(rng) + base64.StdEncoding.EncodeToString([]byte(s))
 	case "base64url":
@@ -526,6 +533,14 @@ func mutateString(kind, s string, rng *rand.Rand) string {
 			}
 			return string(r)
 		})
+	}
+	return mutateShaped(kind, s, rng)
+}
+
+// mutateShaped is mutateString for the kinds that mark up, wrap or
+// reshape s.
+func mutateShaped(kind, s string, rng *rand.Rand) string {
+	switch kind {
 	case "tags":
 		t := s
 		if len(t) > 60 {
