@@ -36,7 +36,12 @@ func (st *buildState) encode() []byte {
 	w.private(st.Private)
 	w.tree(st.Live)
 	w.tree(st.Standby)
-	return binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, stateCRC))
+	return sealState(w.b)
+}
+
+// sealState appends to b, a state file's magic and fields, its checksum.
+func sealState(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, stateCRC))
 }
 
 // sizeHint is about how many bytes t takes in the state file.

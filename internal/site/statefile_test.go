@@ -2,9 +2,7 @@ package site
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/gob"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -106,7 +104,7 @@ func TestStateDamagedRejected(t *testing.T) {
 	w.private(nil)
 	w.tree(nil)
 	w.tree(nil)
-	rejected("another format", binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, stateCRC)))
+	rejected("another format", sealState(w.b))
 
 	// The gob layout of format 7.
 	var buf bytes.Buffer
@@ -131,9 +129,9 @@ func TestStateDamagedRejected(t *testing.T) {
 	}
 }
 
-// TestStateCountsBounded checks that a count larger than what is left of
-// the file fails the read rather than allocating for it.
-func TestStateCountsBounded(t *testing.T) {
+// craftedState is a sealed state file with no private record whose live
+// tree has an identity and Clean, then the given counts, then tail.
+func craftedState(counts []uint64, tail []byte) []byte {
 	w := stateWriter{b: []byte(stateMagic)}
 	w.uint(stateFormat)
 	w.private(nil)
@@ -141,8 +139,16 @@ func TestStateCountsBounded(t *testing.T) {
 	w.uint(1)
 	w.uint(2)
 	w.b = append(w.b, make([]byte, len(key{}))...)
-	w.uint(1 << 60) // agents
-	data := binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, stateCRC))
+	for _, n := range counts {
+		w.uint(n)
+	}
+	return sealState(append(w.b, tail...))
+}
+
+// TestStateCountsBounded checks that a count larger than what is left of
+// the file fails the read rather than allocating for it.
+func TestStateCountsBounded(t *testing.T) {
+	data := craftedState([]uint64{1 << 60}, nil) // agents
 	allocs := testing.AllocsPerRun(10, func() {
 		if decodeState(data) != nil {
 			t.Error("decoded")
@@ -160,19 +166,7 @@ func TestStateCountsBounded(t *testing.T) {
 func TestStateCountsNeedTheirBytes(t *testing.T) {
 	const rest = 1 << 20
 	for _, before := range [][]uint64{nil, {0}, {0, 0}} { // agents, raws, files
-		w := stateWriter{b: []byte(stateMagic)}
-		w.uint(stateFormat)
-		w.private(nil)
-		w.flag(true)
-		w.uint(1)
-		w.uint(2)
-		w.b = append(w.b, make([]byte, len(key{}))...)
-		for _, n := range before {
-			w.uint(n)
-		}
-		w.uint(rest)
-		w.b = append(w.b, bytes.Repeat([]byte{0x7f}, rest)...)
-		data := binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, stateCRC))
+		data := craftedState(append(before, rest), bytes.Repeat([]byte{0x7f}, rest))
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		if decodeState(data) != nil {
