@@ -9,16 +9,16 @@ package main
 
 import (
 	"crypto/ed25519"
-	"encoding/json"
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/agentcards/agentcards/testdata/bench/sitecards"
 )
 
 func main() {
@@ -27,18 +27,13 @@ func main() {
 	if len(os.Args) != 2 {
 		log.Fatal("usage: floor DIR (a site agentcards built)")
 	}
-	var cards [][]byte
-	for _, name := range []string{"agent-card.json", "agent.json"} {
-		paths, err := filepath.Glob(filepath.Join(os.Args[1], "agents", "*", ".well-known", name))
-		if err != nil {
-			log.Fatal(err)
-		}
-		for _, p := range paths {
-			cards = append(cards, unsigned(p))
-		}
+	paths, err := sitecards.Paths(os.Args[1])
+	if err != nil {
+		log.Fatal(err)
 	}
-	if len(cards) == 0 {
-		log.Fatalf("no cards under %s/agents", os.Args[1])
+	cards := make([][]byte, len(paths))
+	for i, p := range paths {
+		cards[i] = unsigned(p)
 	}
 	_, key, err := ed25519.GenerateKey(nil)
 	if err != nil {
@@ -70,14 +65,9 @@ func unsigned(path string) []byte {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var card map[string]json.RawMessage
-	if err := json.Unmarshal(data, &card); err != nil {
-		log.Fatalf("%s: %v", path, err)
-	}
-	delete(card, "signatures")
-	out, err := json.Marshal(card)
+	out, _, err := sitecards.Split(data)
 	if err != nil {
-		log.Fatal(err)
+		log.Fatalf("%s: %v", path, err)
 	}
 	return out
 }

@@ -27,6 +27,8 @@ import (
 	"time"
 
 	"github.com/gowebpki/jcs"
+
+	"github.com/agentcards/agentcards/testdata/bench/sitecards"
 )
 
 func main() {
@@ -37,16 +39,9 @@ func main() {
 	}
 	dir := os.Args[1]
 	keys := publicKeys(filepath.Join(dir, ".well-known", "jwks.json"))
-	var paths []string
-	for _, name := range []string{"agent-card.json", "agent.json"} {
-		found, err := filepath.Glob(filepath.Join(dir, "agents", "*", ".well-known", name))
-		if err != nil {
-			log.Fatal(err)
-		}
-		paths = append(paths, found...)
-	}
-	if len(paths) == 0 {
-		log.Fatalf("no cards under %s/agents", dir)
+	paths, err := sitecards.Paths(dir)
+	if err != nil {
+		log.Fatal(err)
 	}
 
 	start := time.Now()
@@ -99,18 +94,13 @@ func check(path string, keys map[string]ed25519.PublicKey) []verification {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var card map[string]json.RawMessage
-	if err := json.Unmarshal(data, &card); err != nil {
+	unsigned, signatures, err := sitecards.Split(data)
+	if err != nil {
 		log.Fatalf("%s: %v", path, err)
 	}
 	var sigs []struct{ Protected, Signature string }
-	if err := json.Unmarshal(card["signatures"], &sigs); err != nil || len(sigs) == 0 {
+	if err := json.Unmarshal(signatures, &sigs); err != nil || len(sigs) == 0 {
 		log.Fatalf("%s: no signatures", path)
-	}
-	delete(card, "signatures")
-	unsigned, err := json.Marshal(card)
-	if err != nil {
-		log.Fatal(err)
 	}
 	canonical, err := jcs.Transform(unsigned)
 	if err != nil {
