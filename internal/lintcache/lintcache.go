@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/atomicfile"
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/program"
 	"github.com/agentcards/agentcards/internal/regular"
 )
 
@@ -69,10 +69,11 @@ func Open(dir string, getenv func(string) string) *Cache {
 	if base == "" {
 		return c
 	}
-	engine, err := programDigest()
-	if err != nil {
+	digest, ok := program.Digest()
+	if !ok {
 		return c
 	}
+	engine := hex.EncodeToString(digest[:])
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return c
@@ -243,28 +244,6 @@ func userCacheDir(getenv func(string) string) string {
 		return ""
 	}
 	return dir
-}
-
-// programDigest is the SHA-256 of the running program's executable.
-func programDigest() (string, error) {
-	// On Linux, the file this process runs, even if the path now names
-	// another (an upgrade during the build).
-	f, err := os.Open("/proc/self/exe")
-	if err != nil {
-		exe, err := os.Executable()
-		if err != nil {
-			return "", err
-		}
-		if f, err = os.Open(exe); err != nil {
-			return "", err
-		}
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // insideProject reports whether path lies in the project of folder dir:

@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	"io"
 	"os"
 	"strconv"
 	"sync"
 
 	"github.com/agentcards/agentcards/internal/manifest"
+	"github.com/agentcards/agentcards/internal/program"
 	"github.com/agentcards/agentcards/templates"
 )
 
@@ -38,11 +38,8 @@ func hashParts(parts ...[]byte) key {
 const buildFormat = "agentcards build 2"
 
 var programKeyOnce = sync.OnceValue(func() []byte {
-	exe, err := os.Executable()
-	if err == nil {
-		if k, ok := fileKey(exe); ok {
-			return k[:]
-		}
+	if d, ok := program.Digest(); ok {
+		return d[:]
 	}
 	// Unknown program: no output can be reused across runs.
 	var k [16]byte
@@ -53,30 +50,6 @@ var programKeyOnce = sync.OnceValue(func() []byte {
 	}
 	return k[:]
 })
-
-// fileKey is hashParts of the file at path's bytes, read a piece at a
-// time: the program is tens of megabytes, which the build need not hold.
-func fileKey(path string) (key, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return key{}, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return key{}, false
-	}
-	h := sha256.New()
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(fi.Size()))
-	h.Write(n[:])
-	if c, err := io.Copy(h, f); err != nil || c != fi.Size() {
-		return key{}, false
-	}
-	var k key
-	copy(k[:], h.Sum(nil))
-	return k, true
-}
 
 // programKey identifies the running agentcards binary.
 func programKey() []byte { return programKeyOnce() }
