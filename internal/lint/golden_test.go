@@ -20,7 +20,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/lint"
 )
 
@@ -76,15 +75,7 @@ func guardSources(t *testing.T) []guardCard {
 	}
 	files = append(files, "testdata/base-card.json", "testdata/bench-card.json")
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := card.Decode(data, card.Strict)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, guardCard{filepath.Base(f), doc})
+		out = append(out, guardCard{filepath.Base(f), readCard(t, f)})
 	}
 	return out
 }
