@@ -52,34 +52,22 @@ func (ls *litSet) bit(lit string) uint64 {
 
 // in returns the set of the strings that s holds, byte for byte: bit i
 // says strings.Contains(s, lits[i]).
-func (ls *litSet) in(s string) uint64 {
-	var found uint64
-	for i := 0; i < len(s); i++ {
-		m := ls.first[s[i]] &^ found
-		if m == 0 {
-			continue
-		}
-		found |= m & ls.single
-		if i+1 == len(s) {
-			break
-		}
-		for m &= ls.second[s[i+1]]; m != 0; m &= m - 1 {
-			b := bits.TrailingZeros64(m)
-			if lit := ls.lits[b]; len(s)-i >= len(lit) && s[i:i+len(lit)] == lit {
-				found |= 1 << b
-			}
-		}
-	}
-	return found
-}
+func (ls *litSet) in(s string) uint64 { return ls.scan(s, false) }
 
 // inLower returns the set of the strings that s, lower-cased as ASCII
 // (A to Z as a to z), holds; the strings must hold no upper-case letter.
 // For ASCII s, bit i says strings.Contains(strings.ToLower(s), lits[i]).
-func (ls *litSet) inLower(s string) uint64 {
+func (ls *litSet) inLower(s string) uint64 { return ls.scan(s, true) }
+
+// scan is in, or inLower when fold is set.
+func (ls *litSet) scan(s string, fold bool) uint64 {
+	first, second := &ls.first, &ls.second
+	if fold {
+		first, second = &ls.firstFold, &ls.secondFold
+	}
 	var found uint64
 	for i := 0; i < len(s); i++ {
-		m := ls.firstFold[s[i]] &^ found
+		m := first[s[i]] &^ found
 		if m == 0 {
 			continue
 		}
@@ -87,9 +75,13 @@ func (ls *litSet) inLower(s string) uint64 {
 		if i+1 == len(s) {
 			break
 		}
-		for m &= ls.secondFold[s[i+1]]; m != 0; m &= m - 1 {
+		for m &= second[s[i+1]]; m != 0; m &= m - 1 {
 			b := bits.TrailingZeros64(m)
-			if lit := ls.lits[b]; len(s)-i >= len(lit) && equalLower(s[i:i+len(lit)], lit) {
+			lit := ls.lits[b]
+			if len(s)-i < len(lit) {
+				continue
+			}
+			if at := s[i : i+len(lit)]; fold && equalLower(at, lit) || !fold && at == lit {
 				found |= 1 << b
 			}
 		}
