@@ -38,8 +38,26 @@ type Regexp struct {
 	index *table
 	// alts are the expression's alternatives, in its order, when it is
 	// split; always are those without literals, which always run.
-	alts   []*regexp.Regexp
+	alts   []*alternative
 	always []int
+}
+
+// alternative is one alternative of a split expression, compiled the
+// first time it runs: compiling one takes its source text, which
+// regexp/syntax works out slowly, and most alternatives of a large choice
+// never run in a process that reads little text.
+type alternative struct {
+	tree *syntax.Regexp
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// regexp is the alternative, compiled; nil in the unforeseen case that
+// its source text does not compile, when the caller runs the whole
+// expression instead.
+func (a *alternative) regexp() *regexp.Regexp {
+	a.once.Do(func() { a.re, _ = regexp.Compile(a.tree.String()) })
+	return a.re
 }
 
 // MustCompile compiles expr as regexp.MustCompile does, and works out its
@@ -79,7 +97,7 @@ func (p *Regexp) split(subs []*syntax.Regexp) bool {
 		return false
 	}
 	for i, sub := range subs {
-		p.alts = append(p.alts, regexp.MustCompile(sub.String()))
+		p.alts = append(p.alts, &alternative{tree: sub})
 		if needs[i] == nil {
 			p.always = append(p.always, i)
 		}
@@ -122,7 +140,14 @@ func (p *Regexp) MatchString(s string) bool {
 		return p.re.MatchString(s)
 	}
 	for i, a := range p.alts {
-		if may.has(i) && a.MatchString(s) {
+		if !may.has(i) {
+			continue
+		}
+		re := a.regexp()
+		if re == nil {
+			return p.re.MatchString(s)
+		}
+		if re.MatchString(s) {
 			return true
 		}
 	}
@@ -149,7 +174,11 @@ func (p *Regexp) FindStringIndex(s string) []int {
 		if !may.has(i) {
 			continue
 		}
-		if loc := a.FindStringIndex(s); loc != nil && (best == nil || loc[0] < best[0]) {
+		re := a.regexp()
+		if re == nil {
+			return p.re.FindStringIndex(s)
+		}
+		if loc := re.FindStringIndex(s); loc != nil && (best == nil || loc[0] < best[0]) {
 			best = loc
 		}
 	}

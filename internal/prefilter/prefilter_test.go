@@ -3,6 +3,7 @@ package prefilter
 import (
 	"math/rand/v2"
 	"reflect"
+	"regexp/syntax"
 	"regexp"
 	"slices"
 	"strings"
@@ -274,4 +275,19 @@ func BenchmarkEveryAlternativePossible(b *testing.B) {
 			p.FindStringIndex(text)
 		}
 	})
+}
+
+// TestAlternativeThatDoesNotCompile checks that an alternative whose
+// source text does not compile (never seen: regexp/syntax's own text of a
+// parsed expression) runs the whole expression instead of failing.
+func TestAlternativeThatDoesNotCompile(t *testing.T) {
+	p := MustCompile(`abc|xyz`)
+	if len(p.alts) != 2 {
+		t.Fatalf("%d alternatives, want 2", len(p.alts))
+	}
+	// x{2000} parses as a tree but is beyond what regexp compiles.
+	p.alts[1].tree = &syntax.Regexp{Op: syntax.OpRepeat, Min: 2000, Max: 2000, Sub: []*syntax.Regexp{p.alts[1].tree}}
+	for _, s := range []string{"xyz", "abc and xyz", "xyz abc", "none"} {
+		same(t, p, p.Regexp(), s)
+	}
 }
