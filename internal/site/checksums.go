@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -183,6 +184,24 @@ func agentFileIndex(name string) int {
 		}
 	}
 	return slices.Index(agentFileNames, name)
+}
+
+// sumsNames is what the secret scan reads of layout.SumsFile's text: its
+// names, one per line. Each sum is the SHA-256 of a file the scan read
+// (or of one found as written, which it read then), which holds nothing
+// of a key; read as hex, 64 digits a line, the sums only cost the scan
+// time: a 10,000-agent site's file is 3 MB of them.
+func sumsNames(text []byte) []byte {
+	names := make([]byte, 0, len(text)/2)
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte{'\n'})
+		if _, name, ok := bytes.Cut(line, []byte("  ")); ok {
+			line = name
+		}
+		names = append(append(names, line...), '\n')
+		text = rest
+	}
+	return names
 }
 
 // sumsText is layout.SumsFile's text, of sums sorted by name. Names that

@@ -1,7 +1,10 @@
 package site
 
 import (
+	"crypto"
+	"crypto/ed25519"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -128,6 +131,39 @@ func TestAgentFileIndex(t *testing.T) {
 	for _, name := range []string{"", layout.WellKnown, layout.WellKnown + "/index.html", layout.CardFile, "x/" + layout.CardFile, layout.WellKnown + "/x.json", "index.htm"} {
 		if got := agentFileIndex(name); got != -1 {
 			t.Errorf("agentFileIndex(%q) = %d, want -1", name, got)
+		}
+	}
+}
+
+// TestSumsFileNamesScanned checks that the secret scan reads the names of
+// layout.SumsFile: a name holding a key the build holds, in hex, fails the
+// write, as it would in any other file; the sums beside the names are
+// SHA-256 digests of scanned files, which sumsNames leaves out.
+func TestSumsFileNamesScanned(t *testing.T) {
+	_, key, _ := ed25519.GenerateKey(nil)
+	scanner, err := secret.NewScanner([]crypto.Signer{key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &tree{root: t.TempDir(), fresh: true, st: newTreeState(), secrets: scanner}
+	var sum [32]byte
+	copy(sum[:], "any sum at all, of 32 bytes here")
+	plain := sumsText([]namedSum{{"index.html", sum}, {"agents/a/index.html", sum}})
+	if _, err := b.write(layout.SumsFile, plain); err != nil {
+		t.Fatalf("a sums file of plain names: %v", err)
+	}
+	if got, want := string(sumsNames(plain)), "index.html\nagents/a/index.html\n"; got != want {
+		t.Errorf("sumsNames = %q, want %q", got, want)
+	}
+	for _, name := range []string{
+		fmt.Sprintf("agents/%x/index.html", key.Seed()),
+		fmt.Sprintf("agents/a\nb/%x", key.Seed()), // escaped its way
+	} {
+		text := sumsText([]namedSum{{"index.html", sum}, {name, sum}})
+		_, err := b.write(layout.SumsFile, text)
+		var leak *LeakError
+		if !errors.As(err, &leak) {
+			t.Errorf("a sums file naming %q was written: %v", name, err)
 		}
 	}
 }

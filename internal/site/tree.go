@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/regular"
 	"github.com/agentcards/agentcards/internal/secret"
 )
@@ -177,7 +178,11 @@ func (t *tree) writeFile(rel string, data []byte) (fileSum, error) {
 			return fileSum{}, fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, t.root)
 		}
 	}
-	st, err := writeOutput(t.secrets, t.root, p, data)
+	scanned := data
+	if rel == layout.SumsFile {
+		scanned = sumsNames(data)
+	}
+	st, err := writeOutput(t.secrets, t.root, p, data, scanned)
 	if err != nil {
 		return fileSum{}, err
 	}
@@ -383,11 +388,12 @@ func (t *tree) pruneUnknown(agents map[string]bool) error {
 	return t.removeOthers("agents", agents)
 }
 
-// writeOutput writes one file of the new tree under root, after scanning
-// it for private key material: every byte the build publishes passes here.
+// writeOutput writes data as one file of the new tree under root, after
+// scanning it (scanned: data, or all of it but what cannot hold anything)
+// for private key material: every byte the build publishes passes here.
 // It returns the file as written.
-func writeOutput(secrets *secret.Scanner, root, path string, data []byte) (fileStat, error) {
-	if f, found := secrets.Scan(path, data); found {
+func writeOutput(secrets *secret.Scanner, root, path string, data, scanned []byte) (fileStat, error) {
+	if f, found := secrets.Scan(path, scanned); found {
 		rel, err := filepath.Rel(root, path)
 		if err != nil {
 			rel = path
