@@ -73,6 +73,34 @@ func minimal(set []string) []string {
 	return out
 }
 
+// addMinimal is minimal(union(set, add)) for a set that minimal leaves
+// as it is: of set's strings only those that hold one of add's can go, so
+// each of set's is tried against add's alone.
+func addMinimal(set, add []string) []string {
+	fresh := union(nil, add)
+	fresh = slices.DeleteFunc(fresh, func(s string) bool { return slices.Contains(set, s) })
+	holdsOther := func(s string, in []string) bool {
+		for _, t := range in {
+			if len(t) < len(s) && strings.Contains(s, t) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, s := range set {
+		if !holdsOther(s, fresh) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range fresh {
+		if !holdsOther(s, set) && !holdsOther(s, fresh) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // nonEmpty returns set when none of its strings is empty, else nil.
 func nonEmpty(set []string) []string {
 	if set == nil || slices.Contains(set, "") {
@@ -153,10 +181,12 @@ func needOfInfo(in info) []string {
 // and the need kept is the best of the pieces' (the one whose shortest
 // string is longest, then the one with fewest strings).
 func (l literals) concat(subs []*syntax.Regexp) info {
-	var best []string
+	var best, bestMinimal []string
 	consider := func(set []string) {
-		if set = nonEmpty(set); set != nil && better(set, best) {
-			best = set
+		if set = nonEmpty(set); set != nil {
+			if m := minimal(set); best == nil || better(m, bestMinimal) {
+				best, bestMinimal = set, m
+			}
 		}
 	}
 	run := []string{""} // the exact strings of the pieces joined so far
@@ -199,7 +229,7 @@ func (l literals) alternate(subs []*syntax.Regexp) info {
 		}
 		n := needOfInfo(in)
 		if needKnown && n != nil && len(need)+len(n) <= maxNeed {
-			need = minimal(union(need, n))
+			need = addMinimal(need, n)
 		} else {
 			needKnown = false
 		}
@@ -219,13 +249,10 @@ func (l literals) alternate(subs []*syntax.Regexp) info {
 // with fewer strings is the better (each string is one search).
 const selective = 5
 
-// better reports whether set a narrows text more than b: its shortest
-// string is longer (up to selective), or as long with fewer strings.
+// better reports whether set a narrows text more than b, both as minimal
+// leaves them: its shortest string is longer (up to selective), or as
+// long with fewer strings.
 func better(a, b []string) bool {
-	if b == nil {
-		return true
-	}
-	a, b = minimal(a), minimal(b)
 	la, lb := min(shortest(a), selective), min(shortest(b), selective)
 	return la > lb || la == lb && len(a) < len(b)
 }
@@ -268,7 +295,7 @@ func union(a, b []string) []string {
 // classStrings is the characters of a class given by rune ranges, as
 // runes gives them, or nil when there are too many.
 func (l literals) classStrings(ranges []rune) []string {
-	var out []string
+	var seen []rune // each character as a string of it is, once
 	for i := 0; i+1 < len(ranges); i += 2 {
 		lo, hi := ranges[i], ranges[i+1]
 		if lo <= utf8.RuneError && utf8.RuneError <= hi {
@@ -278,32 +305,55 @@ func (l literals) classStrings(ranges []rune) []string {
 			return nil
 		}
 		for r := lo; r <= hi; r++ {
-			s := l.runes([]rune{r})
-			if !slices.Contains(out, s) {
-				out = append(out, s)
+			c := r
+			if l.caseless {
+				c = foldRune(r)
 			}
-			if len(out) > maxSet/4 {
+			if !utf8.ValidRune(c) {
+				c = utf8.RuneError // as a string holds it
+			}
+			if !slices.Contains(seen, c) {
+				seen = append(seen, c)
+			}
+			if len(seen) > maxSet/4 {
 				return nil
 			}
 		}
 	}
+	if seen == nil {
+		return nil
+	}
+	out := make([]string, len(seen))
+	for i, c := range seen {
+		out[i] = string(c)
+	}
 	return out
 }
 
-// foldRunes is runes as fold sees them: each rune replaced by the least
-// rune it matches without case (so "k", "K" and the Kelvin sign are all
-// "K"), which for ASCII letters is the upper-case letter.
+// foldRunes is runes as fold sees them: each rune replaced by foldRune's.
 func foldRunes(runes []rune) string {
 	var b strings.Builder
 	for _, r := range runes {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		// A least rune outside ASCII means no rune this one matches is
-		// in ASCII text: the literal then passes no text fold reads,
-		// which is right.
-		b.WriteRune(least)
+		b.WriteRune(foldRune(r))
 	}
 	return b.String()
+}
+
+// foldRune is the least rune r matches without case (so "k", "K" and the
+// Kelvin sign are all "K"), which for ASCII letters is the upper-case
+// letter. A least rune outside ASCII means no rune this one matches is in
+// ASCII text: the literal then passes no text fold reads, which is right.
+func foldRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		// In ASCII any other character folds to no other.
+		if 'a' <= r && r <= 'z' {
+			r -= 'a' - 'A'
+		}
+		return r
+	}
+	least := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		least = min(least, f)
+	}
+	return least
 }

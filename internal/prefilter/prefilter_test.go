@@ -3,11 +3,13 @@ package prefilter
 import (
 	"math/rand/v2"
 	"reflect"
-	"regexp/syntax"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // expressions are shaped as the linter's are: choices of phrases, case
@@ -289,5 +291,98 @@ func TestAlternativeThatDoesNotCompile(t *testing.T) {
 	p.alts[1].tree = &syntax.Regexp{Op: syntax.OpRepeat, Min: 2000, Max: 2000, Sub: []*syntax.Regexp{p.alts[1].tree}}
 	for _, s := range []string{"xyz", "abc and xyz", "xyz abc", "none"} {
 		same(t, p, p.Regexp(), s)
+	}
+}
+
+// TestAddMinimal checks addMinimal against minimal(union(...)) on random
+// sets of short strings over a small alphabet, where strings often hold
+// one another.
+func TestAddMinimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	word := func() string {
+		b := make([]byte, 1+rng.IntN(4))
+		for i := range b {
+			b[i] = "abc"[rng.IntN(3)]
+		}
+		return string(b)
+	}
+	words := func() []string {
+		out := make([]string, rng.IntN(6))
+		for i := range out {
+			out[i] = word()
+		}
+		return out
+	}
+	for range 20000 {
+		set := minimal(union(nil, words()))
+		for range 3 {
+			add := words()
+			want := minimal(union(set, add))
+			got := addMinimal(set, add)
+			if !slices.Equal(got, want) {
+				t.Fatalf("addMinimal(%q, %q) = %q, want %q", set, add, got, want)
+			}
+			set = got
+		}
+	}
+}
+
+// TestFoldRunesASCII checks foldRunes' shortcut for ASCII against the
+// least rune of each character's fold orbit.
+func TestFoldRunesASCII(t *testing.T) {
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		if got := foldRunes([]rune{r}); got != string(least) {
+			t.Errorf("foldRunes(%q) = %q, want %q", r, got, least)
+		}
+	}
+}
+
+// classStringsPlain is classStrings as it was first written: a string per
+// character, folded as runes folds it, each looked up among those found.
+func classStringsPlain(l literals, ranges []rune) []string {
+	var out []string
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := ranges[i], ranges[i+1]
+		if lo <= utf8.RuneError && utf8.RuneError <= hi {
+			return nil
+		}
+		if hi-lo >= maxSet {
+			return nil
+		}
+		for r := lo; r <= hi; r++ {
+			s := l.runes([]rune{r})
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+			if len(out) > maxSet/4 {
+				return nil
+			}
+		}
+	}
+	return out
+}
+
+// TestClassStrings checks classStrings against classStringsPlain on
+// random classes around ASCII letters, the Kelvin sign and long s, the
+// surrogates (which a string holds as U+FFFD) and U+FFFD itself.
+func TestClassStrings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	bases := []rune{0, 'A', 'a', 'k' - 3, 0x17f - 2, 0x212a - 2, 0xd7fe, 0xdffe, 0xfffa, 0x10fffe, 0x1e9e - 1}
+	for range 20000 {
+		var ranges []rune
+		for range rng.IntN(4) {
+			lo := bases[rng.IntN(len(bases))] + rune(rng.IntN(8))
+			ranges = append(ranges, lo, lo+rune(rng.IntN(20)))
+		}
+		for _, caseless := range []bool{false, true} {
+			l := literals{caseless}
+			if got, want := l.classStrings(ranges), classStringsPlain(l, ranges); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+				t.Fatalf("classStrings(%U), caseless %v = %q, want %q", ranges, caseless, got, want)
+			}
+		}
 	}
 }
