@@ -104,8 +104,8 @@ func (s *splitter) line(b []byte, off int64, line int) error {
 		}
 		if !s.sawHead && !s.inAgent && i < len(b) && b[i] != '#' && b[i] != '\n' && b[i] != '\r' {
 			// A root key: agents must not be defined here.
-			keys, _, ok := readKeys(b[i:])
-			if !ok || len(keys) > 0 && keys[0] == "agents" {
+			agents, _, _, ok := readKey(b[i:])
+			if !ok || agents {
 				return errIrregular
 			}
 		}
@@ -120,8 +120,8 @@ func (s *splitter) header(b []byte, off int64, line int) error {
 	if array {
 		k = 2
 	}
-	keys, n, ok := readKeys(b[k:])
-	if !ok || len(keys) == 0 {
+	agents, parts, n, ok := readKey(b[k:])
+	if !ok {
 		return errIrregular
 	}
 	rest := b[k+n:]
@@ -137,18 +137,18 @@ func (s *splitter) header(b []byte, off int64, line int) error {
 		return errIrregular
 	}
 	switch {
-	case keys[0] != "agents":
+	case !agents:
 		if s.inAgent {
 			s.close(off)
 			s.cur = &span{off: off, line: line}
 		}
 		s.inAgent = false
 		s.sawHead = true
-	case len(keys) == 1 && array:
+	case parts == 1 && array:
 		s.close(off)
 		s.cur = &span{off: off, line: line}
 		s.inAgent = true
-	case len(keys) == 1:
+	case parts == 1:
 		return errIrregular // [agents]: let the TOML library say what is wrong
 	default:
 		// A sub-table of the current agent, which must run on from it.
@@ -162,6 +162,15 @@ func (s *splitter) header(b []byte, off int64, line int) error {
 // scan follows strings, comments and brackets through the rest of a line.
 func (s *splitter) scan(b []byte) error {
 	for i := 0; i < len(b); i++ {
+		if s.ml == 0 {
+			// Most bytes outside strings change nothing.
+			for i < len(b) && !splitSpecial[b[i]] {
+				i++
+			}
+			if i == len(b) {
+				return nil
+			}
+		}
 		if s.ml != 0 {
 			j, closed := endMultiline(b, i, s.ml)
 			i = j
@@ -191,11 +200,23 @@ func (s *splitter) scan(b []byte) error {
 	return nil
 }
 
+// splitSpecial marks the bytes scan acts on outside strings.
+var splitSpecial = func() (t [256]bool) {
+	for _, c := range []byte("#\"'[]{}") {
+		t[c] = true
+	}
+	return t
+}()
+
 // endString returns the index of the closing quote of the one-line string
 // opening at b[i], or the end of the line.
 func endString(b []byte, i int) int {
 	q := b[i]
 	for i++; i < len(b); i++ {
+		// Only a quote, a backslash or a new line can matter.
+		if i = nextOf3(b, i, q, '\\', '\n'); i >= len(b) {
+			break
+		}
 		switch b[i] {
 		case '\\':
 			if q == '"' {
@@ -214,6 +235,10 @@ func endString(b []byte, i int) int {
 // returns the index of the last byte consumed and whether the string closed.
 func endMultiline(b []byte, i int, q byte) (int, bool) {
 	for ; i < len(b); i++ {
+		// Only a quote or a backslash can matter.
+		if i = nextOf3(b, i, q, '\\', q); i >= len(b) {
+			break
+		}
 		switch {
 		case b[i] == '\\' && q == '"':
 			i++
@@ -229,46 +254,52 @@ func endMultiline(b []byte, i int, q byte) (int, bool) {
 	return len(b) - 1, false
 }
 
-// readKeys reads a dotted key at the start of b (after optional blanks) and
-// returns its parts and how many bytes it took; ok is false when a part is
-// not a key TOML allows on one line.
-func readKeys(b []byte) (keys []string, n int, ok bool) {
+// readKey reads a dotted key at the start of b (after optional blanks):
+// whether its first part is "agents", how many parts it has and how many
+// bytes it took; ok is false when a part is not a key TOML allows on one
+// line. Bare parts, nearly all, are read in place.
+func readKey(b []byte) (agents bool, parts, n int, ok bool) {
 	i := 0
 	for {
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++
 		}
 		if i >= len(b) {
-			return nil, 0, false
+			return false, 0, 0, false
 		}
+		var part []byte
 		switch c := b[i]; {
 		case c == '"':
 			j := endString(b, i)
 			if j <= i || j >= len(b) || b[j] != '"' {
-				return nil, 0, false
+				return false, 0, 0, false
 			}
 			k, err := strconv.Unquote(string(b[i : j+1]))
 			if err != nil {
-				return nil, 0, false
+				return false, 0, 0, false
 			}
-			keys = append(keys, k)
+			part = []byte(k)
 			i = j + 1
 		case c == '\'':
 			j := endString(b, i)
 			if j <= i || j >= len(b) || b[j] != '\'' {
-				return nil, 0, false
+				return false, 0, 0, false
 			}
-			keys = append(keys, string(b[i+1:j]))
+			part = b[i+1 : j]
 			i = j + 1
 		case isBare(c):
 			st := i
 			for i < len(b) && isBare(b[i]) {
 				i++
 			}
-			keys = append(keys, string(b[st:i]))
+			part = b[st:i]
 		default:
-			return nil, 0, false
+			return false, 0, 0, false
 		}
+		if parts == 0 {
+			agents = string(part) == "agents"
+		}
+		parts++
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++
 		}
@@ -276,7 +307,7 @@ func readKeys(b []byte) (keys []string, n int, ok bool) {
 			i++
 			continue
 		}
-		return keys, i, true
+		return agents, parts, i, true
 	}
 }
 

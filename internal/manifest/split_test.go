@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -187,5 +188,69 @@ func TestWholeReadKeyKeepsTypes(t *testing.T) {
 	}
 	if string(raws[0]) == string(raws[1]) {
 		t.Errorf("1000000 and 1e6 give the same key: %s", raws[0])
+	}
+}
+
+// endStringRef and endMultilineRef are endString and endMultiline as
+// first written, one byte at a time: the references the faster ones are
+// held to.
+func endStringRef(b []byte, i int) int {
+	q := b[i]
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			if q == '"' {
+				i++
+			}
+		case q:
+			return i
+		case '\n':
+			return i
+		}
+	}
+	return len(b) - 1
+}
+
+func endMultilineRef(b []byte, i int, q byte) (int, bool) {
+	for ; i < len(b); i++ {
+		switch {
+		case b[i] == '\\' && q == '"':
+			i++
+		case b[i] == q && i+2 < len(b) && b[i+1] == q && b[i+2] == q:
+			i += 2
+			for k := 0; k < 2 && i+1 < len(b) && b[i+1] == q; k++ {
+				i++
+			}
+			return i, true
+		}
+	}
+	return len(b) - 1, false
+}
+
+// TestStringEndsMatchReference: over random lines of quotes, backslashes,
+// new lines and other text, endString and endMultiline stop where their
+// references do, from every position.
+func TestStringEndsMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("ab\"'\\\n#")
+	for range 20000 {
+		b := make([]byte, 1+rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		for i := range b {
+			if b[i] == '"' || b[i] == '\'' {
+				if got, want := endString(b, i), endStringRef(b, i); got != want {
+					t.Fatalf("endString(%q, %d) = %d, want %d", b, i, got, want)
+				}
+			}
+			for _, q := range []byte{'"', '\''} {
+				gi, gc := endMultiline(b, i, q)
+				wi, wc := endMultilineRef(b, i, q)
+				if gi != wi || gc != wc {
+					t.Fatalf("endMultiline(%q, %d, %q) = %d, %v, want %d, %v", b, i, q, gi, gc, wi, wc)
+				}
+			}
+		}
 	}
 }
