@@ -28,6 +28,16 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 	}
 	build.TuneMemory(getenv)
 
+	var cache <-chan *lintcache.Cache
+	if !isCI(getenv) {
+		// Under CI every build starts on a fresh machine: nothing to
+		// keep, and nothing read that a runner did not write. Else the
+		// cache (and the program's digest, its key) is read while the
+		// manifest is; the manifest's folder is that of its path.
+		opened := make(chan *lintcache.Cache, 1)
+		go func() { opened <- lintcache.Open(filepath.Dir(*manifestPath), getenv) }()
+		cache = opened
+	}
 	src, err := manifest.Open(*manifestPath)
 	if err != nil {
 		if problems := manifestProblems(err, *manifestPath, stderr); problems != nil {
@@ -52,13 +62,11 @@ func runBuild(args []string, stdout, stderr io.Writer, getenv env) error {
 			return err
 		}
 	}
-	var cache *lintcache.Cache
-	if !isCI(getenv) {
-		// Under CI every build starts on a fresh machine: nothing to
-		// keep, and nothing read that a runner did not write.
-		cache = lintcache.Open(src.Head.Dir, getenv)
+	var lints *lintcache.Cache
+	if cache != nil {
+		lints = <-cache
 	}
-	res, err := build.Run(build.Options{Source: src, Keys: privs, Secret: getenv(sign.EnvSigningKey), AllowDev: !isCI(getenv), OutDir: out, LintCache: cache})
+	res, err := build.Run(build.Options{Source: src, Keys: privs, Secret: getenv(sign.EnvSigningKey), AllowDev: !isCI(getenv), OutDir: out, LintCache: lints})
 	if errors.Is(err, keyring.ErrDevKeyRefused) {
 		return fmt.Errorf("no signing key, and CI=%s: refusing to sign with a development key. Give the key through $%s (a secret holding the PEM) or -key FILE; see README, \"Signing keys\"", getenv("CI"), sign.EnvSigningKey)
 	}
