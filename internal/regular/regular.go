@@ -64,7 +64,31 @@ func ReadFile(path string) ([]byte, error) {
 	if !os.SameFile(st, fst) {
 		return nil, &Error{path, "replaced while it was read"}
 	}
-	return io.ReadAll(f)
+	return readAll(f, fst.Size())
+}
+
+// readAll reads f to its end into a buffer of the size f had (one byte
+// more, to see the end without growing it), as os.ReadFile does: where
+// io.ReadAll, growing from 512 bytes, copies and clears a large file's
+// bytes many times over. A file that grew meanwhile is read whole too.
+func readAll(f io.Reader, size int64) ([]byte, error) {
+	if size < 0 || size >= 1<<40 {
+		size = 0
+	}
+	data := make([]byte, 0, size+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // ReadDir lists dir, which must be a real folder (not a symbolic link to

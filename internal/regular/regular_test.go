@@ -3,6 +3,7 @@
 package regular
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 )
 
 func TestReadFileAndDir(t *testing.T) {
@@ -51,5 +53,24 @@ func TestReadFileAndDir(t *testing.T) {
 	}
 	if _, err := ReadFile(dir); err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Errorf("a folder read as a file: %v", err)
+	}
+}
+
+// TestReadAllAnySizeHint checks that readAll reads a reader whole
+// whatever size it is told: right, too small (a file that grew, or one
+// that says 0 as /proc's do), too large (one that shrank) or nonsense,
+// through reads that return a few bytes at a time.
+func TestReadAllAnySizeHint(t *testing.T) {
+	want := bytes.Repeat([]byte("0123456789"), 1000)
+	for _, size := range []int64{int64(len(want)), 0, 1, 511, int64(len(want)) - 1, int64(len(want)) + 1, 3 * int64(len(want)), -1} {
+		got, err := readAll(iotest.HalfReader(bytes.NewReader(want)), size)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("size %d: read %d bytes, %v; want %d", size, len(got), err, len(want))
+		}
+	}
+	// The first read fills the 101 bytes the hint gives; the second fails.
+	got, err := readAll(iotest.TimeoutReader(bytes.NewReader(want)), 100)
+	if !errors.Is(err, iotest.ErrTimeout) || !bytes.Equal(got, want[:101]) {
+		t.Errorf("a failing read: %d bytes, %v", len(got), err)
 	}
 }
