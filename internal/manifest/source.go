@@ -78,7 +78,11 @@ type readerAtSeeker interface {
 
 func open(name, dir string, r readerAtSeeker) (*Source, error) {
 	s := &Source{name: name, r: r}
-	l, err := split(r)
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, err
+	}
+	l, err := splitAt(r, size, runtime.GOMAXPROCS(0))
 	if errors.Is(err, errIrregular) {
 		if _, err := r.Seek(0, io.SeekStart); err != nil {
 			return nil, err

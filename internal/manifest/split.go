@@ -36,7 +36,8 @@ type splitter struct {
 	out     layout
 	inAgent bool // the current section belongs to the last agent
 	cur     *span
-	sawHead bool // a [table] header that is not the root has been seen
+	sawHead bool  // a [table] header that is not the root has been seen
+	off     int64 // where read stopped
 }
 
 // split finds the layout of the manifest read from r. It reads r once, in
@@ -45,10 +46,20 @@ type splitter struct {
 // sub-table after another table, a header it cannot read) gives
 // errIrregular.
 func split(r io.Reader) (*layout, error) {
-	br := bufio.NewReaderSize(r, 1<<20)
-	s := &splitter{}
-	s.cur = &span{line: 1}
-	var off int64
+	s := &splitter{cur: &span{line: 1}}
+	if _, err := s.read(r, 0, 1<<20); err != nil {
+		return nil, err
+	}
+	s.close(s.off)
+	return &s.out, nil
+}
+
+// read follows the lines of r, which start at offset off of the manifest,
+// through a buffer of bufSize bytes (longer lines are put together), and
+// returns how many it read; s.off is then the offset after them. The
+// section open at the end is left open.
+func (s *splitter) read(r io.Reader, off int64, bufSize int) (lines int, err error) {
+	br := bufio.NewReaderSize(r, bufSize)
 	line := 1
 	var long []byte
 	for {
@@ -63,7 +74,7 @@ func split(r io.Reader) (*layout, error) {
 		}
 		if len(chunk) > 0 {
 			if perr := s.line(chunk, off, line); perr != nil {
-				return nil, perr
+				return 0, perr
 			}
 			off += int64(len(chunk))
 			line++
@@ -72,11 +83,11 @@ func split(r io.Reader) (*layout, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 	}
-	s.close(off)
-	return &s.out, nil
+	s.off = off
+	return line - 1, nil
 }
 
 // close ends the current section at off.

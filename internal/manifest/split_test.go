@@ -254,3 +254,53 @@ func TestStringEndsMatchReference(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitAtSameAsSplit: cut into pieces on several cores, any manifest
+// splits as it does in one piece, to the same layout or the same error,
+// also where a piece would start inside a multi-line string or value
+// that holds an "[[agents]]" line.
+func TestSplitAtSameAsSplit(t *testing.T) {
+	defer func(min, piece int64) { parallelSplitMin, parallelPieceMin = min, piece }(parallelSplitMin, parallelPieceMin)
+	parallelSplitMin, parallelPieceMin = 1, 1
+	fragments := []string{
+		"[site]\nbaseUrl = \"https://x.example.com\"\n",
+		"[[agents]]\nid = \"a\"\n",
+		"[[agents]]\r\nid = \"b\"\r\n",
+		"  [[agents]]\n",
+		"description = \"\"\"\nline\n[[agents]]\nmore\n\"\"\"\n",
+		"d = '''\n[[agents]]\n'''\n",
+		"tags = [\n\"t\",\n\"[u]\",\n]\n",
+		"x = [\n[[agents]]\n]\n",
+		"p = { a = [\n[[agents]]\n] }\n",
+		"[agents.capabilities]\nstreaming = true\n",
+		"[[agents.skills]]\nid = \"s\"\n",
+		"# comment\n[[agents]] # c\n",
+		"[other]\nk = 1\n",
+		"agents = 1\n",
+		"s = \"unterminated\n",
+		"name = \"a \\\" [[agents]]\"\n",
+		"[agents]\n",
+		"\n",
+	}
+	rng := rand.New(rand.NewPCG(5, 8))
+	for range 2000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(14) {
+			b.WriteString(fragments[rng.IntN(len(fragments))])
+		}
+		src := []byte(b.String())
+		if rng.IntN(4) == 0 {
+			src = src[:rng.IntN(len(src)+1)]
+		}
+		want, werr := split(bytes.NewReader(src))
+		for workers := 2; workers <= 5; workers++ {
+			got, gerr := splitAt(bytes.NewReader(src), int64(len(src)), workers)
+			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+				t.Fatalf("%d workers: error %v, want %v\nsource:\n%s", workers, gerr, werr, src)
+			}
+			if werr == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("%d workers: layout %+v, want %+v\nsource:\n%s", workers, got, want, src)
+			}
+		}
+	}
+}
