@@ -8,11 +8,11 @@ type table struct {
 	hasSingle bool
 	single    [256 / 64]uint64 // one-byte literals
 	singleIDs map[byte][]int
-	heads     [256 * 256 / 64]uint64 // the first two bytes of every literal of two bytes or more
-	pairs     [256 * 256 / 64]uint64 // the first two bytes of two- and three-byte literals
-	byPair    map[uint16][]entry
+	heads     [256 * 256 / 64]uint64     // the first two bytes of every literal of two bytes or more
+	pairs     [256 * 256 / 64]uint64     // the first two bytes of two- and three-byte literals
+	byPair    groups                     // two- and three-byte literals, by their first two bytes
 	quads     [1 << quadBits / 64]uint64 // a hash of the first four bytes of longer literals
-	byQuad    map[uint32][]entry
+	byQuad    groups                     // longer literals, by their first four bytes
 }
 
 // quadBits is the size of the hash of four bytes: 8 KiB of bits.
@@ -22,10 +22,26 @@ const quadBits = 16
 type entry struct {
 	lit string
 	id  int
+	// next is the literal's bytes 4 to 7, as quad reads them, of which
+	// mask keeps those it has: text holds a literal of four bytes or more
+	// at i only if quad(text, i+4)&mask is next, which is compared
+	// before the literal itself (the literals sharing a first four bytes,
+	// "you are now", "you will act as" ..., are many).
+	next, mask uint32
+}
+
+// newEntry is the entry of lit, standing for id.
+func newEntry(lit string, id int) entry {
+	e := entry{lit: lit, id: id}
+	for j := 4; j < min(len(lit), 8); j++ {
+		e.next |= uint32(lit[j]) << (8 * (j - 4))
+		e.mask |= 0xFF << (8 * (j - 4))
+	}
+	return e
 }
 
 func newTable() *table {
-	return &table{singleIDs: map[byte][]int{}, byPair: map[uint16][]entry{}, byQuad: map[uint32][]entry{}}
+	return &table{singleIDs: map[byte][]int{}}
 }
 
 // add adds lit, standing for id.
@@ -40,14 +56,78 @@ func (t *table) add(lit string, id int) {
 		k := uint16(lit[0])<<8 | uint16(lit[1])
 		t.heads[k/64] |= 1 << (k % 64)
 		t.pairs[k/64] |= 1 << (k % 64)
-		t.byPair[k] = append(t.byPair[k], entry{lit, id})
+		t.byPair.add(uint32(k), newEntry(lit, id))
 	default:
 		k := uint16(lit[0])<<8 | uint16(lit[1])
 		t.heads[k/64] |= 1 << (k % 64)
 		q := quad(lit, 0)
 		h := quadHash(q)
 		t.quads[h/64] |= 1 << (h % 64)
-		t.byQuad[q] = append(t.byQuad[q], entry{lit, id})
+		t.byQuad.add(q, newEntry(lit, id))
+	}
+}
+
+// groups holds entries by a key of 32 bits: an open-addressing table of
+// the keys, each with its entries, looked up in a few instructions where
+// a Go map's lookup takes tens (the scans look one up at every place a
+// text holds a literal's first bytes).
+type groups struct {
+	n     int
+	slots []group // a power of two of them, at most half used; nil when empty
+}
+
+// group is the entries of one key; ents is nil in an empty slot.
+type group struct {
+	key  uint32
+	ents []entry
+}
+
+// slot is where key's probe sequence starts.
+func (g *groups) slot(key uint32) uint32 {
+	h := key * 0x85EBCA6B
+	return (h ^ h>>15) & uint32(len(g.slots)-1)
+}
+
+// get returns the entries of key, or nil.
+func (g *groups) get(key uint32) []entry {
+	if g.slots == nil {
+		return nil
+	}
+	mask := uint32(len(g.slots) - 1)
+	for i := g.slot(key); ; i = (i + 1) & mask {
+		s := &g.slots[i]
+		if s.ents == nil || s.key == key {
+			return s.ents
+		}
+	}
+}
+
+// add appends e to the entries of key.
+func (g *groups) add(key uint32, e entry) {
+	if 2*(g.n+1) > len(g.slots) {
+		old := g.slots
+		g.slots = make([]group, max(16, 2*len(old)))
+		for _, s := range old {
+			if s.ents != nil {
+				*g.find(s.key) = s
+			}
+		}
+	}
+	s := g.find(key)
+	if s.ents == nil {
+		s.key = key
+		g.n++
+	}
+	s.ents = append(s.ents, e)
+}
+
+// find returns key's slot, or the empty one where it would go.
+func (g *groups) find(key uint32) *group {
+	mask := uint32(len(g.slots) - 1)
+	for i := g.slot(key); ; i = (i + 1) & mask {
+		if s := &g.slots[i]; s.ents == nil || s.key == key {
+			return s
+		}
 	}
 }
 
@@ -78,7 +158,7 @@ func scan[T string | []byte](t *table, text T, found func(id int) bool) {
 			continue // no literal of two bytes or more starts here
 		}
 		if t.pairs[k/64]&(1<<(k%64)) != 0 {
-			for _, e := range t.byPair[k] {
+			for _, e := range t.byPair.get(uint32(k)) {
 				if hasAt(text, i, e.lit) && found(e.id) {
 					return
 				}
@@ -91,9 +171,68 @@ func scan[T string | []byte](t *table, text T, found func(id int) bool) {
 		if h := quadHash(q); t.quads[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		for _, e := range t.byQuad[q] {
-			if hasAt(text, i, e.lit) && found(e.id) {
+		if i+8 > len(text) {
+			for _, e := range t.byQuad.get(q) {
+				if hasAt(text, i, e.lit) && found(e.id) {
+					return
+				}
+			}
+			continue
+		}
+		next := quad(text, i+4)
+		for _, e := range t.byQuad.get(q) {
+			if next&e.mask == e.next && hasAt(text, i, e.lit) && found(e.id) {
 				return
+			}
+		}
+	}
+}
+
+// mark sets may[id] for the id of each literal of t that text holds: what
+// scan does with a found that sets it, without the call per literal found,
+// and without comparing a literal whose id is set already (text holding it
+// once more changes nothing).
+func mark[T string | []byte](t *table, text T, may []bool) {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if t.hasSingle && t.single[c/64]&(1<<(c%64)) != 0 {
+			for _, id := range t.singleIDs[c] {
+				may[id] = true
+			}
+		}
+		if i+1 == len(text) {
+			break
+		}
+		k := uint16(c)<<8 | uint16(text[i+1])
+		if t.heads[k/64]&(1<<(k%64)) == 0 {
+			continue // no literal of two bytes or more starts here
+		}
+		if t.pairs[k/64]&(1<<(k%64)) != 0 {
+			for _, e := range t.byPair.get(uint32(k)) {
+				if !may[e.id] && hasAt(text, i, e.lit) {
+					may[e.id] = true
+				}
+			}
+		}
+		if i+4 > len(text) {
+			continue
+		}
+		q := quad(text, i)
+		if h := quadHash(q); t.quads[h/64]&(1<<(h%64)) == 0 {
+			continue
+		}
+		if i+8 > len(text) {
+			for _, e := range t.byQuad.get(q) {
+				if !may[e.id] && hasAt(text, i, e.lit) {
+					may[e.id] = true
+				}
+			}
+			continue
+		}
+		next := quad(text, i+4)
+		for _, e := range t.byQuad.get(q) {
+			if next&e.mask == e.next && !may[e.id] && hasAt(text, i, e.lit) {
+				may[e.id] = true
 			}
 		}
 	}

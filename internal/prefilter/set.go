@@ -65,18 +65,14 @@ func (s *Set) Mark(text string, may []bool) {
 	for _, id := range s.always {
 		may[id] = true
 	}
-	mark := func(id int) bool {
-		may[id] = true
-		return false
-	}
-	scan(s.exact, text, mark)
+	mark(s.exact, text, may)
 	if len(s.caselessIDs) > 0 {
 		if f, other := fold(text); other {
 			for _, id := range s.caselessIDs {
 				may[id] = true
 			}
 		} else {
-			scan(s.caseless, f.b, mark)
+			mark(s.caseless, f.b, may)
 			f.free()
 		}
 	}
