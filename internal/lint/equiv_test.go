@@ -227,3 +227,17 @@ func TestProseScansSameAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestTagKeySameAsPlain checks tagKey's ASCII loop against the fields
+// of the folded tag, as first written.
+func TestTagKeySameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{"a", "B", "Finance", "-", "_", " ", "\t", "\v", "\x1c", "--", "x-y", "ß", "\u00a0", "K", "\u212a", "Z_"}
+	for range 50000 {
+		s := randomText(rng, pieces, 8)
+		want := strings.Join(strings.FieldsFunc(foldCase(s), func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' }), " ")
+		if got := tagKey(s); got != want {
+			t.Fatalf("tagKey(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -27,7 +27,7 @@ var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-
 
 // quality checks what makes an agent easy to choose and to trust.
 func (l *linter) quality(doc map[string]any) {
-	l.description("description", str(doc["description"]), "the agent's", minAgentDescription, minAgentWords, maxAgentDescription)
+	l.description("description", str(doc["description"]), func() string { return "the agent's" }, minAgentDescription, minAgentWords, maxAgentDescription)
 	if strings.TrimSpace(str(object(doc["provider"])["organization"])) == "" {
 		l.add(lintrule.NoProvider, "provider", "no provider organization")
 	}
@@ -64,7 +64,7 @@ func absoluteURL(s string) bool {
 // description checks one description's length. Characters of Chinese,
 // Japanese and Korean count twice: each says about as much as a short
 // English word.
-func (l *linter) description(path, d, whose string, minChars, minWords, maxChars int) {
+func (l *linter) description(path, d string, whose func() string, minChars, minWords, maxChars int) {
 	n := utf8.RuneCountInString(strings.TrimSpace(d))
 	weighted := weightedLength(strings.TrimSpace(d))
 	w := words(d)
@@ -77,11 +77,11 @@ func (l *linter) description(path, d, whose string, minChars, minWords, maxChars
 		if weighted != n {
 			size += fmt.Sprintf(" (%d, each Chinese, Japanese or Korean one counted twice)", weighted)
 		}
-		l.add(lintrule.DescriptionLong, path, fmt.Sprintf("%s description is %s, over %d", whose, size, maxChars))
+		l.add(lintrule.DescriptionLong, path, fmt.Sprintf("%s description is %s, over %d", whose(), size, maxChars))
 	case n == 0:
-		l.add(lintrule.DescriptionShort, path, whose+" description is empty")
+		l.add(lintrule.DescriptionShort, path, whose()+" description is empty")
 	case weighted < minChars || w < minWords:
-		l.add(lintrule.DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose, quote(d, 60), count(n, "character"), count(words(d), "word")))
+		l.add(lintrule.DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose(), quote(d, 60), count(n, "character"), count(words(d), "word")))
 	}
 }
 
@@ -171,16 +171,23 @@ func (l *linter) skills(skills []any) {
 		if name == "" {
 			name = str(s["name"])
 		}
-		who := "skill " + quote(name, 40)
+		// Messages name the skill; most skills have none.
+		var named string
+		who := func() string {
+			if named == "" {
+				named = "skill " + quote(name, 40)
+			}
+			return named
+		}
 		if id, ok := s["id"].(string); ok && id != "" {
 			if j, dup := ids[id]; dup {
-				l.add(lintrule.DuplicateSkillID, member(p, "id"), fmt.Sprintf("%s has the same id as skills[%d]", who, j))
+				l.add(lintrule.DuplicateSkillID, member(p, "id"), fmt.Sprintf("%s has the same id as skills[%d]", who(), j))
 			} else {
 				ids[id] = i
 			}
 		}
 		if tags, ok := s["tags"]; !ok || len(list(tags)) == 0 {
-			l.add(lintrule.SkillNoTags, member(p, "tags"), who+" has no tags")
+			l.add(lintrule.SkillNoTags, member(p, "tags"), who()+" has no tags")
 		}
 		hasExample := false
 		for _, e := range list(s["examples"]) {
@@ -190,13 +197,13 @@ func (l *linter) skills(skills []any) {
 			}
 		}
 		if !hasExample {
-			l.add(lintrule.SkillNoExamples, member(p, "examples"), who+" has no examples")
+			l.add(lintrule.SkillNoExamples, member(p, "examples"), who()+" has no examples")
 		}
 		d := str(s["description"])
-		l.description(member(p, "description"), d, who+"'s", minSkillDescription, minSkillWords, maxSkillDescription)
+		l.description(member(p, "description"), d, func() string { return who() + "'s" }, minSkillDescription, minSkillWords, maxSkillDescription)
 		if key := textKey(d); key != "" {
 			if j, ok := descs[key]; ok {
-				l.add(lintrule.DuplicateSkillDesc, member(p, "description"), fmt.Sprintf("%s has the same description as skills[%d]", who, j))
+				l.add(lintrule.DuplicateSkillDesc, member(p, "description"), fmt.Sprintf("%s has the same description as skills[%d]", who(), j))
 			} else {
 				descs[key] = i
 			}
@@ -207,23 +214,50 @@ func (l *linter) skills(skills []any) {
 			if !ok {
 				continue
 			}
-			tp := index(member(p, "tags"), j)
 			if n := seen[tag]; n > 0 {
 				// Once per tag, however often it repeats.
 				if n == 1 {
-					l.add(lintrule.DuplicateTag, tp, fmt.Sprintf("%s lists the tag %s more than once", who, quote(tag, 40)))
+					l.add(lintrule.DuplicateTag, index(member(p, "tags"), j), fmt.Sprintf("%s lists the tag %s more than once", who(), quote(tag, 40)))
 				}
 				seen[tag]++
 				continue
 			}
 			seen[tag] = 1
-			folded := strings.Join(strings.FieldsFunc(foldCase(tag), func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' }), " ")
+			folded := tagKey(tag)
 			if other, ok := spellings[folded]; ok && other != tag && !reportedCase[folded+"\x00"+tag] {
 				reportedCase[folded+"\x00"+tag] = true
-				l.add(lintrule.TagCase, tp, fmt.Sprintf("the tag %s differs from %s only in letter case, spacing or hyphens", quote(tag, 40), quote(other, 40)))
+				l.add(lintrule.TagCase, index(member(p, "tags"), j), fmt.Sprintf("the tag %s differs from %s only in letter case, spacing or hyphens", quote(tag, 40), quote(other, 40)))
 			} else if !ok {
 				spellings[folded] = tag
 			}
 		}
 	}
 }
+
+// tagKey is what tags that differ only in letter case, spacing or hyphens
+// share: the tag case folded, its words (between white space, hyphens and
+// underscores) one space apart.
+func tagKey(tag string) string {
+	if !ascii.Is(tag) {
+		return strings.Join(strings.FieldsFunc(foldCase(tag), isTagBreak), " ")
+	}
+	// ASCII: lower-cased byte by byte, as foldCase does, in one copy.
+	b := make([]byte, 0, len(tag))
+	gap := false
+	for i := 0; i < len(tag); i++ {
+		c := tag[i]
+		if isTagBreak(rune(c)) {
+			gap = true
+			continue
+		}
+		if gap && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		gap = false
+		b = append(b, lowerByte(c))
+	}
+	return string(b)
+}
+
+// isTagBreak reports whether r separates the words of a tag.
+func isTagBreak(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' }
