@@ -241,3 +241,61 @@ func TestTagKeySameAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// shortSentencePlain is shortSentenceBetweenPatternWords as first
+// written: every word visited.
+func shortSentencePlain(folded string) bool {
+	n, prev := 0, ""
+	for rest := folded; rest != ""; {
+		w, after, _ := strings.Cut(rest, " ")
+		if w == "." {
+			next, _, _ := strings.Cut(after, " ")
+			if n > 0 && n <= 2 && patternWords()[prev] && patternWords()[next] {
+				return true
+			}
+			n = 0
+		} else {
+			n++
+		}
+		prev, rest = w, after
+	}
+	return false
+}
+
+func TestShortSentenceSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	pieces := []string{"ignore", "all", "previous", "x", ".", " ", " ", " ", "..", "a.", ".b", "instructions", "you"}
+	found := 0
+	for range 200000 {
+		s := randomText(rng, pieces, 12)
+		want := shortSentencePlain(s)
+		if got := shortSentenceBetweenPatternWords(s); got != want {
+			t.Fatalf("shortSentenceBetweenPatternWords(%q) = %v, want %v", s, got, want)
+		}
+		if want {
+			found++
+		}
+	}
+	// Folded text proper: words one space apart, now and then two.
+	words := []string{"ignore", "all", "previous", "x", ".", ".", "instructions", "you", "a.", ""}
+	for range 200000 {
+		var b strings.Builder
+		for i := range rng.IntN(9) {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		s := b.String()
+		want := shortSentencePlain(s)
+		if got := shortSentenceBetweenPatternWords(s); got != want {
+			t.Fatalf("shortSentenceBetweenPatternWords(%q) = %v, want %v", s, got, want)
+		}
+		if want {
+			found++
+		}
+	}
+	if found == 0 {
+		t.Fatal("no text had a short sentence between pattern words")
+	}
+}

@@ -400,6 +400,15 @@ var patternWords = sync.OnceValue(func() map[string]bool {
 	return words
 })
 
+// patternWordIndex is patternWords, for looking many words up.
+var patternWordIndex = sync.OnceValue(func() *wordIndex[bool] { return newWordIndex(patternWords()) })
+
+// isPatternWord reports whether some pattern uses the word w.
+func isPatternWord(w string) bool {
+	ok, _ := patternWordIndex().get(w)
+	return ok
+}
+
 // makesPatternWord reports whether variant, a re-reading of folded text,
 // holds a word some pattern uses that folded does not.
 func makesPatternWord(folded, variant string) bool {
@@ -408,7 +417,7 @@ func makesPatternWord(folded, variant string) bool {
 		had[w] = true
 	}
 	for w := range strings.SplitSeq(variant, " ") {
-		if !had[w] && patternWords()[w] {
+		if !had[w] && isPatternWord(w) {
 			return true
 		}
 	}

@@ -45,7 +45,7 @@ func despaced(s string) (string, bool) {
 	var b, word strings.Builder
 	made := false
 	flush := func() {
-		if word.Len() > 1 && patternWords()[strings.ToLower(word.String())] {
+		if word.Len() > 1 && isPatternWord(strings.ToLower(word.String())) {
 			made = true
 		}
 		b.WriteString(word.String())
@@ -94,7 +94,7 @@ func unhyphenated(s string, allASCII bool) (string, bool) {
 			}
 			if hyphens > 0 {
 				w := strings.ToLower(strings.ReplaceAll(s[i:j], "-", ""))
-				made = patternWords()[w]
+				made = isPatternWord(w)
 			}
 			i = j
 		}
@@ -124,7 +124,7 @@ func unhyphenated(s string, allASCII bool) (string, bool) {
 			continue
 		}
 		if !unicode.IsLetter(r) {
-			if hyphens > 0 && patternWords()[strings.ToLower(string(out[start:]))] {
+			if hyphens > 0 && isPatternWord(strings.ToLower(string(out[start:]))) {
 				made = true
 			}
 			out = append(out, r)
@@ -133,7 +133,7 @@ func unhyphenated(s string, allASCII bool) (string, bool) {
 		}
 		out = append(out, r)
 	}
-	if hyphens > 0 && patternWords()[strings.ToLower(string(out[start:]))] {
+	if hyphens > 0 && isPatternWord(strings.ToLower(string(out[start:]))) {
 		made = true
 	}
 	return string(out), made
@@ -152,7 +152,7 @@ func joinShortSentences(folded string) (string, bool) {
 	for i, w := range words {
 		if w == "." {
 			// Only between two words some pattern uses: "ignore . all".
-			if n > 0 && n <= 2 && i+1 < len(words) && patternWords()[words[i-1]] && patternWords()[words[i+1]] {
+			if n > 0 && n <= 2 && i+1 < len(words) && isPatternWord(words[i-1]) && isPatternWord(words[i+1]) {
 				found = true
 				n = 0
 				continue
@@ -168,23 +168,38 @@ func joinShortSentences(folded string) (string, bool) {
 }
 
 // shortSentenceBetweenPatternWords reports, without building anything,
-// whether folded text has a sentence end joinShortSentences would drop.
+// whether folded text has a sentence end joinShortSentences would drop:
+// a word "." after one or two words (since the text's start or the last
+// "."), between two words some pattern uses. Only the "." words are
+// visited: the words before one are counted by the spaces between them.
 func shortSentenceBetweenPatternWords(folded string) bool {
-	n, prev := 0, ""
-	for rest := folded; rest != ""; {
-		w, after, _ := strings.Cut(rest, " ")
-		if w == "." {
-			next, _, _ := strings.Cut(after, " ")
-			if n > 0 && n <= 2 && patternWords()[prev] && patternWords()[next] {
-				return true
-			}
-			n = 0
-		} else {
-			n++
+	start := 0 // where the words since the last "." start
+	for from := 0; ; {
+		d := strings.IndexByte(folded[from:], '.')
+		if d < 0 {
+			return false
 		}
-		prev, rest = w, after
+		i := from + d
+		from = i + 1
+		if i > 0 && folded[i-1] != ' ' || i+1 < len(folded) && folded[i+1] != ' ' {
+			continue // a "." inside a word
+		}
+		if i > start {
+			// The words of folded[start:i-1], one more than its spaces.
+			words := folded[start : i-1]
+			if sp := strings.IndexByte(words, ' '); sp < 0 || strings.IndexByte(words[sp+1:], ' ') < 0 {
+				prev := words[sp+1:]
+				next := ""
+				if i+2 <= len(folded) {
+					next, _, _ = strings.Cut(folded[i+2:], " ")
+				}
+				if isPatternWord(prev) && isPatternWord(next) {
+					return true
+				}
+			}
+		}
+		start = min(i+2, len(folded))
 	}
-	return false
 }
 
 // joinSpacedLetters joins runs of four or more one-letter words of folded
