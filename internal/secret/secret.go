@@ -10,6 +10,7 @@ package secret
 
 import (
 	"bytes"
+	"encoding/binary"
 	"regexp"
 	"slices"
 	"strings"
@@ -344,17 +345,64 @@ func asciiLower(data []byte) []byte {
 	return out
 }
 
-// containsFold reports whether data holds word (lower-case ASCII) in any
-// letter case.
+// containsFold reports whether data holds word (lower-case ASCII
+// letters) in any letter case. Only ASCII matches: a window of len(word)
+// bytes that holds a letter of more bytes (K, the Kelvin sign; ſ, the long
+// s) holds fewer letters than word, and bytes.EqualFold would not match it
+// either.
+//
+// The word's rarest letter (pivot) is looked for eight bytes at a time: a
+// byte c is that letter in either case exactly when c|0x20 is the letter,
+// and a word of eight such bytes, xor-ed with the letter in every byte,
+// has a zero byte exactly when one of the eight is. Only where one is are
+// the bytes compared.
 func containsFold(data []byte, word string) bool {
-	// A second letter other than k and s (whose cases include K, the
-	// Kelvin sign, and ſ, the long s) is one byte in either case: compare
-	// it before the rest.
-	second := len(word) > 1 && word[1] >= 'a' && word[1] <= 'z' && word[1] != 'k' && word[1] != 's'
-	for i := 0; i+len(word) <= len(data); i++ {
-		if data[i]|0x20 == word[0] && (!second || data[i+1]|0x20 == word[1]) && bytes.EqualFold(data[i:i+len(word)], []byte(word)) {
+	j := pivot(word)
+	last := len(data) - len(word) + j // the last place the pivot can be
+	p := j
+	if last >= 0 {
+		const ones, highs, lower = 0x0101010101010101, 0x8080808080808080, 0x2020202020202020
+		pat := uint64(word[j]) * ones
+		for ; p+8 <= len(data) && p+7 <= last; p += 8 {
+			t := (binary.LittleEndian.Uint64(data[p:]) | lower) ^ pat
+			if (t-ones)&^t&highs == 0 {
+				continue
+			}
+			for q := p; q < p+8; q++ {
+				if foldedAt(data, q-j, word) {
+					return true
+				}
+			}
+		}
+	}
+	for ; p <= last; p++ {
+		if foldedAt(data, p-j, word) {
 			return true
 		}
 	}
 	return false
+}
+
+// foldedAt reports whether data holds word (lower-case ASCII letters) at
+// i, in any letter case.
+func foldedAt(data []byte, i int, word string) bool {
+	for k := 0; k < len(word); k++ {
+		if data[i+k]|0x20 != word[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// pivot is the index of word's rarest letter in English text, by a table
+// of letter frequencies: the one containsFold looks for in bulk.
+func pivot(word string) int {
+	const byFrequency = "etaoinshrdlcumwfgypbvkjxqz"
+	best, rank := 0, -1
+	for i := 0; i < len(word); i++ {
+		if r := strings.IndexByte(byFrequency, word[i]); r > rank {
+			best, rank = i, r
+		}
+	}
+	return best
 }
