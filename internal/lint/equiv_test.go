@@ -299,3 +299,80 @@ func TestShortSentenceSameAsPlain(t *testing.T) {
 		t.Fatal("no text had a short sentence between pattern words")
 	}
 }
+
+// mayHoldMarkerPlain is mayHoldMarker as first written, finding out
+// whether s is all ASCII on its way.
+func mayHoldMarkerPlain(s string) bool {
+	allASCII := true
+	for i := 0; i < len(s); i++ {
+		if markerBytes[s[i]] {
+			return true
+		}
+		allASCII = allASCII && s[i] < utf8.RuneSelf
+	}
+	return !allASCII && strings.ContainsAny(s, "\uff1c\uff3b\uff1a")
+}
+
+// hiddenMarkupPlain is hiddenMarkup as first written, without its look
+// for '<' and ']'.
+func hiddenMarkupPlain(s string) string {
+	if i := strings.Index(s, "<!--"); i >= 0 {
+		c := s[i:]
+		if j := strings.Index(c, "-->"); j >= 0 {
+			c = c[:j+3]
+		}
+		return "holds an HTML comment (" + quote(c, 60) + "), which rendered Markdown and HTML hide from people but models read"
+	}
+	if strings.Contains(s, "]:") {
+		if loc := markdownComment().FindStringIndex(s); loc != nil {
+			return "holds a Markdown comment (" + quote(s[loc[0]:loc[1]], 60) + "), which rendered Markdown hides from people but models read"
+		}
+		if loc := markdownDefinition().FindStringIndex(s); loc != nil {
+			return "holds a Markdown reference definition with a title (" + quote(s[loc[0]:loc[1]], 60) + "), which renders as nothing but models read"
+		}
+	}
+	if strings.Contains(s, "](") {
+		if loc := markdownTitle().FindStringIndex(s); loc != nil {
+			return "holds a Markdown link title (" + quote(s[loc[0]:loc[1]], 60) + "), which people see only on hover but models read"
+		}
+	}
+	if strings.Contains(s, "<") {
+		if loc := hiddenHTML().FindStringIndex(strings.ToLower(s)); loc != nil {
+			return "holds HTML that renders hidden (" + quote(s[loc[0]:loc[1]], 60) + "), which people do not see but models read"
+		}
+	}
+	return ""
+}
+
+func TestMarkupGatesSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	pieces := append([]string{"<", "]", ":", "(", "<!--", "-->", "[//]: # (x)", "](u \"a title here\")", "\uff1c", "\uff1a", "é",
+		"<span hidden>", "[a]: u \"t\"", "#", "\"", "|"}, scanPieces...)
+	for range 100000 {
+		s := randomText(rng, pieces, 10)
+		if rng.IntN(2) == 0 {
+			s = "[x]: y \"z\"\n" + s // a definition at a line's start
+		}
+		if got, want := mayHoldMarker(s, ascii.Is(s)), mayHoldMarkerPlain(s); got != want {
+			t.Fatalf("mayHoldMarker(%q) = %v, want %v", s, got, want)
+		}
+		// (Cards' strings are valid UTF-8, as JSON decodes them.)
+		if utf8.ValidString(s) {
+			if got, want := hiddenMarkup(s), hiddenMarkupPlain(s); got != want {
+				t.Fatalf("hiddenMarkup(%q) = %q, want %q", s, got, want)
+			}
+		}
+		if w := s[:min(len(s), 6)]; lowerScheme(w) != map[bool]string{true: strings.ToLower(w)}[slices.Contains([]string{"bearer", "token", "basic"}, strings.ToLower(w))] {
+			t.Fatalf("lowerScheme(%q) = %q", w, lowerScheme(w))
+		}
+	}
+	for _, w := range []string{"Bearer", "TOKEN", "basic", "Basic1", "tokens", "beare"} {
+		want := ""
+		if l := strings.ToLower(w); l == "bearer" || l == "token" || l == "basic" {
+			want = l
+		}
+		if got := lowerScheme(w); got != want {
+			t.Fatalf("lowerScheme(%q) = %q, want %q", w, got, want)
+		}
+	}
+}

@@ -22,7 +22,7 @@ func injection(s string, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
 	padded := foldPaddedOf(s, allASCII)
 	folded := padded[2 : len(padded)-2]
-	if mayHoldMarker(s) || strings.Contains(folded, "system prompt") {
+	if mayHoldMarker(s, allASCII) || strings.Contains(folded, "system prompt") {
 		if m := marker(s, allASCII, example); m != "" {
 			return m
 		}

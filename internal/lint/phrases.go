@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/agentcards/agentcards/internal/prefilter"
 )
@@ -433,14 +432,13 @@ var markerBytes = func() (t [256]bool) {
 }()
 
 // mayHoldMarker reports whether s holds a character some marker pattern
-// needs (full-width forms of them included).
-func mayHoldMarker(s string) bool {
-	allASCII := true
+// needs (full-width forms of them included); allASCII says whether s is
+// all ASCII.
+func mayHoldMarker(s string, allASCII bool) bool {
 	for i := 0; i < len(s); i++ {
 		if markerBytes[s[i]] {
 			return true
 		}
-		allASCII = allASCII && s[i] < utf8.RuneSelf
 	}
 	return !allASCII && strings.ContainsAny(s, "\uff1c\uff3b\uff1a")
 }

@@ -158,8 +158,10 @@ func proseCredential(s string, allASCII bool) string {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i] | 0x20; {
 		case c == 'b' || c == 't':
-			if scheme, ok := wordAt(s, i); ok {
-				switch strings.ToLower(scheme) {
+			if scheme, ok := wordAt(s, i); ok && (len(scheme) == 5 || len(scheme) == 6) {
+				// The scheme's ASCII letters, lower-cased without a copy
+				// (most words starting so are no scheme).
+				switch lowerScheme(scheme) {
 				case "bearer", "token":
 					if v := valueAfter(s, i+len(scheme), " \t\r\n"); len(v) >= 12 && hasLetterAndDigit(v) && !secret.Placeholder(v) {
 						return "holds what looks like a bearer token (not repeated here)"
@@ -198,6 +200,18 @@ func proseCredential(s string, allASCII bool) string {
 			} else if (!ascii.Is(name) || hasCredentialStem(name)) && !looksLikeURL(v) && secret.HeldCredential(name, v) {
 				return "holds what looks like a credential written out (not repeated here)"
 			}
+		}
+	}
+	return ""
+}
+
+// lowerScheme is strings.ToLower(w) for an ASCII word w of five or six
+// bytes when it is one of the authentication schemes proseCredential
+// reads ("bearer", "token", "basic"), and otherwise "".
+func lowerScheme(w string) string {
+	for _, scheme := range [...]string{"bearer", "token", "basic"} {
+		if len(w) == len(scheme) && equalLower(w, scheme) {
+			return scheme
 		}
 	}
 	return ""

@@ -275,6 +275,10 @@ var markdownComment = lazyRegexp(`(?m)^[ \t]{0,3}\[(?://|comment|_|#)\]:[ \t]*(?
 // hiddenMarkup says why s holds text that renderers hide from people and
 // models still read, or "": an HTML comment, or a Markdown comment.
 func hiddenMarkup(s string) string {
+	// Every markup below holds '<' or ']': most text holds neither.
+	if strings.IndexByte(s, '<') < 0 && strings.IndexByte(s, ']') < 0 {
+		return ""
+	}
 	if i := strings.Index(s, "<!--"); i >= 0 {
 		c := s[i:]
 		if j := strings.Index(c, "-->"); j >= 0 {
