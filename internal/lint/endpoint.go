@@ -328,7 +328,7 @@ func privateHost(host string) string {
 		return privateAddr(a)
 	}
 	for _, s := range internalSuffixes {
-		if h == s || strings.HasSuffix(h, "."+s) {
+		if h == s || hasLabelSuffix(h, s) {
 			return fmt.Sprintf("the internal host name %q", h)
 		}
 	}
@@ -336,7 +336,8 @@ func privateHost(host string) string {
 		return fmt.Sprintf("the one-label host name %q, which resolves only inside a private network", h)
 	}
 	for _, s := range ipInName {
-		if rest, ok := strings.CutSuffix(h, "."+s); ok {
+		if hasLabelSuffix(h, s) {
+			rest := h[:len(h)-len(s)-1]
 			// app-10-0-0-1.nip.io, 7f000001.nip.io, --1.sslip.io (::1)
 			last := rest[strings.LastIndexByte(rest, '.')+1:]
 			if m := dashedIPv4.FindString(last); m != "" {
@@ -480,4 +481,11 @@ func privateAddr(a netip.Addr) string {
 		}
 	}
 	return ""
+}
+
+// hasLabelSuffix reports whether host ends in "." + suffix, without
+// building that string (privateHost asks it of every suffix it knows).
+func hasLabelSuffix(host, suffix string) bool {
+	n := len(host) - len(suffix)
+	return n > 0 && host[n-1] == '.' && host[n:] == suffix
 }

@@ -376,3 +376,14 @@ func TestMarkupGatesSameAsPlain(t *testing.T) {
 		}
 	}
 }
+
+func TestLabelSuffixSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	pieces := []string{".", "a", "internal", "local", "nip.io", "io", "x", ".."}
+	for range 50000 {
+		h, s := randomText(rng, pieces, 4), randomText(rng, pieces, 2)
+		if got, want := hasLabelSuffix(h, s), strings.HasSuffix(h, "."+s); got != want {
+			t.Fatalf("hasLabelSuffix(%q, %q) = %v, want %v", h, s, got, want)
+		}
+	}
+}
