@@ -193,17 +193,17 @@ func scan[T string | []byte](t *table, text T, found func(id int) bool) {
 // and without comparing a literal whose id is set already (text holding it
 // once more changes nothing).
 func mark[T string | []byte](t *table, text T, may []bool) {
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if t.hasSingle && t.single[c/64]&(1<<(c%64)) != 0 {
-			for _, id := range t.singleIDs[c] {
-				may[id] = true
+	if t.hasSingle {
+		for i := 0; i < len(text); i++ {
+			if c := text[i]; t.single[c/64]&(1<<(c%64)) != 0 {
+				for _, id := range t.singleIDs[c] {
+					may[id] = true
+				}
 			}
 		}
-		if i+1 == len(text) {
-			break
-		}
-		k := uint16(c)<<8 | uint16(text[i+1])
+	}
+	for i := 0; i+1 < len(text); i++ {
+		k := uint16(text[i])<<8 | uint16(text[i+1])
 		if t.heads[k/64]&(1<<(k%64)) == 0 {
 			continue // no literal of two bytes or more starts here
 		}
