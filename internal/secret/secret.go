@@ -394,15 +394,23 @@ func foldedAt(data []byte, i int, word string) bool {
 	return true
 }
 
-// pivot is the index of word's rarest letter in English text, by a table
-// of letter frequencies: the one containsFold looks for in bulk.
+// pivot is the index of word's rarest letter in English text, by
+// letterRank: the one containsFold looks for in bulk.
 func pivot(word string) int {
-	const byFrequency = "etaoinshrdlcumwfgypbvkjxqz"
-	best, rank := 0, -1
-	for i := 0; i < len(word); i++ {
-		if r := strings.IndexByte(byFrequency, word[i]); r > rank {
-			best, rank = i, r
+	best := 0
+	for i := 1; i < len(word); i++ {
+		if letterRank[word[i]] > letterRank[word[best]] {
+			best = i
 		}
 	}
 	return best
 }
+
+// letterRank ranks the lower-case letters from the commonest in English
+// text (1) to the rarest (26); other bytes are 0.
+var letterRank = func() (t [256]uint8) {
+	for i, c := range []byte("etaoinshrdlcumwfgypbvkjxqz") {
+		t[c] = uint8(i + 1)
+	}
+	return t
+}()
