@@ -387,3 +387,15 @@ func TestLabelSuffixSameAsPlain(t *testing.T) {
 		}
 	}
 }
+
+func TestLengthsSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	pieces := append([]string{"漢", "ひ", "한", "ق"}, scanPieces...)
+	for range 50000 {
+		s := randomText(rng, pieces, 12)
+		n, weighted := lengths(s)
+		if n != utf8.RuneCountInString(s) || weighted != weightedLength(s) {
+			t.Fatalf("lengths(%q) = %d, %d; want %d, %d", s, n, weighted, utf8.RuneCountInString(s), weightedLength(s))
+		}
+	}
+}

@@ -65,8 +65,7 @@ func absoluteURL(s string) bool {
 // Japanese and Korean count twice: each says about as much as a short
 // English word.
 func (l *linter) description(path, d string, whose func() string, minChars, minWords, maxChars int) {
-	n := utf8.RuneCountInString(strings.TrimSpace(d))
-	weighted := weightedLength(strings.TrimSpace(d))
+	n, weighted := lengths(strings.TrimSpace(d))
 	w := words(d)
 	if spaceless(d) {
 		w = minWords // Chinese and Japanese put no spaces between words
@@ -83,6 +82,15 @@ func (l *linter) description(path, d string, whose func() string, minChars, minW
 	case weighted < minChars || w < minWords:
 		l.add(lintrule.DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose(), quote(d, 60), count(n, "character"), count(words(d), "word")))
 	}
+}
+
+// lengths is the length of s in characters, and its weightedLength: for
+// ASCII text, both its length in bytes.
+func lengths(s string) (n, weighted int) {
+	if ascii.Is(s) {
+		return len(s), len(s)
+	}
+	return utf8.RuneCountInString(s), weightedLength(s)
 }
 
 // weightedLength is the length of s in characters, those of Chinese,
