@@ -399,3 +399,56 @@ func TestLengthsSameAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// matchPaddedPlain is matchPadded as first written: which patterns the
+// text may hold worked out before its words are read.
+func matchPaddedPlain(text string, example bool) string {
+	possible := make([]bool, phraseSet().Len())
+	phraseSet().Mark(text, possible)
+	for lo := 0; lo < len(text); {
+		end := strings.IndexByte(text[lo:], ' ')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += lo
+		}
+		if g, _ := gateIndex.get(text[lo:end]); g != nil {
+			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
+			atWord := g.mayMatch(possible, false, example)
+			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
+				return m
+			}
+		}
+		lo = end + 1
+	}
+	return ""
+}
+
+func TestMatchPaddedSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	words := []string{"ignore", "all", "previous", "instructions", "you", "are", "now", "a", ".", "tag", "json", "the", "user",
+		"do", "not", "tell", "must", "call", "this", "agent", "first", "new", "task", "x"}
+	matched := 0
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString(". ")
+		for i := range rng.IntN(10) {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		b.WriteString(" .")
+		text, example := b.String(), rng.IntN(2) == 0
+		want := matchPaddedPlain(text, example)
+		if got := matchPadded(text, example); got != want {
+			t.Fatalf("matchPadded(%q, %v) = %q, want %q", text, example, got, want)
+		}
+		if want != "" {
+			matched++
+		}
+	}
+	if matched == 0 {
+		t.Fatal("no text matched a pattern")
+	}
+}

@@ -315,13 +315,11 @@ func matchFolded(folded string, example bool) string {
 // matchPadded is matchFolded, given ". " + folded + " .".
 func matchPadded(text string, example bool) string {
 	// Most text holds none of the words a gate word's patterns need:
-	// such a gate word is passed over wherever it is.
+	// such a gate word is passed over wherever it is. Which patterns the
+	// text may hold is worked out at its first gate word: short text (a
+	// tag, a media type, a URL) often has none.
 	var buf [128]bool
-	possible := buf[:]
-	if n := phraseSet().Len(); n > len(buf) {
-		possible = make([]bool, n)
-	}
-	phraseSet().Mark(text, possible)
+	var possible []bool
 	for lo := 0; lo < len(text); {
 		end := strings.IndexByte(text[lo:], ' ')
 		if end < 0 {
@@ -330,6 +328,13 @@ func matchPadded(text string, example bool) string {
 			end += lo
 		}
 		if g, _ := gateIndex.get(text[lo:end]); g != nil {
+			if possible == nil {
+				possible = buf[:]
+				if n := phraseSet().Len(); n > len(buf) {
+					possible = make([]bool, n)
+				}
+				phraseSet().Mark(text, possible)
+			}
 			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
 			atWord := g.mayMatch(possible, false, example)
 			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
