@@ -1,10 +1,13 @@
 package lint
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TestInjectionPhrases: phrasings of attacks seen in published prompt
@@ -412,6 +415,54 @@ func TestQuoteEscapes(t *testing.T) {
 	} {
 		if got := quote(in, 80); got != want {
 			t.Errorf("quote(%+q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestHiddenMarkupLengthChangingCase: hidden HTML is found in the text
+// lower-cased, where some characters take more bytes ("Ⱥ", two, is "ⱥ",
+// three) or fewer ("İ"), and invalid UTF-8 becomes U+FFFD: the finding
+// quotes the card's own text, and no such text can make the linter cut a
+// string where it does not reach.
+func TestHiddenMarkupLengthChangingCase(t *testing.T) {
+	for _, c := range []struct{ text, quoted string }{
+		{strings.Repeat("Ⱥ", 22) + `<p hidden>x</p>`, `<p hidden>x</p>`},
+		{`Ⱥ <SPAN Style="display:none">Ⱥ</span>`, `<SPAN Style="display:none">`},
+		{"İİİİ \xff\xfe <div aria-hidden=TRUE>", "<div aria-hidden=TRUE>"},
+		{`<P HIDDEN>x</P>` + strings.Repeat("Ⱥ", 40), `<P HIDDEN>x</P>`},
+	} {
+		got := hiddenMarkup(c.text)
+		if !strings.Contains(got, "("+quote(c.quoted, 60)+")") {
+			t.Errorf("hiddenMarkup(%q) = %q, want it to quote %q", c.text, got, c.quoted)
+		}
+	}
+}
+
+// TestLowerMapped checks lowerMapped against strings.ToLower, and that
+// each character's offset leads back to the character it came from.
+func TestLowerMapped(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 9))
+	pieces := []string{"a", "B", "Ⱥ", "ⱥ", "İ", "K", "\u212a", "ẞ", "Σ", "\xff", "\xe2\x82", "\ufffd", "<", " ", "ǅ"}
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		lower, from := lowerMapped(s)
+		if lower != strings.ToLower(s) {
+			t.Fatalf("lowerMapped(%q) = %q, want %q", s, lower, strings.ToLower(s))
+		}
+		if from(0) != 0 || from(len(lower)) != len(s) {
+			t.Fatalf("lowerMapped(%q): ends map to %d, %d", s, from(0), from(len(lower)))
+		}
+		for i, j := 0, 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if from(j) != i {
+				t.Fatalf("lowerMapped(%q): offset %d maps to %d, want %d", s, j, from(j), i)
+			}
+			j += utf8.RuneLen(unicode.ToLower(r))
+			i += n
 		}
 	}
 }

@@ -300,11 +300,37 @@ func hiddenMarkup(s string) string {
 		}
 	}
 	if strings.Contains(s, "<") {
-		if loc := hiddenHTML().FindStringIndex(strings.ToLower(s)); loc != nil {
-			return "holds HTML that renders hidden (" + quote(s[loc[0]:loc[1]], 60) + "), which people do not see but models read"
+		lower, from := lowerMapped(s)
+		if loc := hiddenHTML().FindStringIndex(lower); loc != nil {
+			return "holds HTML that renders hidden (" + quote(s[from(loc[0]):from(loc[1])], 60) + "), which people do not see but models read"
 		}
 	}
 	return ""
+}
+
+// lowerMapped is strings.ToLower(s), with from, which gives for an offset
+// of a character of it (or its end) the offset of the character of s it
+// came from: lower case can be longer or shorter than upper ("Ⱥ" is two
+// bytes, "ⱥ" three), and each byte of invalid UTF-8 becomes U+FFFD.
+func lowerMapped(s string) (lower string, from func(int) int) {
+	lower = strings.ToLower(s)
+	if len(lower) == len(s) && ascii.Is(s) {
+		return lower, func(i int) int { return i }
+	}
+	var b strings.Builder
+	b.Grow(len(lower))
+	offsets := make([]int, 0, len(lower)+1)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		at := b.Len()
+		b.WriteRune(unicode.ToLower(r))
+		for range b.Len() - at {
+			offsets = append(offsets, i)
+		}
+		i += n
+	}
+	offsets = append(offsets, len(s))
+	return b.String(), func(i int) int { return offsets[i] }
 }
 
 // markdownDefinition matches a Markdown link reference definition with a
