@@ -52,7 +52,6 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	}
 	if have.Key == mem.key && agentIntact(t.root, mem.id, have) {
 		t.keepAgent(mem.id, have, mem.rawK)
-		b.notes.project(mem.id, have.Projected)
 		if have.Extended {
 			b.noteExtended(mem, mu, res)
 		}
@@ -112,7 +111,6 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		rec.Folders[i] = st
 	}
 	t.setAgent(mem.id, rec, mem.rawK)
-	b.notes.project(mem.id, rec.Projected)
 	if rec.Extended {
 		b.noteExtended(mem, mu, res)
 	}

@@ -35,9 +35,8 @@ type builder struct {
 
 // buildNotes gathers, from many goroutines, what a build has to tell.
 type buildNotes struct {
-	mu        sync.Mutex
-	lines     []string            // Report.Notes
-	projected map[string][]string // Report.Projected
+	mu    sync.Mutex
+	lines []string // Report.Notes
 }
 
 // add notes lines.
@@ -47,15 +46,19 @@ func (n *buildNotes) add(lines ...string) {
 	n.mu.Unlock()
 }
 
-// project notes the fields the SDK-projection signatures of agent id's
-// cards leave out, one per line ("" when it has none).
-func (n *buildNotes) project(id, projected string) {
-	if projected == "" {
-		return
+// projected is Report.Projected: the fields the SDK-projection signatures
+// of the cards of each agent of ids leave out, from what the tree records
+// of it once every agent is built. (Gathered agent by agent instead, a
+// large site's map would be held, and scanned by the collector, through
+// the whole build.)
+func (b *builder) projected(ids []string) map[string][]string {
+	out := map[string][]string{}
+	for _, id := range ids {
+		if p := b.tree.agent(id).Projected; p != "" {
+			out[id] = strings.Split(p, "\n")
+		}
 	}
-	n.mu.Lock()
-	n.projected[id] = strings.Split(projected, "\n")
-	n.mu.Unlock()
+	return out
 }
 
 // groupResult is what one group of agents gave.
@@ -69,7 +72,6 @@ type groupResult struct {
 // the private output's files (nil when the site has no extended cards).
 func (b *builder) run() (*Report, map[string][]byte, error) {
 	b.plan = newPlan(b.src.Len(), b.m.Site.DefaultAgent)
-	b.notes.projected = map[string][]string{}
 	if err := b.prepare(); err != nil {
 		return nil, nil, err
 	}
@@ -98,7 +100,7 @@ func (b *builder) run() (*Report, map[string][]byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rep := &Report{Agents: b.plan.n, Files: int(b.tree.files.Load()), Extended: extended, Notes: b.notes.lines, Projected: b.notes.projected, LeakScanned: scanned}
+	rep := &Report{Agents: b.plan.n, Files: int(b.tree.files.Load()), Extended: extended, Notes: b.notes.lines, Projected: b.projected(ids), LeakScanned: scanned}
 	return rep, private, nil
 }
 
