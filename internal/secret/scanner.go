@@ -204,6 +204,29 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	return Finding{}, false
 }
 
+// HexShown reports the secret bytes of a key the scanner holds that raw,
+// written in hex, shows a reader of the digits at either alignment: read
+// from the first digit (raw itself) or from the second (each byte the low
+// half of one byte of raw and the high half of the next). A short run of
+// hex, such as a SHA-256 digest in a list of them, can carry no other key
+// material: a private key in any format takes more bytes.
+func (s *Scanner) HexShown(raw []byte) (Finding, bool) {
+	if s.keys.anywhere(raw) {
+		return Finding{Kind: "the signing key in use (hex)"}, true
+	}
+	if len(raw) < 2 {
+		return Finding{}, false
+	}
+	shifted := make([]byte, len(raw)-1)
+	for i := range shifted {
+		shifted[i] = raw[i]<<4 | raw[i+1]>>4
+	}
+	if s.keys.anywhere(shifted) {
+		return Finding{Kind: "the signing key in use (hex)"}, true
+	}
+	return Finding{}, false
+}
+
 // unescape decodes the character references HTML escapers write: numeric
 // ones (&#43; &#x2F;) and &amp; &lt; &gt; &quot; &apos;. Others stay as
 // they are.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/regular"
+	"github.com/agentcards/agentcards/internal/secret"
 )
 
 // The sums file (layout.SumsFile) lists the SHA-256 of every other file of the site, in the
@@ -186,22 +187,33 @@ func agentFileIndex(name string) int {
 	return slices.Index(agentFileNames, name)
 }
 
-// sumsNames is what the secret scan reads of layout.SumsFile's text: its
-// names, one per line. Each sum is the SHA-256 of a file the scan read
-// (or of one found as written, which it read then), which holds nothing
-// of a key; read as hex, 64 digits a line, the sums only cost the scan
-// time: a 10,000-agent site's file is 3 MB of them.
-func sumsNames(text []byte) []byte {
+// scanSums is the secret scan of layout.SumsFile's text: its names are
+// read as any file's text is, and each of its sums, 64 hex digits, is
+// checked for the secret bytes of a key the build holds at either
+// alignment of the digits (Scanner.HexShown), the only key material 32
+// bytes can carry. A sum is the SHA-256 of a file, summed as it was
+// written or read, or taken from the build's state, which whoever can
+// write the output can write too: it is checked, not trusted. Reading the
+// sums with every detector of Scan would cost far more (3 MB of hex at
+// 10,000 agents) and find nothing more.
+func scanSums(secrets *secret.Scanner, text []byte) (secret.Finding, bool) {
 	names := make([]byte, 0, len(text)/2)
 	for len(text) > 0 {
 		line, rest, _ := bytes.Cut(text, []byte{'\n'})
-		if _, name, ok := bytes.Cut(line, []byte("  ")); ok {
-			line = name
-		}
-		names = append(append(names, line...), '\n')
 		text = rest
+		var raw [32]byte
+		sum, name, ok := bytes.Cut(bytes.TrimPrefix(line, []byte{'\\'}), []byte("  "))
+		if n, err := hex.Decode(raw[:], sum); !ok || err != nil || n != len(raw) {
+			// Not a line sumsText writes: read whole, as text.
+			names = append(append(names, line...), '\n')
+			continue
+		}
+		if f, found := secrets.HexShown(raw[:]); found {
+			return f, true
+		}
+		names = append(append(names, name...), '\n')
 	}
-	return names
+	return secrets.Scan(layout.SumsFile, names)
 }
 
 // sumsText is layout.SumsFile's text, of sums sorted by name. Names that

@@ -1,9 +1,11 @@
 package site
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -135,35 +137,94 @@ func TestAgentFileIndex(t *testing.T) {
 	}
 }
 
-// TestSumsFileNamesScanned checks that the secret scan reads the names of
-// layout.SumsFile: a name holding a key the build holds, in hex, fails the
-// write, as it would in any other file; the sums beside the names are
-// SHA-256 digests of scanned files, which sumsNames leaves out.
-func TestSumsFileNamesScanned(t *testing.T) {
+// TestSumsFileScanned checks the secret scan of layout.SumsFile: a name
+// holding a key the build holds, in hex, fails the write, as it would in
+// any other file, and so does a sum whose digits show the key's secret
+// bytes read from the first digit or from the second (a sum taken from a
+// tampered build state); plain names and sums pass.
+func TestSumsFileScanned(t *testing.T) {
 	_, key, _ := ed25519.GenerateKey(nil)
 	scanner, err := secret.NewScanner([]crypto.Signer{key})
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := &tree{root: t.TempDir(), fresh: true, st: newTreeState(), secrets: scanner}
-	var sum [32]byte
+	var sum, seed, shifted [32]byte
 	copy(sum[:], "any sum at all, of 32 bytes here")
-	plain := sumsText([]namedSum{{"index.html", sum}, {"agents/a/index.html", sum}})
+	copy(seed[:], key.Seed())
+	// The digits "0" followed by the seed's first 63: read from the
+	// second digit, they are the seed's first 31 bytes.
+	if _, err := hex.Decode(shifted[:], []byte("0"+hex.EncodeToString(seed[:])[:63])); err != nil {
+		t.Fatal(err)
+	}
+	plain := sumsText([]namedSum{{"index.html", sum}, {"agents/a/index.html", sum}, {"a\nb", sum}})
 	if _, err := b.write(layout.SumsFile, plain); err != nil {
-		t.Fatalf("a sums file of plain names: %v", err)
+		t.Fatalf("a sums file of plain names and sums: %v", err)
 	}
-	if got, want := string(sumsNames(plain)), "index.html\nagents/a/index.html\n"; got != want {
-		t.Errorf("sumsNames = %q, want %q", got, want)
-	}
-	for _, name := range []string{
-		fmt.Sprintf("agents/%x/index.html", key.Seed()),
-		fmt.Sprintf("agents/a\nb/%x", key.Seed()), // escaped its way
+	for _, sums := range [][]namedSum{
+		{{"index.html", sum}, {fmt.Sprintf("agents/%x/index.html", key.Seed()), sum}},
+		{{"index.html", sum}, {fmt.Sprintf("agents/a\nb/%x", key.Seed()), sum}}, // escaped its way
+		{{"index.html", sum}, {"agents/a/index.html", seed}},
+		{{"index.html", shifted}, {"agents/a/index.html", sum}},
+		{{"a\nb", seed}},
 	} {
-		text := sumsText([]namedSum{{"index.html", sum}, {name, sum}})
-		_, err := b.write(layout.SumsFile, text)
+		_, err := b.write(layout.SumsFile, sumsText(sums))
 		var leak *LeakError
 		if !errors.As(err, &leak) {
-			t.Errorf("a sums file naming %q was written: %v", name, err)
+			t.Errorf("a sums file of %q was written: %v", sums, err)
 		}
+	}
+}
+
+// TestTamperedStateSumsNotPublished: sums taken from a build state that
+// was rewritten to hold a key's seed are checked like any published byte,
+// and the build that would publish them fails, publishing nothing.
+func TestTamperedStateSumsNotPublished(t *testing.T) {
+	p := newProject(t, 3)
+	_, key, _ := ed25519.GenerateKey(nil)
+	s, err := secret.NewScanner([]crypto.Signer{key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.secrets = s
+	out := filepath.Join(t.TempDir(), "public")
+	for range 2 {
+		if _, err := p.build(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := os.ReadFile(filepath.Join(out, layout.SumsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := loadState(statePath(out))
+	if st.Live == nil || st.Standby == nil {
+		t.Fatal("no state after two builds")
+	}
+	seed := [32]byte(key.Seed())
+	for _, tr := range []*treeState{st.Live, st.Standby} {
+		for id, rec := range tr.Agents {
+			for i := range rec.Sums {
+				rec.Sums[i] = seed
+			}
+			tr.Agents[id] = rec
+		}
+		for name, rec := range tr.Files {
+			rec.Sum = seed
+			tr.Files[name] = rec
+		}
+		tr.raw = nil
+	}
+	if err := st.save(statePath(out)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.build(out)
+	var leak *LeakError
+	if !errors.As(err, &leak) || leak.File != layout.SumsFile {
+		t.Fatalf("a build with the key's seed as every recorded sum: %v", err)
+	}
+	after, err := os.ReadFile(filepath.Join(out, layout.SumsFile))
+	if err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the published sums changed (%v)", err)
 	}
 }

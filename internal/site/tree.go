@@ -178,11 +178,7 @@ func (t *tree) writeFile(rel string, data []byte) (fileSum, error) {
 			return fileSum{}, fmt.Errorf("%s in the standby tree %s is not a plain file: refused; remove that folder and build again", rel, t.root)
 		}
 	}
-	scanned := data
-	if rel == layout.SumsFile {
-		scanned = sumsNames(data)
-	}
-	st, err := writeOutput(t.secrets, t.root, p, data, scanned)
+	st, err := writeOutput(t.secrets, t.root, p, data)
 	if err != nil {
 		return fileSum{}, err
 	}
@@ -388,12 +384,15 @@ func (t *tree) pruneUnknown(agents map[string]bool) error {
 	return t.removeOthers("agents", agents)
 }
 
-// writeOutput writes data as one file of the new tree under root, after
-// scanning it (scanned: data, or all of it but what cannot hold anything)
-// for private key material: every byte the build publishes passes here.
-// It returns the file as written.
-func writeOutput(secrets *secret.Scanner, root, path string, data, scanned []byte) (fileStat, error) {
-	if f, found := secrets.Scan(path, scanned); found {
+// writeOutput writes one file of the new tree under root, after scanning
+// it for private key material: every byte the build publishes passes here
+// (layout.SumsFile's through scanSums). It returns the file as written.
+func writeOutput(secrets *secret.Scanner, root, path string, data []byte) (fileStat, error) {
+	scan := secrets.Scan
+	if path == filepath.Join(root, layout.SumsFile) {
+		scan = func(string, []byte) (secret.Finding, bool) { return scanSums(secrets, data) }
+	}
+	if f, found := scan(path, data); found {
 		rel, err := filepath.Rel(root, path)
 		if err != nil {
 			rel = path
