@@ -70,6 +70,23 @@ func OpenBytes(name string, src []byte) (*Source, error) {
 	return open(name, "", bytes.NewReader(src))
 }
 
+// regularSize is the size of what r reads, when it is a plain file or
+// bytes in memory, whose size is known before reading; ok is false for
+// anything else.
+func regularSize(r readerAtSeeker) (size int64, ok bool) {
+	switch r := r.(type) {
+	case *os.File:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0, false
+		}
+		return fi.Size(), true
+	case *bytes.Reader:
+		return r.Size(), true
+	}
+	return 0, false
+}
+
 // readerAtSeeker is what open reads: an *os.File or a *bytes.Reader.
 type readerAtSeeker interface {
 	io.ReaderAt
@@ -78,11 +95,16 @@ type readerAtSeeker interface {
 
 func open(name, dir string, r readerAtSeeker) (*Source, error) {
 	s := &Source{name: name, r: r}
-	size, err := r.Seek(0, io.SeekEnd)
-	if err != nil {
-		return nil, err
+	var l *layout
+	var err error
+	if size, ok := regularSize(r); ok && size > 0 {
+		l, err = splitAt(r, size, runtime.GOMAXPROCS(0))
+	} else {
+		// Not a plain file (a folder, a pipe), or one that says it is
+		// empty (as /proc's do): read in order, and let reading say
+		// what is wrong.
+		l, err = split(r)
 	}
-	l, err := splitAt(r, size, runtime.GOMAXPROCS(0))
 	if errors.Is(err, errIrregular) {
 		if _, err := r.Seek(0, io.SeekStart); err != nil {
 			return nil, err

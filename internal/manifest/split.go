@@ -36,8 +36,7 @@ type splitter struct {
 	out     layout
 	inAgent bool // the current section belongs to the last agent
 	cur     *span
-	sawHead bool  // a [table] header that is not the root has been seen
-	off     int64 // where read stopped
+	sawHead bool // a [table] header that is not the root has been seen
 }
 
 // split finds the layout of the manifest read from r. It reads r once, in
@@ -47,18 +46,19 @@ type splitter struct {
 // errIrregular.
 func split(r io.Reader) (*layout, error) {
 	s := &splitter{cur: &span{line: 1}}
-	if _, err := s.read(r, 0, 1<<20); err != nil {
+	_, end, err := s.read(r, 0, 1<<20)
+	if err != nil {
 		return nil, err
 	}
-	s.close(s.off)
+	s.close(end)
 	return &s.out, nil
 }
 
 // read follows the lines of r, which start at offset off of the manifest,
 // through a buffer of bufSize bytes (longer lines are put together), and
-// returns how many it read; s.off is then the offset after them. The
-// section open at the end is left open.
-func (s *splitter) read(r io.Reader, off int64, bufSize int) (lines int, err error) {
+// returns how many it read and the offset after them. The section open
+// at the end is left open.
+func (s *splitter) read(r io.Reader, off int64, bufSize int) (lines int, end int64, err error) {
 	br := bufio.NewReaderSize(r, bufSize)
 	line := 1
 	var long []byte
@@ -74,7 +74,7 @@ func (s *splitter) read(r io.Reader, off int64, bufSize int) (lines int, err err
 		}
 		if len(chunk) > 0 {
 			if perr := s.line(chunk, off, line); perr != nil {
-				return 0, perr
+				return 0, 0, perr
 			}
 			off += int64(len(chunk))
 			line++
@@ -83,11 +83,31 @@ func (s *splitter) read(r io.Reader, off int64, bufSize int) (lines int, err err
 			break
 		}
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
-	s.off = off
-	return line - 1, nil
+	return line - 1, off, nil
+}
+
+// join continues s, which read up to at, with p, which read from at on,
+// starting with an [[agents]] header line, and whose lines are numbered
+// from shift+1: what that header does to the section s has open (p did
+// the rest). It holds only when s ends outside any string or value, which
+// is when that line is a header.
+func (s *splitter) join(p *splitter, at int64, shift int) {
+	s.close(at)
+	for _, sp := range p.out.head {
+		sp.line += shift
+		s.out.head = append(s.out.head, sp)
+	}
+	for _, sp := range p.out.agents {
+		sp.line += shift
+		s.out.agents = append(s.out.agents, sp)
+	}
+	cur := *p.cur
+	cur.line += shift
+	s.cur, s.inAgent, s.ml, s.depth = &cur, p.inAgent, p.ml, p.depth
+	s.sawHead = s.sawHead || p.sawHead
 }
 
 // close ends the current section at off.

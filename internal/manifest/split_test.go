@@ -304,3 +304,50 @@ func TestSplitAtSameAsSplit(t *testing.T) {
 		}
 	}
 }
+
+// fromStart counts the reads of r that start at offset 0: one for a split
+// whose pieces were joined, two when it was split again in one piece.
+type fromStart struct {
+	*bytes.Reader
+	reads int
+}
+
+func (r *fromStart) ReadAt(b []byte, off int64) (int, error) {
+	if off == 0 {
+		r.reads++
+	}
+	return r.Reader.ReadAt(b, off)
+}
+
+// TestSplitAtJoinsPieces: a manifest whose cuts all fall on headers is
+// split in pieces and joined (TestSplitAtSameAsSplit would pass were it
+// always split again in one piece), and one with a cut inside a string
+// that holds an "[[agents]]" line is split again, with the same layout
+// either way.
+func TestSplitAtJoinsPieces(t *testing.T) {
+	defer func(min, piece int64) { parallelSplitMin, parallelPieceMin = min, piece }(parallelSplitMin, parallelPieceMin)
+	parallelSplitMin, parallelPieceMin = 1, 1
+	agent := "[[agents]]\nid = \"a\"\n[[agents.skills]]\nid = \"s\"\n"
+	// Most of this one's lines are inside a string: the cuts fall there.
+	trap := "[[agents]]\nd = \"\"\"\n" + strings.Repeat("[[agents]]\n", 50) + "\"\"\"\n"
+	for _, c := range []struct {
+		src   string
+		reads int
+	}{
+		{"[site]\nx = 1\n" + strings.Repeat(agent, 12), 1},
+		{"[site]\nx = 1\n" + agent + trap + agent, 2},
+	} {
+		want, err := split(strings.NewReader(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &fromStart{Reader: bytes.NewReader([]byte(c.src))}
+		got, err := splitAt(r, int64(len(c.src)), 4)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("layout %+v, %v; want %+v", got, err, want)
+		}
+		if r.reads != c.reads {
+			t.Errorf("%d reads from the start, want %d, of\n%s", r.reads, c.reads, c.src)
+		}
+	}
+}

@@ -6,15 +6,6 @@ import (
 	"sync"
 )
 
-// A large manifest is split on several cores. It is cut before lines that
-// read "[[agents]]" (a header, unless it is inside a multi-line string or
-// value), and each piece is split on its own as if that line were a
-// header; the pieces are then joined in order, each only once the split
-// of everything before it ends outside any string or value, which is
-// when the line it starts with is a header. A cut where it is not (a
-// string holding that line) makes the whole manifest be split again in
-// one piece: the result is always split's.
-
 // parallelSplitMin is the size from which a manifest is split on several
 // cores, and parallelPieceMin the least each piece holds (variables, for
 // tests).
@@ -26,7 +17,15 @@ var (
 // agentsLine is what a piece's first line starts with, after a new line.
 var agentsLine = []byte("\n[[agents]]")
 
-// splitAt is split of the size bytes of r, on up to workers cores.
+// splitAt is split of the size bytes of r, on up to workers cores. A
+// large manifest is cut before lines that read "[[agents]]" (a header,
+// unless it is inside a multi-line string or value), and each piece is
+// split on its own as if that line were a header; the pieces are then
+// joined in order, each only once the split of everything before it ends
+// outside any string or value, which is when the line it starts with is a
+// header. A cut where it is not (a string holding that line) makes the
+// whole manifest be split again in one piece, which costs a crafted
+// manifest up to twice the work: the result is always split's.
 func splitAt(r io.ReaderAt, size int64, workers int) (*layout, error) {
 	whole := func() (*layout, error) { return split(io.NewSectionReader(r, 0, size)) }
 	n := min(int64(workers), size/max(parallelPieceMin, 1))
@@ -63,7 +62,7 @@ func splitAt(r io.ReaderAt, size int64, workers int) (*layout, error) {
 		}
 		wg.Go(func() {
 			s := &splitter{cur: &span{off: start, line: 1}}
-			lines, err := s.read(io.NewSectionReader(r, start, end-start), start, int(min(end-start+1, 1<<20)))
+			lines, _, err := s.read(io.NewSectionReader(r, start, end-start), start, int(min(end-start+1, 1<<20)))
 			pieces[k] = piece{s, lines, err}
 		})
 	}
@@ -81,22 +80,7 @@ func splitAt(r io.ReaderAt, size int64, workers int) (*layout, error) {
 		if p.err != nil {
 			return nil, p.err
 		}
-		// What the header the piece starts with does to the section
-		// open before it; the piece did the rest.
-		out.close(starts[k])
-		shift := line - 1
-		for _, sp := range p.s.out.head {
-			sp.line += shift
-			out.out.head = append(out.out.head, sp)
-		}
-		for _, sp := range p.s.out.agents {
-			sp.line += shift
-			out.out.agents = append(out.out.agents, sp)
-		}
-		cur := *p.s.cur
-		cur.line += shift
-		out.cur, out.inAgent, out.ml, out.depth = &cur, p.s.inAgent, p.s.ml, p.s.depth
-		out.sawHead = out.sawHead || p.s.sawHead
+		out.join(p.s, starts[k], line-1)
 		line += p.lines
 	}
 	out.close(size)
