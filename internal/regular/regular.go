@@ -67,14 +67,17 @@ func ReadFile(path string) ([]byte, error) {
 	return readAll(f, fst.Size())
 }
 
+// maxSizeHint is the largest buffer readAll makes before reading.
+const maxSizeHint = 64 << 20
+
 // readAll reads f to its end into a buffer of the size f had (one byte
 // more, to see the end without growing it), as os.ReadFile does: where
 // io.ReadAll, growing from 512 bytes, copies and clears a large file's
-// bytes many times over. A file that grew meanwhile is read whole too.
+// bytes many times over. A file that grew meanwhile is read whole too. A
+// size above maxSizeHint is not taken at its word (a sparse file can say
+// anything): the buffer starts there and grows as the bytes come.
 func readAll(f io.Reader, size int64) ([]byte, error) {
-	if size < 0 || size >= 1<<40 {
-		size = 0
-	}
+	size = max(0, min(size, maxSizeHint))
 	data := make([]byte, 0, size+1)
 	for {
 		n, err := f.Read(data[len(data):cap(data)])

@@ -62,15 +62,15 @@ func TestReadFileAndDir(t *testing.T) {
 // through reads that return a few bytes at a time.
 func TestReadAllAnySizeHint(t *testing.T) {
 	want := bytes.Repeat([]byte("0123456789"), 1000)
-	for _, size := range []int64{int64(len(want)), 0, 1, 511, int64(len(want)) - 1, int64(len(want)) + 1, 3 * int64(len(want)), -1} {
+	for _, size := range []int64{int64(len(want)), 0, 1, 511, int64(len(want)) - 1, int64(len(want)) + 1, 3 * int64(len(want)), -1, 1 << 50} {
 		got, err := readAll(iotest.HalfReader(bytes.NewReader(want)), size)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("size %d: read %d bytes, %v; want %d", size, len(got), err, len(want))
 		}
 	}
-	// The first read fills the 101 bytes the hint gives; the second fails.
+	// The first read succeeds, the second fails: what came is kept.
 	got, err := readAll(iotest.TimeoutReader(bytes.NewReader(want)), 100)
-	if !errors.Is(err, iotest.ErrTimeout) || !bytes.Equal(got, want[:101]) {
+	if !errors.Is(err, iotest.ErrTimeout) || len(got) == 0 || !bytes.HasPrefix(want, got) {
 		t.Errorf("a failing read: %d bytes, %v", len(got), err)
 	}
 }
