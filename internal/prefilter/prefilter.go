@@ -144,7 +144,7 @@ func (p *Regexp) MatchString(s string) bool {
 			continue
 		}
 		re := a.regexp()
-		if re == nil {
+		if re == nil { // not compiled: the whole expression tells
 			return p.re.MatchString(s)
 		}
 		if re.MatchString(s) {
@@ -175,7 +175,7 @@ func (p *Regexp) FindStringIndex(s string) []int {
 			continue
 		}
 		re := a.regexp()
-		if re == nil {
+		if re == nil { // not compiled: the whole expression tells
 			return p.re.FindStringIndex(s)
 		}
 		if loc := re.FindStringIndex(s); loc != nil && (best == nil || loc[0] < best[0]) {
