@@ -87,11 +87,7 @@ func (t *tree) forgetAgent(id string) {
 // keepAgent records that the tree holds agent id as rec, which this
 // build found intact (agentIntact), and that the source raw is its.
 func (t *tree) keepAgent(id string, rec agentRecord, raw key) {
-	rec.checked = true
-	t.mu.Lock()
-	t.st.Agents[id] = rec
-	t.st.Raws[raw] = id
-	t.mu.Unlock()
+	t.setAgent(id, rec, raw)
 	t.kept(len(rec.names()))
 }
 
@@ -388,11 +384,14 @@ func (t *tree) pruneUnknown(agents map[string]bool) error {
 // it for private key material: every byte the build publishes passes here
 // (layout.SumsFile's through scanSums). It returns the file as written.
 func writeOutput(secrets *secret.Scanner, root, path string, data []byte) (fileStat, error) {
-	scan := secrets.Scan
+	var f secret.Finding
+	var found bool
 	if path == filepath.Join(root, layout.SumsFile) {
-		scan = func(string, []byte) (secret.Finding, bool) { return scanSums(secrets, data) }
+		f, found = scanSums(secrets, data)
+	} else {
+		f, found = secrets.Scan(path, data)
 	}
-	if f, found := scan(path, data); found {
+	if found {
 		rel, err := filepath.Rel(root, path)
 		if err != nil {
 			rel = path
