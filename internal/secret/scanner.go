@@ -217,7 +217,12 @@ func (s *Scanner) HexShown(raw []byte) (Finding, bool) {
 	if len(raw) < 2 {
 		return Finding{}, false
 	}
-	shifted := make([]byte, len(raw)-1)
+	var buf [64]byte // a digest's fits: no allocation per sum
+	shifted := buf[:0]
+	if len(raw)-1 > len(buf) {
+		shifted = make([]byte, 0, len(raw)-1)
+	}
+	shifted = shifted[:len(raw)-1]
 	for i := range shifted {
 		shifted[i] = raw[i]<<4 | raw[i+1]>>4
 	}
