@@ -1,0 +1,147 @@
+package htmlexec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// escaperContexts are tiny templates in each of which html/template puts
+// one escaper, or the shortest chain that holds it, after {{.V}}.
+var escaperContexts = []struct{ src, chain string }{
+	{`<p>{{.V}}</p>`, "_html_template_htmlescaper"},
+	{`<p title="{{.V}}">`, "_html_template_attrescaper"},
+	{`<title>{{.V}}</title>`, "_html_template_rcdataescaper"},
+	{`<script>var x = {{.V}};</script>`, "_html_template_jsvalescaper"},
+	{`<style>p{background:url(/x{{.V}})}</style>`, "_html_template_urlnormalizer"},
+	{`<style>p{background:url(/x?q={{.V}})}</style>`, "_html_template_urlescaper"},
+	{`<style>p{background:url('{{.V}}')}</style>`, "_html_template_urlfilter | _html_template_urlnormalizer"},
+	// The chains of the built-in templates.
+	{`<a href="{{.V}}">`, "_html_template_urlfilter | _html_template_urlnormalizer | _html_template_attrescaper"},
+	{`<a href="/x{{.V}}">`, "_html_template_urlnormalizer | _html_template_attrescaper"},
+	{`<a href="/x?q={{.V}}">`, "_html_template_urlescaper | _html_template_attrescaper"},
+	{`<a onclick="f({{.V}})">`, "_html_template_jsvalescaper | _html_template_attrescaper"},
+	{`<script type="application/ld+json">{{.V}}</script>`, "_html_template_jsvalescaper"},
+}
+
+// hostile are strings every escaper is tried on.
+var hostile = []string{
+	"", "plain text", `"quoted" & 'single'`, "<script>alert(1)</script>", "</script><!--", "*/ x /*",
+	"javascript:alert(1)", "JavaScript:x", " javascript:x", "data:text/html,<b>", "http://a.example/b?c=d&e=f#g",
+	"HTTPS://A.EXAMPLE/", "mailto:a@b.example", "/a:b", "a/b:c", "//host/x", "?q=1&r=2", "#frag",
+	"%41%zz%4", "%%", "a+b=c;d,e", "[]@!$'()*", "&amp; &lt;", "x\x00y", "\t\n\r\f\v", "\u2028\u2029",
+	"\xff\xfe invalid \xc3", "é ü 日本 🙂", "\ufdd0\uffff", "{\"a\":1}", "1e9", "null", "$x_9",
+	strings.Repeat("<&>\"'+", 300),
+}
+
+// stringer is a fmt.Stringer; badJSON a json.Marshaler that fails.
+type (
+	stringer string
+	named    string
+	badJSON  string
+	holder   struct {
+		V any
+		S fmt.Stringer
+	}
+)
+
+func (s stringer) String() string            { return "str:" + string(s) }
+func (badJSON) MarshalJSON() ([]byte, error) { return nil, errors.New("no </script> */ here") }
+
+// valuesOf are values of every type a page's data may hold, from s.
+func valuesOf(s string) []any {
+	p := s
+	sp := stringer(s)
+	return []any{
+		s, template.HTML(s), template.HTMLAttr(s), template.URL(s), template.JS(s), template.JSStr(s),
+		template.CSS(s), template.Srcset(s), named(s), stringer(s), &sp, (*stringer)(nil), &p, (*string)(nil),
+		nil, len(s), -7, int64(1) << 40, uint8(3), 2.5, true, false, []string{s, "x"}, map[string]any{"k": s, "n": 1},
+		errors.New(s), struct{ A string }{s}, json.RawMessage(`"x"`), badJSON(s), []byte(s),
+	}
+}
+
+// escapedChain is the escapers html/template put after {{.V}} in t.
+func escapedChain(t *template.Template) string {
+	m := regexp.MustCompile(`\{\{\.V \| ([^}]*)\}\}`).FindStringSubmatch(t.Tree.Root.String())
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// compareEscaper renders src with each value from s by html/template and
+// by its compiled program.
+func compareEscaper(t *testing.T, src string, s string) {
+	tpl := template.Must(template.New("x").Parse(src))
+	c, err := Compile(tpl, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range valuesOf(s) {
+		for _, data := range []any{holder{V: v}, &holder{V: v, S: stringer(s)}} {
+			var want, got bytes.Buffer
+			werr := tpl.Execute(&want, data)
+			gerr := c.Execute(&got, data)
+			if fmt.Sprint(werr) != fmt.Sprint(gerr) || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Fatalf("%s with %T %q:\n compiled:      %q (%v)\n html/template: %q (%v)", src, v, s, got.Bytes(), gerr, want.Bytes(), werr)
+			}
+		}
+	}
+}
+
+// TestEscapers: each escaper, in the context where html/template puts
+// it, gives html/template's bytes for every hostile string as a value of
+// every type.
+func TestEscapers(t *testing.T) {
+	for _, ctx := range escaperContexts {
+		tpl := template.Must(template.New("x").Parse(ctx.src))
+		if _, err := Compile(tpl, "x"); err != nil {
+			t.Fatal(err)
+		}
+		if got := escapedChain(tpl); got != ctx.chain {
+			t.Fatalf("%s: html/template escapes with %q, not %q", ctx.src, got, ctx.chain)
+		}
+		for _, s := range hostile {
+			compareEscaper(t, ctx.src, s)
+		}
+	}
+}
+
+// TestEscapersCompiled: the compiled programs run strings, ints and the
+// html/template types themselves, but for HTML in an attribute (which
+// html/template runs).
+func TestEscapersCompiled(t *testing.T) {
+	for _, ctx := range escaperContexts {
+		tpl := template.Must(template.New("x").Parse(ctx.src))
+		c, err := Compile(tpl, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []any{"a<b", 7, true, template.HTML("<b>x</b>"), template.URL("javascript:x"), nil, stringer("s")} {
+			var buf bytes.Buffer
+			_, isHTML := v.(template.HTML)
+			// HTML reaching attrescaper first has its tags stripped.
+			want := !isHTML || ctx.chain != "_html_template_attrescaper"
+			if got := c.Run(&buf, holder{V: v}); got != want {
+				t.Errorf("%s with %T: ran %v, want %v", ctx.src, v, got, want)
+			}
+		}
+	}
+}
+
+// FuzzEscapers holds every escaper to html/template's on any string.
+func FuzzEscapers(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, ctx := range escaperContexts {
+			compareEscaper(t, ctx.src, s)
+		}
+	})
+}
