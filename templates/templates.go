@@ -4,6 +4,7 @@
 package templates
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"embed"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/agentcards/agentcards/internal/htmlexec"
 	"github.com/agentcards/agentcards/internal/regular"
 )
 
@@ -26,9 +28,11 @@ var Assets = []string{"style.css", "search.js", "copy.js", "signature.js", "favi
 
 // Set is the templates and assets for one build.
 type Set struct {
-	pages  map[string]*template.Template
-	assets map[string][]byte
-	digest []byte
+	pages map[string]*template.Template
+	// compiled are the pages whose templates package htmlexec compiles.
+	compiled map[string]*htmlexec.Template
+	assets   map[string][]byte
+	digest   []byte
 	// Overridden lists the files taken from the override folder.
 	Overridden []string
 }
@@ -37,7 +41,7 @@ type Set struct {
 // file exists (dir may be ""). dir must be a real folder holding no
 // symbolic links (package regular).
 func Load(dir string) (*Set, error) {
-	s := &Set{pages: map[string]*template.Template{}, assets: map[string][]byte{}}
+	s := &Set{pages: map[string]*template.Template{}, compiled: map[string]*htmlexec.Template{}, assets: map[string][]byte{}}
 	if dir != "" {
 		// What the folder holds is published: no symbolic links in it.
 		if _, err := regular.ReadDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -70,6 +74,12 @@ func Load(dir string) (*Set, error) {
 			return nil, templateError(p, dir, err)
 		}
 		s.pages[p] = t
+		// A page whose templates do not compile is rendered by
+		// html/template alone, which reports the error of one that
+		// cannot be escaped when the page is rendered, as it always did.
+		if c, err := htmlexec.Compile(t, "layout"); err == nil {
+			s.compiled[p] = c
+		}
 	}
 	for _, a := range Assets {
 		b, err := read(a)
@@ -110,6 +120,21 @@ func templateError(name, dir string, err error) error {
 
 // Page returns the template set for a page; execute "layout".
 func (s *Set) Page(name string) *template.Template { return s.pages[name] }
+
+// Compiled reports whether the page name renders by a compiled program:
+// whether its templates compile.
+func (s *Set) Compiled(name string) bool { return s.compiled[name] != nil }
+
+// Execute renders the page name with data into buf: what
+// Page(name).ExecuteTemplate(buf, "layout", data) writes and returns, by
+// the page's compiled program when its templates compile (package
+// htmlexec).
+func (s *Set) Execute(buf *bytes.Buffer, name string, data any) error {
+	if c := s.compiled[name]; c != nil {
+		return c.Execute(buf, data)
+	}
+	return s.pages[name].ExecuteTemplate(buf, "layout", data)
+}
 
 // Asset returns a static asset's bytes.
 func (s *Set) Asset(name string) []byte { return s.assets[name] }
