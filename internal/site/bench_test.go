@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentcards/agentcards/internal/htmlexec"
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
@@ -240,6 +241,9 @@ func BenchmarkAgent(b *testing.B) {
 		b.Fatal(err)
 	}
 	pg := newPages(m, plan{}, tpl, &siteDir{}, signers)
+	// Timed alone, not beside html/template (see TestMain).
+	htmlexec.Verify(false)
+	defer htmlexec.Verify(true)
 	for i := range m.Agents {
 		a := &m.Agents[i]
 		auth := "key"

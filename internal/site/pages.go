@@ -42,7 +42,7 @@ func (pg *pages) render(page string, data *pageData) ([]byte, error) {
 	// from nothing for every page costs more than the copy.
 	buf := renderBuffers.Get().(*bytes.Buffer)
 	defer releaseRenderBuffer(buf)
-	if err := pg.tpl.Page(page).ExecuteTemplate(buf, "layout", data); err != nil {
+	if err := pg.tpl.Execute(buf, page, data); err != nil {
 		return nil, fmt.Errorf("%s: %w", page, err)
 	}
 	return bytes.Clone(buf.Bytes()), nil
