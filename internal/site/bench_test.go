@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -265,6 +266,52 @@ func BenchmarkAgent(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkRender times the rendering of an agent's page alone, its data
+// made once: by its compiled program ("compiled", what a build does) and
+// by html/template ("html-template").
+func BenchmarkRender(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "agents.toml")
+	if err := os.WriteFile(path, []byte(generatedManifest(2)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	m := loadWithTestKeys(b, path)
+	ks, err := sign.LoadKeySet(m.KeysDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	tpl, err := templates.Load("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pg := newPages(m, plan{}, tpl, &siteDir{}, testSigners(b, m, ks, "ed25519"))
+	data, err := pg.agentData(&m.Agents[1], true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	htmlexec.Verify(false)
+	defer htmlexec.Verify(true)
+	for _, path := range []struct {
+		name string
+		run  func(*bytes.Buffer) error
+	}{
+		{"compiled", func(buf *bytes.Buffer) error { return tpl.Execute(buf, "agent.html", data) }},
+		{"html-template", func(buf *bytes.Buffer) error { return tpl.Page("agent.html").ExecuteTemplate(buf, "layout", data) }},
+	} {
+		b.Run(path.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var buf bytes.Buffer
+			for b.Loop() {
+				buf.Reset()
+				if err := path.run(&buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 		})
 	}
 }

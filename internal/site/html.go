@@ -303,6 +303,15 @@ type gatewayView struct {
 
 // agentPage renders an agent's page.
 func (pg *pages) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
+	data, err := pg.agentData(a, projected)
+	if err != nil {
+		return nil, err
+	}
+	return pg.render("agent.html", data)
+}
+
+// agentData is what an agent's page is rendered from.
+func (pg *pages) agentData(a *manifest.Agent, projected bool) (*pageData, error) {
 	m, signers := pg.m, pg.signers
 	// One id set for the page: description and docs never share an id,
 	// nor take the template's or a skill's.
@@ -379,7 +388,7 @@ func (pg *pages) agentPage(a *manifest.Agent, projected bool) ([]byte, error) {
 		ld["sameAs"] = a.DocumentationURL
 	}
 	data.JSONLD = ld
-	return pg.render("agent.html", data)
+	return data, nil
 }
 
 // describeScheme says in plain words what a client sends.
