@@ -18,6 +18,8 @@ type (
 		NilPtr  *item
 		Any     any
 		NilAny  any
+		Str     fmt.Stringer
+		NilStr  fmt.Stringer
 		None    []string
 		Strs    []string
 		Anys    []any
@@ -50,7 +52,7 @@ func samplePage() *page {
 	return &page{
 		Title: `A "title" <&>`, Count: 3,
 		Items: []item{{Name: "one", Tags: []string{"a", "<b>"}, N: 1}, {Name: "two"}, {Name: "javascript:x", N: 3}},
-		Ptr:   &item{Name: "ptr"}, Any: 5, Strs: []string{"x", "y", "z"}, Anys: []any{1, "two", nil, template.HTML("<i>3</i>")},
+		Ptr:   &item{Name: "ptr"}, Any: 5, Str: stringer("<s>"), Strs: []string{"x", "y", "z"}, Anys: []any{1, "two", nil, template.HTML("<i>3</i>")},
 		Arr: [2]string{"p", "q"}, Map: map[string]string{"k": "v"}, Flag: true,
 		Inner: inner{HTML: "<em>hi</em>", URL: "/a b?c=<d>"}, private: "private",
 		embedded: embedded{Promoted: "promoted"},
@@ -61,7 +63,7 @@ func samplePage() *page {
 var execCases = []struct {
 	name, src string
 }{
-	{"text and fields", `<h1>{{.Title}}</h1><p>{{.Count}} {{.Flag}} {{.Inner.HTML}} {{.Ptr.Name}} {{.Promoted}}</p>`},
+	{"text and fields", `<h1>{{.Title}}</h1><p>{{.Count}} {{.Flag}} {{.Inner.HTML}} {{.Ptr.Name}} {{.Promoted}} {{.Str}} {{.NilStr}}</p><p title="{{.Str}}">`},
 	{"attributes", `<a href="{{.Inner.URL}}" title="{{.Title}}">{{.Inner.URL}}</a><a href="/x/{{.Title}}?q={{.Title}}#{{.Count}}">x</a>`},
 	{"if else", `{{if .Flag}}yes{{else}}no{{end}}{{if .Items}}items{{end}}{{if .NilPtr}}nil{{else if .Count}}count{{end}}{{if .Any}}any{{end}}{{if .Map}}map{{end}}`},
 	{"with", `{{with .Ptr}}<b>{{.Name}}</b>{{end}}{{with .NilPtr}}x{{else}}none{{end}}{{with .Inner}}{{.HTML}}{{end}}{{with $x := .Title}}{{$x}}{{.}}{{end}}`},
