@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -155,30 +156,40 @@ func indirectToStringerOrError(a any) any {
 // htmlNormReplacementTable (the same but for '&'), indexed by byte.
 var htmlTable, htmlNormTable = replacementTable(true), replacementTable(false)
 
-func replacementTable(amp bool) *[256]string {
-	var t [256]string
-	t[0] = "\uFFFD"
-	t['"'] = "&#34;"
-	t['\''] = "&#39;"
-	t['+'] = "&#43;"
-	t['<'] = "&lt;"
-	t['>'] = "&gt;"
-	if amp {
-		t['&'] = "&amp;"
-	}
-	return &t
+// A table is a replacement by byte: repl[c] for each byte c with
+// special[c].
+type table struct {
+	special [256]bool
+	repl    [256]string
 }
 
-// writeReplaced writes s to out with each byte that table names
-// replaced: html/template's htmlReplacer with bad runes let through,
-// which replaces ASCII only (a byte of a multi-byte or invalid UTF-8
-// sequence is never below utf8.RuneSelf, and never replaced).
-func writeReplaced(out *bytes.Buffer, s string, table *[256]string) {
+func replacementTable(amp bool) *table {
+	t := &table{}
+	t.repl[0] = "\uFFFD"
+	t.repl['"'] = "&#34;"
+	t.repl['\''] = "&#39;"
+	t.repl['+'] = "&#43;"
+	t.repl['<'] = "&lt;"
+	t.repl['>'] = "&gt;"
+	if amp {
+		t.repl['&'] = "&amp;"
+	}
+	for c, r := range t.repl {
+		t.special[c] = r != ""
+	}
+	return t
+}
+
+// writeReplaced writes s to out with each byte that t names replaced:
+// html/template's htmlReplacer with bad runes let through, which
+// replaces ASCII only (a byte of a multi-byte or invalid UTF-8 sequence
+// is never below utf8.RuneSelf, and never replaced).
+func writeReplaced(out *bytes.Buffer, s string, t *table) {
 	written := 0
 	for i := 0; i < len(s); i++ {
-		if repl := table[s[i]]; repl != "" {
+		if t.special[s[i]] {
 			out.WriteString(s[written:i])
-			out.WriteString(repl)
+			out.WriteString(t.repl[s[i]])
 			written = i + 1
 		}
 	}
@@ -187,12 +198,12 @@ func writeReplaced(out *bytes.Buffer, s string, table *[256]string) {
 
 // replaced is writeReplaced's result as a string: s itself when nothing
 // is replaced.
-func replaced(s string, table *[256]string) string {
+func replaced(s string, t *table) string {
 	for i := 0; i < len(s); i++ {
-		if table[s[i]] != "" {
+		if t.special[s[i]] {
 			var b bytes.Buffer
 			b.Grow(len(s) + 16)
-			writeReplaced(&b, s, table)
+			writeReplaced(&b, s, t)
 			return b.String()
 		}
 	}
@@ -367,18 +378,25 @@ func jsValEscaper(a any) (string, bool) {
 	case fmt.Stringer:
 		a = t.String()
 	}
-	b, err := json.Marshal(a)
-	if err != nil {
-		return "", false
+	var scratch [1024]byte
+	b, ok := appendJSON(scratch[:0], a, 0)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(a); err != nil {
+			return "", false
+		}
 	}
 	if len(b) == 0 {
 		return " null ", true
 	}
 	first, _ := utf8.DecodeRune(b)
 	last, _ := utf8.DecodeLastRune(b)
-	var buf strings.Builder
 	// An identifier or a number must not run into a keyword.
 	pad := isJSIdentPart(first) || isJSIdentPart(last)
+	if !pad && !hasLineSeparator(b) {
+		return string(b), true
+	}
+	var buf strings.Builder
 	if pad {
 		buf.WriteByte(' ')
 	}
@@ -408,6 +426,23 @@ func jsValEscaper(a any) (string, bool) {
 	return string(b), true
 }
 
+// hasLineSeparator reports whether b holds U+2028 or U+2029, which
+// html/template's jsValEscaper finds rune by rune: the UTF-8 of each
+// begins with 0xE2, which is never inside another sequence, valid or
+// not, so a rune by rune reading meets every 0xE2 at the start of a rune.
+func hasLineSeparator(b []byte) bool {
+	for {
+		i := bytes.IndexByte(b, 0xE2)
+		if i < 0 || i+2 >= len(b) {
+			return false
+		}
+		if b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9) {
+			return true
+		}
+		b = b[i+1:]
+	}
+}
+
 // indirectToJSONMarshaler is html/template's.
 func indirectToJSONMarshaler(a any) any {
 	if a == nil {
@@ -423,3 +458,107 @@ func indirectToJSONMarshaler(a any) any {
 func isJSIdentPart(r rune) bool {
 	return r == '$' || r == '_' || '0' <= r && r <= '9' || 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z'
 }
+
+// appendJSON appends what json.Marshal gives for a: a string, nil, or a
+// map[string]any of those and of such maps (what the pages' JSON-LD
+// holds), its keys sorted; ok false for any other value, which
+// json.Marshal encodes instead.
+func appendJSON(dst []byte, a any, depth int) ([]byte, bool) {
+	switch v := a.(type) {
+	case nil:
+		return append(dst, "null"...), true
+	case string:
+		return appendJSONString(dst, v), true
+	case map[string]any:
+		if v == nil {
+			return append(dst, "null"...), true
+		}
+		if depth > 100 {
+			return dst, false // json.Marshal looks for a cycle
+		}
+		var scratch [16]string
+		keys := scratch[:0]
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(dst, k)
+			dst = append(dst, ':')
+			var ok bool
+			if dst, ok = appendJSON(dst, v[k], depth+1); !ok {
+				return dst, false
+			}
+		}
+		return append(dst, '}'), true
+	}
+	return dst, false
+}
+
+// appendJSONString is encoding/json's appendString with HTML escaped
+// (json.Marshal's): s quoted, with '"', '\\', control bytes, '<', '>'
+// and '&' escaped, an invalid UTF-8 byte as \ufffd, U+2028 and U+2029 as
+// \u2028 and \u2029.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if jsonSafe[b] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// jsonSafe are the ASCII bytes json.Marshal writes as they are: printable
+// but for '"', '\\', '<', '>' and '&'.
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := byte(' '); c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()

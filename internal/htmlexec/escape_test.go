@@ -59,6 +59,9 @@ func valuesOf(s string) []any {
 		template.CSS(s), template.Srcset(s), named(s), stringer(s), &sp, (*stringer)(nil), &p, (*string)(nil),
 		nil, len(s), -7, int64(1) << 40, uint8(3), 2.5, true, false, []string{s, "x"}, map[string]any{"k": s, "n": 1},
 		errors.New(s), struct{ A string }{s}, json.RawMessage(`"x"`), badJSON(s), []byte(s),
+		// JSON-LD: maps of strings, maps and nils.
+		map[string]any{"@type": s, s: map[string]any{"name": s, "url": nil, "": map[string]any{}}, "z" + s: "a"},
+		map[string]any(nil), map[string]any{"n": nil, "m": map[string]any(nil)},
 	}
 }
 
@@ -152,4 +155,65 @@ func FuzzEscapers(f *testing.F) {
 			compareEscaper(t, e, s)
 		}
 	})
+}
+
+// TestAppendJSON: appendJSON gives json.Marshal's bytes for the values it
+// takes, and refuses the others.
+func TestAppendJSON(t *testing.T) {
+	deep := map[string]any{"x": "y"}
+	for range 150 {
+		deep = map[string]any{"d": deep}
+	}
+	for _, s := range hostile {
+		for _, v := range []any{s, nil, map[string]any{s: s, "a" + s: map[string]any{"b": nil, s: "c"}}, deep} {
+			want, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := appendJSON(nil, v, 0)
+			if v, isMap := v.(map[string]any); isMap && v["d"] != nil {
+				if ok {
+					t.Error("a map 150 deep: encoded")
+				}
+				continue
+			}
+			if !ok || !bytes.Equal(got, want) {
+				t.Errorf("%q: %q (%v), json.Marshal: %q", s, got, ok, want)
+			}
+		}
+	}
+	for _, v := range []any{1, true, []string{"a"}, map[string]string{"a": "b"}, map[string]any{"n": 1}, template.HTML("x")} {
+		if _, ok := appendJSON(nil, v, 0); ok {
+			t.Errorf("%T: encoded", v)
+		}
+	}
+}
+
+// FuzzAppendJSON holds appendJSON to json.Marshal on any string, as a
+// key and as a value.
+func FuzzAppendJSON(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := map[string]any{s: s, "k": map[string]any{s: nil}}
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := appendJSON(nil, v, 0); !ok || !bytes.Equal(got, want) {
+			t.Fatalf("%q: %q (%v), json.Marshal: %q", s, got, ok, want)
+		}
+	})
+}
+
+// TestHasLineSeparator: hasLineSeparator finds U+2028 and U+2029 as a
+// rune by rune reading does, in valid and invalid UTF-8.
+func TestHasLineSeparator(t *testing.T) {
+	for _, s := range append(hostile, "\xe2\x80", "\xe2\xe2\x80\xa8", "\xf0\xe2\x80\xa9", "a\xe2\x80\xa7", "\u2029x", "\xe2\x80\xa8") {
+		want := strings.ContainsFunc(s, func(r rune) bool { return r == '\u2028' || r == '\u2029' })
+		if got := hasLineSeparator([]byte(s)); got != want {
+			t.Errorf("%q: %v", s, got)
+		}
+	}
 }
