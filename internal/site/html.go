@@ -373,12 +373,13 @@ func (pg *pages) agentData(a *manifest.Agent, projected bool) (*pageData, error)
 		// A site below a path: its JWKS is not at the origin's root.
 		p.VerifyCommand = "agentcards verify -jwks " + shellQuote(shellURL(JWKSURL(m))) + " " + shellQuote(shellURL(cardURL))
 	}
-	data := pg.base(a.Name, summary(a.Description), "../../")
+	sum := summary(a.Description)
+	data := pg.base(a.Name, sum, "../../")
 	data.Agent = p
 	data.Canonical = AgentURL(m, a.ID)
 	ld := map[string]any{
 		"@context": "https://schema.org", "@type": "SoftwareApplication",
-		"name": a.Name, "description": summary(a.Description), "softwareVersion": a.Version,
+		"name": a.Name, "description": sum, "softwareVersion": a.Version,
 		"applicationCategory": "AI agent (A2A)", "url": AgentURL(m, a.ID),
 	}
 	if prov := p.Provider; prov != nil {
