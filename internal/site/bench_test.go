@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentcards/agentcards/internal/htmlexec"
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/secret"
@@ -242,9 +241,6 @@ func BenchmarkAgent(b *testing.B) {
 		b.Fatal(err)
 	}
 	pg := newPages(m, plan{}, tpl, &siteDir{}, signers)
-	// Timed alone, not beside html/template (see TestMain).
-	htmlexec.Verify(false)
-	defer htmlexec.Verify(true)
 	for i := range m.Agents {
 		a := &m.Agents[i]
 		auth := "key"
@@ -293,8 +289,6 @@ func BenchmarkRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	htmlexec.Verify(false)
-	defer htmlexec.Verify(true)
 	for _, path := range []struct {
 		name string
 		run  func(*bytes.Buffer) error

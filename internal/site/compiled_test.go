@@ -101,6 +101,7 @@ func hostileAgent(r *rand.Rand, i int) *manifest.Agent {
 // its render fails: TestMain's htmlexec.Verify), and no page is left to
 // html/template.
 func TestHostilePages(t *testing.T) {
+	verifyPages(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "agents.toml")
 	if err := os.WriteFile(path, []byte(generatedManifest(2)), 0o644); err != nil {
@@ -153,6 +154,7 @@ func TestHostilePages(t *testing.T) {
 // repository's templates/ folder, read as overrides) renders every page
 // by its compiled program.
 func TestExampleCompiled(t *testing.T) {
+	verifyPages(t)
 	m := loadExample(t)
 	tpl, err := templates.Load(filepath.Join(m.Dir, TemplatesDir))
 	if err != nil {
