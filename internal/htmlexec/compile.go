@@ -133,6 +133,11 @@ func (sc *scope) list(l *parse.ListNode) (stmt, error) {
 			if st != nil {
 				stmts = append(stmts, st)
 			}
+			if t := n.Type(); t == parse.NodeBreak || t == parse.NodeContinue {
+				// What follows never runs, and html/template leaves it
+				// unescaped.
+				break
+			}
 		}
 	}
 	switch len(stmts) {
