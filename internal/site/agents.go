@@ -48,10 +48,10 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	have := t.agent(mem.id)
 	var live agentRecord
 	if b.live.st != nil {
-		live = b.live.st.Agents[mem.id]
+		live, _ = b.live.st.Agents.get(mem.id)
 	}
 	if have.Key == mem.key && agentIntact(t.root, mem.id, have) {
-		t.keepAgent(mem.id, have, mem.rawK)
+		mem.id = t.keepAgent(mem.id, have, mem.rawK)
 		if have.Extended {
 			b.noteExtended(mem, mu, res)
 		}
@@ -110,7 +110,7 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 		}
 		rec.Folders[i] = st
 	}
-	t.setAgent(mem.id, rec, mem.rawK)
+	mem.id = t.setAgent(mem.id, rec, mem.rawK)
 	if rec.Extended {
 		b.noteExtended(mem, mu, res)
 	}

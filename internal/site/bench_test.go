@@ -212,7 +212,7 @@ func checksumsTree(b *testing.B, n int, checked bool) *tree {
 			}
 			rec.Stats, rec.Sums = append(rec.Stats, w.Stat), append(rec.Sums, w.Sum)
 		}
-		bl.st.Agents[id] = rec
+		bl.st.Agents.set(id, &rec)
 	}
 	return bl
 }

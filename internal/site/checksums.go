@@ -62,7 +62,7 @@ func (t *tree) checksums() error {
 		rel := filepath.ToSlash(strings.TrimPrefix(p, t.root+string(filepath.Separator)))
 		if d.IsDir() {
 			if id, ok := strings.CutPrefix(rel, "agents/"); ok && !strings.Contains(id, "/") {
-				if rec, ok := t.st.Agents[id]; ok && rec.checked {
+				if rec, ok := t.st.Agents.get(id); ok && rec.checked {
 					sums = rec.appendSums(sums, id)
 				} else {
 					agents = append(agents, p)
@@ -154,7 +154,7 @@ func (t *tree) sumFile(p, rel string, d fs.DirEntry) (namedSum, error) {
 func (t *tree) recordedSum(rel string, st fileStat) ([32]byte, bool) {
 	if rest, ok := strings.CutPrefix(rel, "agents/"); ok {
 		id, name, _ := strings.Cut(rest, "/")
-		rec, ok := t.st.Agents[id]
+		rec, ok := t.st.Agents.get(id)
 		if i := rec.index(name); ok && i >= 0 && rec.Stats[i] == st {
 			return rec.Sums[i], true
 		}

@@ -71,7 +71,7 @@ func TestChecksumsUseRecordsOnlyAsWritten(t *testing.T) {
 			rec.Stats, rec.Sums = append(rec.Stats, fileStat{}), append(rec.Sums, planted)
 			want[agentFile(id, "upstream.json")] = planted
 		}
-		b.st.Agents[id] = rec
+		b.st.Agents.set(id, &rec)
 	}
 	for _, rel := range []string{"index.html", "page/2/index.html", layout.WellKnown + "/jwks.json"} {
 		data := []byte(rel + " as written")
@@ -203,11 +203,11 @@ func TestTamperedStateSumsNotPublished(t *testing.T) {
 	}
 	seed := [32]byte(key.Seed())
 	for _, tr := range []*treeState{st.Live, st.Standby} {
-		for id, rec := range tr.Agents {
+		for id, rec := range tr.Agents.all() {
 			for i := range rec.Sums {
 				rec.Sums[i] = seed
 			}
-			tr.Agents[id] = rec
+			tr.Agents.set(id, &rec)
 		}
 		for name, rec := range tr.Files {
 			rec.Sum = seed

@@ -88,9 +88,9 @@ func folderIntact(path string, st fileStat) bool {
 // treeState is what one tree holds.
 type treeState struct {
 	Dev, Ino uint64 // the tree's folder, which keeps its identity when renamed
-	Agents   map[string]agentRecord
-	Raws     map[key]string        // the source of each agent it was built from -> id
-	Files    map[string]fileRecord // every other file
+	// Agents are its agents, and the source of each it was built from.
+	Agents *agentTable
+	Files  map[string]fileRecord // every other file
 	// Clean is the key of the private text (the extended cards') that
 	// every file of the tree was last found free of; zero when unknown.
 	// A build that finds the same text again looks only in the files it
@@ -105,7 +105,7 @@ type treeState struct {
 }
 
 func newTreeState() *treeState {
-	return &treeState{Agents: map[string]agentRecord{}, Raws: map[key]string{}, Files: map[string]fileRecord{}}
+	return &treeState{Agents: newAgentTable(0), Files: map[string]fileRecord{}}
 }
 
 // matches reports whether dir is the folder t describes.
@@ -168,22 +168,20 @@ func loadState(path string) *buildState {
 // ids are slugs, an agent's extra files distinct JSON files of its
 // .well-known folder, files clean relative slash paths inside the tree.
 func (t *treeState) sane() bool {
-	for id, rec := range t.Agents {
-		if !validSlug(id) {
+	a := t.Agents
+	for e := range a.entries {
+		// Every id: those of a source's agent too.
+		if !validSlug(a.id(uint32(e))) {
 			return false
 		}
-		for i, name := range rec.Extra {
+		extra := a.extraNames(&a.entries[e])
+		for i, name := range extra {
 			// A JSON file of its .well-known folder, named once and not
 			// as one every agent has (sha256sums.txt lists each once).
 			base, isJSON := strings.CutSuffix(name, ".json")
-			if !isJSON || !validSlug(base) || slices.Contains(agentFileNames, name) || slices.Contains(rec.Extra[:i], name) {
+			if !isJSON || !validSlug(base) || slices.Contains(agentFileNames, name) || slices.Contains(extra[:i], name) {
 				return false
 			}
-		}
-	}
-	for _, id := range t.Raws {
-		if !validSlug(id) {
-			return false
 		}
 	}
 	for name := range t.Files {
@@ -196,10 +194,7 @@ func (t *treeState) sane() bool {
 
 func fixNil(t *treeState) {
 	if t.Agents == nil {
-		t.Agents = map[string]agentRecord{}
-	}
-	if t.Raws == nil {
-		t.Raws = map[key]string{}
+		t.Agents = newAgentTable(0)
 	}
 	if t.Files == nil {
 		t.Files = map[string]fileRecord{}

@@ -377,14 +377,14 @@ func TestLargeSiteLayout(t *testing.T) {
 // twice (its sum would be listed twice, one of them the state's).
 func TestStateNamesCannotLeaveTheTree(t *testing.T) {
 	for _, st := range []*treeState{
-		{Agents: map[string]agentRecord{"../../victim": {}}},
-		{Agents: map[string]agentRecord{"a": {Extra: []string{"../../../victim"}}}},
+		{Agents: agentTableOf(map[string]agentRecord{"../../victim": {}}, nil)},
+		{Agents: agentTableOf(map[string]agentRecord{"a": {Extra: []string{"../../../victim"}}}, nil)},
 		// Names sha256sums.txt would list twice, or that are no extra
 		// JSON file of the .well-known folder.
-		{Agents: map[string]agentRecord{"a": {Extra: []string{"agent-card.json"}}}},
-		{Agents: map[string]agentRecord{"a": {Extra: []string{"up.json", "up.json"}}}},
-		{Agents: map[string]agentRecord{"a": {Extra: []string{"index"}}}},
-		{Raws: map[key]string{{1}: "../x"}},
+		{Agents: agentTableOf(map[string]agentRecord{"a": {Extra: []string{"agent-card.json"}}}, nil)},
+		{Agents: agentTableOf(map[string]agentRecord{"a": {Extra: []string{"up.json", "up.json"}}}, nil)},
+		{Agents: agentTableOf(map[string]agentRecord{"a": {Extra: []string{"index"}}}, nil)},
+		{Agents: agentTableOf(nil, map[key]string{{1}: "../x"})},
 		{Files: map[string]fileRecord{"../victim.txt": {}}},
 		{Files: map[string]fileRecord{"/etc/passwd": {}}},
 	} {
@@ -394,7 +394,8 @@ func TestStateNamesCannotLeaveTheTree(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := loadState(path); got.Live != nil || got.Standby != nil {
-			t.Errorf("state naming %v %v %v was trusted", st.Agents, st.Raws, st.Files)
+			recs, sources := agentsOf(st)
+			t.Errorf("state naming %v %v %v was trusted", recs, sources, st.Files)
 		}
 	}
 }

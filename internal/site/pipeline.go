@@ -54,7 +54,7 @@ func (n *buildNotes) add(lines ...string) {
 func (b *builder) projected(ids []string) map[string][]string {
 	out := map[string][]string{}
 	for _, id := range ids {
-		if p := b.tree.agent(id).Projected; p != "" {
+		if p := b.tree.projected(id); p != "" {
 			out[id] = strings.Split(p, "\n")
 		}
 	}
@@ -246,6 +246,11 @@ func (b *builder) group(g, workers int) groupResult {
 	}, &res)
 	if res.err != nil || len(res.problems) > 0 {
 		return res
+	}
+	for j := range ms {
+		// The ids as the tree records them (setAgent): the build's own
+		// copies, one object per agent, are not kept to its end.
+		res.ids[j] = ms[j].id
 	}
 	if listings {
 		res.err = b.writeListings(g, ms, pieces, gk)

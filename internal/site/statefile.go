@@ -49,7 +49,7 @@ func (t *treeState) sizeHint() int {
 	if t == nil {
 		return 1
 	}
-	return 64 + len(t.Agents)*320 + len(t.Raws)*32 + len(t.Files)*96
+	return 64 + t.Agents.len()*320 + len(t.Agents.sources)*32 + len(t.Files)*96
 }
 
 // stateBody checks the state file's frame (magic, format and checksum) and
@@ -169,15 +169,18 @@ func (w *stateWriter) tree(t *treeState) {
 	w.uint(t.Dev)
 	w.uint(t.Ino)
 	w.b = append(w.b, t.Clean[:]...)
-	w.uint(uint64(len(t.Agents)))
-	for id, rec := range t.Agents {
-		w.str(id)
-		w.agent(&rec)
+	a := t.Agents
+	w.uint(uint64(a.len()))
+	for e := range a.entries {
+		if en := &a.entries[e]; en.has {
+			w.str(a.str(en.id))
+			w.agent(a, en)
+		}
 	}
-	w.uint(uint64(len(t.Raws)))
-	for raw, id := range t.Raws {
+	w.uint(uint64(len(a.sources)))
+	for raw, e := range a.sources {
 		w.b = append(w.b, raw[:]...)
-		w.str(id)
+		w.str(a.id(e))
 	}
 	w.uint(uint64(len(t.Files)))
 	for name, rec := range t.Files {
@@ -188,24 +191,25 @@ func (w *stateWriter) tree(t *treeState) {
 	}
 }
 
-func (w *stateWriter) agent(rec *agentRecord) {
-	w.b = append(w.b, rec.Key[:]...)
-	w.str(rec.Projected)
-	w.uint(uint64(len(rec.Extra)))
-	for _, e := range rec.Extra {
-		w.str(e)
+// agent writes the record en of the table a holds.
+func (w *stateWriter) agent(a *agentTable, en *agentEntry) {
+	w.b = append(w.b, en.Key[:]...)
+	w.str(a.str(en.projected))
+	w.uint(uint64(en.extra.n))
+	for _, s := range a.extras[en.extra.off : en.extra.off+en.extra.n] {
+		w.str(a.str(s))
 	}
-	w.uint(uint64(len(rec.Stats)))
-	for _, s := range rec.Stats {
+	w.uint(uint64(en.nstats))
+	for _, s := range a.stats[en.files : en.files+en.nstats] {
 		w.stat(s)
 	}
-	w.uint(uint64(len(rec.Sums)))
-	for _, s := range rec.Sums {
+	w.uint(uint64(en.nsums))
+	for _, s := range a.sums[en.files : en.files+en.nsums] {
 		w.b = append(w.b, s[:]...)
 	}
-	w.stat(rec.Folders[0])
-	w.stat(rec.Folders[1])
-	w.flag(rec.Extended)
+	w.stat(en.Folders[0])
+	w.stat(en.Folders[1])
+	w.flag(en.extended)
 }
 
 // stateReader reads a state file's fields from s, from off on; bad is set
@@ -313,17 +317,18 @@ func (r *stateReader) tree() *treeState {
 	}()
 	copy(t.Clean[:], r.fixed(len(t.Clean)))
 	n := r.count(minAgentSize)
-	t.Agents = make(map[string]agentRecord, n)
+	t.Agents = newAgentTable(n)
+	var rec agentRecord // read into, and copied into the table
 	for range n {
-		id := r.str()
-		t.Agents[id] = r.agent()
+		id := r.fixed(r.count(1))
+		r.agent(&rec)
+		t.Agents.set(string(id), &rec)
 	}
 	n = r.count(minRawSize)
-	t.Raws = make(map[key]string, n)
 	for range n {
 		var raw key
 		copy(raw[:], r.fixed(len(raw)))
-		t.Raws[raw] = r.str()
+		t.Agents.setSource(raw, string(r.fixed(r.count(1))))
 	}
 	n = r.count(minFileSize)
 	t.Files = make(map[string]fileRecord, n)
@@ -338,29 +343,24 @@ func (r *stateReader) tree() *treeState {
 	return t
 }
 
-func (r *stateReader) agent() agentRecord {
-	var rec agentRecord
+// agent reads an agent's record into rec, reusing its slices.
+func (r *stateReader) agent(rec *agentRecord) {
 	copy(rec.Key[:], r.fixed(len(rec.Key)))
 	rec.Projected = r.str()
-	if n := r.count(minExtraSize); n > 0 {
-		rec.Extra = make([]string, n)
-		for i := range rec.Extra {
-			rec.Extra[i] = r.str()
-		}
+	rec.Extra = rec.Extra[:0]
+	for range r.count(minExtraSize) {
+		rec.Extra = append(rec.Extra, r.str())
 	}
-	if n := r.count(minStat); n > 0 {
-		rec.Stats = make([]fileStat, n)
-		for i := range rec.Stats {
-			rec.Stats[i] = r.stat()
-		}
+	rec.Stats = rec.Stats[:0]
+	for range r.count(minStat) {
+		rec.Stats = append(rec.Stats, r.stat())
 	}
-	if n := r.count(32); n > 0 {
-		rec.Sums = make([][32]byte, n)
-		for i := range rec.Sums {
-			copy(rec.Sums[i][:], r.fixed(32))
-		}
+	rec.Sums = rec.Sums[:0]
+	for range r.count(32) {
+		var sum [32]byte
+		copy(sum[:], r.fixed(32))
+		rec.Sums = append(rec.Sums, sum)
 	}
 	rec.Folders = [2]fileStat{r.stat(), r.stat()}
 	rec.Extended = r.flag()
-	return rec
 }

@@ -16,7 +16,7 @@ import (
 func sampleState() *buildState {
 	live := newTreeState()
 	live.Dev, live.Ino, live.Clean = 7, 1<<40, key{1, 2, 3}
-	live.Agents["agent-1"] = agentRecord{
+	live.Agents.set("agent-1", &agentRecord{
 		Key:       key{9},
 		Projected: "name\ndescription",
 		Extra:     []string{"upstream.json"},
@@ -24,10 +24,11 @@ func sampleState() *buildState {
 		Sums:      [][32]byte{{1}, {2}, {3}, {4}},
 		Folders:   [2]fileStat{{Ino: 11, Mode: 1 << 31}, {Ino: 12, Ctime: 99}},
 		Extended:  true,
-	}
-	live.Agents["agent-2"] = agentRecord{} // unknown: to be rewritten
-	live.Raws[key{5}] = "agent-1"
-	live.Raws[key{6}] = "agent-2"
+	})
+	live.Agents.set("agent-2", &agentRecord{}) // unknown: to be rewritten
+	live.Agents.setSource(key{5}, "agent-1")
+	live.Agents.setSource(key{6}, "agent-2")
+	live.Agents.setSource(key{7}, "agent-3") // a source whose agent has no record
 	live.Files["index.html"] = fileRecord{Key: key{8}, Stat: fileStat{Size: 100, Mtime: 1, Ctime: 2, Ino: 4, Mode: 0o644}, Sum: [32]byte{7}}
 	live.Files["page/2/index.html"] = fileRecord{}
 	standby := newTreeState()
@@ -61,7 +62,14 @@ func TestStateRoundTrip(t *testing.T) {
 				tr.raw = nil
 			}
 		}
-		if !reflect.DeepEqual(got, st) {
+		for _, tr := range [][2]*treeState{{got.Live, st.Live}, {got.Standby, st.Standby}} {
+			if !sameAgents(tr[0], tr[1]) {
+				gotRecs, gotSources := agentsOf(tr[0])
+				recs, sources := agentsOf(tr[1])
+				t.Errorf("loaded agents %+v %v\nsaved %+v %v", gotRecs, gotSources, recs, sources)
+			}
+		}
+		if !reflect.DeepEqual(withoutAgents(got), withoutAgents(st)) {
 			t.Errorf("loaded %+v\nsaved %+v", got, st)
 		}
 
@@ -106,12 +114,22 @@ func TestStateDamagedRejected(t *testing.T) {
 	w.tree(nil)
 	rejected("another format", sealState(w.b))
 
-	// The gob layout of format 7.
+	// The gob layout of format 7, whose trees held their agents and
+	// sources in maps.
+	type gobTree struct {
+		Dev, Ino uint64
+		Agents   map[string]agentRecord
+		Raws     map[key]string
+		Files    map[string]fileRecord
+		Clean    key
+	}
+	live := sampleState().Live
+	recs, sources := agentsOf(live)
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(struct {
 		Format int
-		Live   *treeState
-	}{7, sampleState().Live}); err != nil {
+		Live   *gobTree
+	}{7, &gobTree{live.Dev, live.Ino, recs, sources, live.Files, live.Clean}}); err != nil {
 		t.Fatal(err)
 	}
 	rejected("gob", buf.Bytes())
@@ -209,10 +227,10 @@ func TestStateDescribesTrees(t *testing.T) {
 			}{standbyPath(out), st.Standby})
 		}
 		for _, tr := range trees {
-			if tr.t == nil || !tr.t.matches(tr.dir) || len(tr.t.Agents) != 9 {
+			if tr.t == nil || !tr.t.matches(tr.dir) || tr.t.Agents.len() != 9 {
 				t.Fatalf("build %d: the state of %s: %+v", i, tr.dir, tr.t)
 			}
-			for id, rec := range tr.t.Agents {
+			for id, rec := range tr.t.Agents.all() {
 				if !agentIntact(tr.dir, id, rec) {
 					t.Errorf("build %d: %s: agent %s is not as recorded", i, tr.dir, id)
 				}

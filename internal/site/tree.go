@@ -61,11 +61,12 @@ func (t *tree) kept(n int) { t.files.Add(int64(n)) }
 func (t *tree) knownID(raw key, live liveTree) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if id, ok := t.st.Raws[raw]; ok {
+	if id, ok := t.st.Agents.source(raw); ok {
 		return id
 	}
 	if live.st != nil {
-		return live.st.Raws[raw]
+		id, _ := live.st.Agents.source(raw)
+		return id
 	}
 	return ""
 }
@@ -74,31 +75,43 @@ func (t *tree) knownID(raw key, live liveTree) string {
 func (t *tree) agent(id string) agentRecord {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.st.Agents[id]
+	rec, _ := t.st.Agents.get(id)
+	return rec
+}
+
+// projected is the Projected of what the tree holds of agent id.
+func (t *tree) projected(id string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.st.Agents.projected(id)
 }
 
 // forgetAgent records that what the tree holds of agent id is unknown.
 func (t *tree) forgetAgent(id string) {
 	t.mu.Lock()
-	t.st.Agents[id] = agentRecord{}
+	t.st.Agents.set(id, &agentRecord{})
 	t.mu.Unlock()
 }
 
 // keepAgent records that the tree holds agent id as rec, which this
-// build found intact (agentIntact), and that the source raw is its.
-func (t *tree) keepAgent(id string, rec agentRecord, raw key) {
-	t.setAgent(id, rec, raw)
+// build found intact (agentIntact), and that the source raw is its; it
+// returns the id as the tree's record holds it (setAgent).
+func (t *tree) keepAgent(id string, rec agentRecord, raw key) string {
+	id = t.setAgent(id, rec, raw)
 	t.kept(len(rec.names()))
+	return id
 }
 
 // setAgent records what the tree holds of agent id, as this build wrote
-// it, and the source raw it was built from.
-func (t *tree) setAgent(id string, rec agentRecord, raw key) {
+// it, and the source raw it was built from. It returns the id as the
+// tree's record holds it, for the build to keep instead of its own copy.
+func (t *tree) setAgent(id string, rec agentRecord, raw key) string {
 	rec.checked = true
 	t.mu.Lock()
-	t.st.Agents[id] = rec
-	t.st.Raws[raw] = id
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	id = t.st.Agents.id(t.st.Agents.set(id, &rec))
+	t.st.Agents.setSource(raw, id)
+	return id
 }
 
 // markClean records that every file of the tree is free of the private
@@ -302,14 +315,16 @@ func (t *tree) prune(keep, want map[string]bool) error {
 	if err := t.realDirs("agents"); err != nil {
 		return err
 	}
-	for _, id := range slices.Sorted(maps.Keys(t.st.Agents)) {
+	ids := t.st.Agents.ids()
+	slices.Sort(ids)
+	for _, id := range ids {
 		if keep[id] {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(t.root, "agents", id)); err != nil {
 			return err
 		}
-		delete(t.st.Agents, id)
+		t.st.Agents.remove(id)
 	}
 	for _, name := range slices.Sorted(maps.Keys(t.st.Files)) {
 		if want[name] {
@@ -320,10 +335,11 @@ func (t *tree) prune(keep, want map[string]bool) error {
 		}
 		delete(t.st.Files, name)
 	}
-	// Raws only needs the sources of this manifest.
-	for r, id := range t.st.Raws {
-		if !keep[id] {
-			delete(t.st.Raws, r)
+	// The sources only need to be this manifest's.
+	a := t.st.Agents
+	for r, e := range a.sources {
+		if !keep[a.id(e)] {
+			delete(a.sources, r)
 		}
 	}
 	return t.pruneUnknown(keep)

@@ -1,0 +1,271 @@
+package site
+
+import (
+	"hash/maphash"
+	"iter"
+	"slices"
+	"strings"
+)
+
+// agentTable is what a tree holds of its agents (treeState.Agents): the
+// record of each agent by id, and the id of each source an agent was
+// built from. A large site's table is live through the whole build, and
+// the collector marks what is live on every cycle, so the table holds
+// nothing it would have to follow: the ids, projected fields and extra
+// file names are spans of one text that only grows (strings cut from it
+// stay valid), each agent is one fixed-size entry, its files' stats and
+// sums are runs of two shared arrays, and the index by id is a table of
+// entry numbers. Reads of a table that no one writes may run at once;
+// the tree guards its own (tree.mu).
+type agentTable struct {
+	text    strings.Builder // every id, projected text and extra name
+	entries []agentEntry
+	extras  []span     // Extra names, in text
+	stats   []fileStat // agentRecord.Stats, runs of entries' files
+	sums    [][32]byte // agentRecord.Sums, alongside stats
+	// index is open addressing by the hash of an id: entry number + 1,
+	// 0 where empty; its length is a power of two, at least twice the
+	// number of entries.
+	index   []uint32
+	seed    maphash.Seed
+	records int            // entries holding a record
+	sources map[key]uint32 // the source of an agent -> its entry
+}
+
+// source is the id of the agent built from the source raw.
+func (t *agentTable) source(raw key) (string, bool) {
+	e, ok := t.sources[raw]
+	if !ok {
+		return "", false
+	}
+	return t.id(e), true
+}
+
+// setSource records that agent id was built from the source raw.
+func (t *agentTable) setSource(raw key, id string) { t.sources[raw] = uint32(t.entry(id)) }
+
+// span is a run of a table's text or arrays.
+type span struct{ off, n uint32 }
+
+// agentEntry is one id of a table, with its agentRecord when it has one
+// (an id may be known only as the one a source names).
+type agentEntry struct {
+	Key       key
+	id        span // in text
+	projected span // in text
+	extra     span // in extras
+	// files is where its runs of stats and sums begin, of nstats and
+	// nsums; cap is how long they may grow in place, so that recording
+	// an agent again adds nothing.
+	files, nstats, nsums, cap uint32
+	Folders                   [2]fileStat
+	// has says the entry holds a record; extended and checked are its
+	// Extended and checked.
+	has, extended, checked bool
+}
+
+// newAgentTable is an empty table, sized for about n agents.
+func newAgentTable(n int) *agentTable {
+	t := &agentTable{seed: maphash.MakeSeed(), sources: make(map[key]uint32, n)}
+	t.entries = make([]agentEntry, 0, n)
+	t.index = make([]uint32, indexSize(n))
+	return t
+}
+
+// indexSize is the length of the index of a table of n entries.
+func indexSize(n int) int {
+	size := 8
+	for size < 2*n {
+		size *= 2
+	}
+	return size
+}
+
+// str is the text of s.
+func (t *agentTable) str(s span) string { return t.text.String()[s.off : s.off+s.n] }
+
+// add appends s to the text, and is its span.
+func (t *agentTable) add(s string) span {
+	off := t.text.Len()
+	t.text.WriteString(s)
+	return span{uint32(off), uint32(len(s))}
+}
+
+// find is the entry of id, or -1.
+func (t *agentTable) find(id string) int {
+	mask := uint64(len(t.index) - 1)
+	for i := maphash.String(t.seed, id) & mask; ; i = (i + 1) & mask {
+		e := t.index[i]
+		if e == 0 {
+			return -1
+		}
+		if t.str(t.entries[e-1].id) == id {
+			return int(e - 1)
+		}
+	}
+}
+
+// entry is the entry of id, added (with no record) when there is none.
+func (t *agentTable) entry(id string) int {
+	if e := t.find(id); e >= 0 {
+		return e
+	}
+	if 2*(len(t.entries)+1) > len(t.index) {
+		t.grow()
+	}
+	e := len(t.entries)
+	t.entries = append(t.entries, agentEntry{id: t.add(id)})
+	t.place(e)
+	return e
+}
+
+// place puts entry e in the index.
+func (t *agentTable) place(e int) {
+	mask := uint64(len(t.index) - 1)
+	i := maphash.String(t.seed, t.str(t.entries[e].id)) & mask
+	for t.index[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.index[i] = uint32(e + 1)
+}
+
+// grow doubles the index.
+func (t *agentTable) grow() {
+	t.index = make([]uint32, 2*len(t.index))
+	for e := range t.entries {
+		t.place(e)
+	}
+}
+
+// id is the id of entry e.
+func (t *agentTable) id(e uint32) string { return t.str(t.entries[e].id) }
+
+// len is how many agents the table has a record of.
+func (t *agentTable) len() int { return t.records }
+
+// get is the record of agent id: its own copy of the stats and sums.
+func (t *agentTable) get(id string) (agentRecord, bool) {
+	e := t.find(id)
+	if e < 0 || !t.entries[e].has {
+		return agentRecord{}, false
+	}
+	return t.record(&t.entries[e]), true
+}
+
+// record is the agentRecord entry en holds.
+func (t *agentTable) record(en *agentEntry) agentRecord {
+	rec := agentRecord{Key: en.Key, Projected: t.str(en.projected), Extra: t.extraNames(en), Folders: en.Folders, Extended: en.extended, checked: en.checked}
+	if en.nstats > 0 {
+		rec.Stats = slices.Clone(t.stats[en.files : en.files+en.nstats])
+	}
+	if en.nsums > 0 {
+		rec.Sums = slices.Clone(t.sums[en.files : en.files+en.nsums])
+	}
+	return rec
+}
+
+// extraNames is the Extra of the record entry en holds (nil for none).
+func (t *agentTable) extraNames(en *agentEntry) []string {
+	if en.extra.n == 0 {
+		return nil
+	}
+	names := make([]string, en.extra.n)
+	for i, s := range t.extras[en.extra.off : en.extra.off+en.extra.n] {
+		names[i] = t.str(s)
+	}
+	return names
+}
+
+// projected is the Projected of agent id's record ("" for none).
+func (t *agentTable) projected(id string) string {
+	e := t.find(id)
+	if e < 0 || !t.entries[e].has {
+		return ""
+	}
+	return t.str(t.entries[e].projected)
+}
+
+// set records agent id as rec, and returns the entry.
+func (t *agentTable) set(id string, rec *agentRecord) uint32 {
+	e := t.entry(id)
+	en := &t.entries[e]
+	if !en.has {
+		t.records++
+	}
+	en.has, en.Key, en.Folders, en.extended, en.checked = true, rec.Key, rec.Folders, rec.Extended, rec.checked
+	// The text and names the entry held may be held again: they are
+	// still where they were, whatever the entry held since.
+	if p := (span{en.projected.off, uint32(len(rec.Projected))}); t.holds(p, rec.Projected) {
+		en.projected = p
+	} else {
+		en.projected = t.add(rec.Projected)
+	}
+	if x := (span{en.extra.off, uint32(len(rec.Extra))}); t.sameExtra(x, rec.Extra) {
+		en.extra = x
+	} else {
+		en.extra = span{uint32(len(t.extras)), uint32(len(rec.Extra))}
+		for _, name := range rec.Extra {
+			t.extras = append(t.extras, t.add(name))
+		}
+	}
+	// The two runs begin at the same place (a record read from a state
+	// file may hold more of one than of the other).
+	if n := uint32(max(len(rec.Stats), len(rec.Sums))); n > en.cap {
+		en.files, en.cap = uint32(len(t.stats)), n
+		t.stats = append(t.stats, make([]fileStat, n)...)
+		t.sums = append(t.sums, make([][32]byte, n)...)
+	}
+	en.nstats, en.nsums = uint32(len(rec.Stats)), uint32(len(rec.Sums))
+	copy(t.stats[en.files:], rec.Stats)
+	copy(t.sums[en.files:], rec.Sums)
+	return uint32(e)
+}
+
+// holds reports whether the text at s is text.
+func (t *agentTable) holds(s span, text string) bool {
+	return int(s.off)+len(text) <= t.text.Len() && t.str(s) == text
+}
+
+// sameExtra reports whether the names at s are names.
+func (t *agentTable) sameExtra(s span, names []string) bool {
+	if int(s.off)+len(names) > len(t.extras) {
+		return false
+	}
+	for i, name := range names {
+		if t.str(t.extras[s.off+uint32(i)]) != name {
+			return false
+		}
+	}
+	return true
+}
+
+// remove forgets the record of agent id.
+func (t *agentTable) remove(id string) {
+	if e := t.find(id); e >= 0 && t.entries[e].has {
+		t.entries[e] = agentEntry{id: t.entries[e].id}
+		t.records--
+	}
+}
+
+// all yields the id and record of every agent the table has a record
+// of; set may change the records of those ids meanwhile.
+func (t *agentTable) all() iter.Seq2[string, agentRecord] {
+	return func(yield func(string, agentRecord) bool) {
+		for e := range t.entries {
+			if en := &t.entries[e]; en.has && !yield(t.str(en.id), t.record(en)) {
+				return
+			}
+		}
+	}
+}
+
+// ids are the ids of the agents the table has a record of.
+func (t *agentTable) ids() []string {
+	out := make([]string, 0, t.records)
+	for i := range t.entries {
+		if t.entries[i].has {
+			out = append(out, t.str(t.entries[i].id))
+		}
+	}
+	return out
+}
