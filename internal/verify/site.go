@@ -40,7 +40,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	go func() { cats <- preloadCatalogs(dir, catalogOptions(opts)) }()
 	rootPath := filepath.Join(dir, filepath.FromSlash(layout.RootCard))
 	rootCard, rootErr := readInSite(dir, rootPath, opts)
-	cards := siteCards{root: rootPath, used: map[string]bool{}, jkus: map[string]bool{}, read: map[string]cardFacts{}}
+	cards := siteCards{root: rootPath, used: map[string]bool{}, jkus: map[string]bool{}, read: newCardsRead()}
 	err = checkCards(dir, ks, opts, rootCard, rootErr == nil, func(c checked) {
 		cards.add(c)
 		rep.Add(c.card)
@@ -52,7 +52,7 @@ func verifySite(ctx context.Context, dir string, opts Options, rep *Report) erro
 	if cards.n == 0 {
 		// A site of MCP servers only has no agent card; its catalog and
 		// Server Cards are still checked.
-		checkCatalog(dir, map[string]bool{}, map[string]cardFacts{}, <-cats, opts, rep)
+		checkCatalog(dir, map[string]bool{}, newCardsRead(), <-cats, opts, rep)
 		if len(rep.ServerCards) == 0 {
 			rep.Problems = append(rep.Problems, dir+": no agent cards found")
 		} else {
@@ -104,7 +104,7 @@ type siteCards struct {
 	used, jkus map[string]bool
 	// read holds what the catalog check needs of the card files known
 	// to exist (they were read), by path.
-	read map[string]cardFacts
+	read *cardsRead
 	// defaultCard is the first agent's agent-card.json that the root
 	// card copies.
 	defaultCard string
@@ -121,7 +121,7 @@ func (s *siteCards) add(c checked) {
 	s.n++
 	s.hasRoot = s.hasRoot || c.path == s.root
 	if c.read {
-		s.read[c.path] = cardFacts{name: c.card.Name, description: c.card.description}
+		s.read.add(c.path, cardFacts{name: c.card.Name, description: c.card.description})
 	}
 	if c.isRoot && s.defaultCard == "" {
 		s.defaultCard = c.path

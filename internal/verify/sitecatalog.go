@@ -176,7 +176,7 @@ func (f *prefetch) stop() {
 // cards name, each true when a verified signature names it, read the
 // card files known to exist (they were read), and cats the catalogs read
 // ahead.
-func checkCatalog(dir string, jkus map[string]bool, read map[string]cardFacts, cats *siteCatalogs, opts Options, rep *Report) {
+func checkCatalog(dir string, jkus map[string]bool, read *cardsRead, cats *siteCatalogs, opts Options, rep *Report) {
 	copts := catalogOptions(opts)
 	defer cats.nested.stop()
 	if cats.root.readErr != nil {
@@ -224,7 +224,7 @@ func siteBase(dir string, cat *aicatalog.Catalog, jkus map[string]bool, rep *Rep
 // catalogCheck is one check of a site's catalogs (checkCatalog).
 type catalogCheck struct {
 	dir, base   string
-	read        map[string]cardFacts
+	read        *cardsRead
 	cats        *siteCatalogs
 	opts, copts Options
 	rep         *Report
@@ -249,7 +249,7 @@ func (c *catalogCheck) local(what string, i int, e aicatalog.Entry) (string, boo
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s entry %d (%s): url %s leaves the site", dir, what, i, e.Identifier, e.URL))
 		return "", false
 	}
-	if _, ok := c.read[p]; ok {
+	if _, ok := c.read.get(p); ok {
 		return p, true // reached by the walk: inside the site
 	}
 	if real, err := filepath.EvalSymlinks(p); err == nil {
@@ -280,7 +280,7 @@ func (c *catalogCheck) entries(what string, entries []aicatalog.Entry, nested bo
 		switch e.TypeLower {
 		case aicatalog.AgentCardType:
 			if p, ok := c.local(what, i, e); ok {
-				facts, ok := c.read[p]
+				facts, ok := c.read.get(p)
 				checkSiteCardEntry(dir, what, i, e, c.base, p, facts, ok, rep)
 			}
 		case aicatalog.MediaType:
