@@ -47,9 +47,14 @@ type Cache struct {
 	path   string // "": findings are not kept
 	engine string // the program's digest
 	mu     sync.Mutex
-	old    map[[32]byte]*list // read from the file
-	used   map[[32]byte]*list // the entries of this build, written back
-	lists  map[string]*list   // each distinct list of findings, by its JSON
+	// old and used hold the number of each card's list in lists: those
+	// read from the file, and the entries of this build, written back.
+	// A large site's build holds one entry a card to its end, numbers
+	// rather than pointers, which the collector would follow on every
+	// cycle.
+	old, used map[[32]byte]uint32
+	lists     []*list           // each distinct list of findings
+	numbers   map[string]uint32 // the number of each list, by its JSON
 }
 
 // list is a list of findings, shared by every card that has it (most
@@ -64,7 +69,7 @@ type list struct {
 // getenv gives the environment the cache directory is found by, as
 // os.UserCacheDir finds it (without one, findings are not kept).
 func Open(dir string, getenv func(string) string) *Cache {
-	c := &Cache{old: map[[32]byte]*list{}, used: map[[32]byte]*list{}, lists: map[string]*list{}}
+	c := &Cache{old: map[[32]byte]uint32{}, used: map[[32]byte]uint32{}, numbers: map[string]uint32{}}
 	base := userCacheDir(getenv)
 	if base == "" {
 		return c
@@ -103,9 +108,9 @@ func (c *Cache) Findings(unsigned []byte) ([]lint.Finding, error) {
 	}
 	key := sha256.Sum256(unsigned)
 	c.mu.Lock()
-	l, ok := c.used[key]
+	n, ok := c.used[key]
 	if !ok {
-		l, ok = c.old[key]
+		n, ok = c.old[key]
 	}
 	c.mu.Unlock()
 	if !ok {
@@ -118,27 +123,28 @@ func (c *Cache) Findings(unsigned []byte) ([]lint.Finding, error) {
 			return nil, err
 		}
 		c.mu.Lock()
-		l = c.intern(string(data), fs)
+		n, _ = c.intern(string(data), fs)
 		c.mu.Unlock()
 	}
 	c.mu.Lock()
-	c.used[key] = l
+	c.used[key] = n
+	l := c.lists[n]
 	c.mu.Unlock()
 	// The caller silences findings in place: it gets a copy.
 	return slices.Clone(l.findings), nil
 }
 
-// intern returns the cache's list whose JSON is data, made of fs (or of
-// data decoded, when fs is nil) if there is none yet (with mu held). The
-// list keeps its own copies: a finding's text may share the memory of the
-// whole decoded card.
-func (c *Cache) intern(data string, fs []lint.Finding) *list {
-	if l, ok := c.lists[data]; ok {
-		return l
+// intern returns the number of the cache's list whose JSON is data, made
+// of fs (or of data decoded, when fs is nil) if there is none yet (with
+// mu held); false when data is not JSON. The list keeps its own copies: a
+// finding's text may share the memory of the whole decoded card.
+func (c *Cache) intern(data string, fs []lint.Finding) (uint32, bool) {
+	if n, ok := c.numbers[data]; ok {
+		return n, true
 	}
 	if fs == nil {
 		if err := json.Unmarshal([]byte(data), &fs); err != nil {
-			return nil
+			return 0, false
 		}
 	}
 	l := &list{findings: make([]lint.Finding, len(fs)), json: strings.Clone(data)}
@@ -147,8 +153,10 @@ func (c *Cache) intern(data string, fs []lint.Finding) *list {
 		f.Severity, f.Category = lint.Severity(strings.Clone(string(f.Severity))), lint.Category(strings.Clone(string(f.Category)))
 		l.findings[i] = f
 	}
-	c.lists[l.json] = l
-	return l
+	n := uint32(len(c.lists))
+	c.lists = append(c.lists, l)
+	c.numbers[l.json] = n
+	return n, true
 }
 
 // Save writes the entries this build used, and only those, for the next
@@ -170,37 +178,37 @@ func (c *Cache) Save() error {
 func (c *Cache) encode() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s %s\n", format, c.engine)
-	number := map[*list]int{}
-	for _, l := range c.used {
-		if _, ok := number[l]; !ok {
-			number[l] = len(number)
-			fmt.Fprintf(&b, "L %s\n", l.json)
+	number := map[uint32]int{}
+	for _, n := range c.used {
+		if _, ok := number[n]; !ok {
+			number[n] = len(number)
+			fmt.Fprintf(&b, "L %s\n", c.lists[n].json)
 		}
 	}
-	for key, l := range c.used {
-		fmt.Fprintf(&b, "C %x %d\n", key, number[l])
+	for key, n := range c.used {
+		fmt.Fprintf(&b, "C %x %d\n", key, number[n])
 	}
 	return b.Bytes()
 }
 
 // decode reads a cache file made by this program.
-func (c *Cache) decode(data []byte) (map[[32]byte]*list, error) {
+func (c *Cache) decode(data []byte) (map[[32]byte]uint32, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, maxLine)
 	if !sc.Scan() || sc.Text() != format+" "+c.engine {
 		return nil, errors.New("another format or program")
 	}
-	var lists []*list
-	cards := map[[32]byte]*list{}
+	var lists []uint32 // the cache's number of each list of the file
+	cards := map[[32]byte]uint32{}
 	for sc.Scan() {
 		kind, rest, _ := strings.Cut(sc.Text(), " ")
 		switch kind {
 		case "L":
-			l := c.intern(rest, nil)
-			if l == nil {
+			n, ok := c.intern(rest, nil)
+			if !ok {
 				return nil, errors.New("a list that is not JSON")
 			}
-			lists = append(lists, l)
+			lists = append(lists, n)
 		case "C":
 			digest, number, _ := strings.Cut(rest, " ")
 			k, herr := hex.DecodeString(digest)
