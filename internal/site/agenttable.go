@@ -1,35 +1,32 @@
 package site
 
 import (
-	"hash/maphash"
 	"iter"
 	"slices"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/strtab"
 )
 
 // agentTable is what a tree holds of its agents (treeState.Agents): the
 // record of each agent by id, and the id of each source an agent was
 // built from. A large site's table is live through the whole build, and
 // the collector marks what is live on every cycle, so the table holds
-// nothing it would have to follow: the ids, projected fields and extra
-// file names are spans of one text that only grows (strings cut from it
-// stay valid), each agent is one fixed-size entry, its files' stats and
-// sums are runs of two shared arrays, and the index by id is a table of
-// entry numbers. Reads of a table that no one writes may run at once;
-// the tree guards its own (tree.mu).
+// nothing it would have to follow: the ids are numbered in a strtab, the
+// entry of each (of the same number) is of fixed size, the projected
+// fields and extra file names are spans of one text that only grows
+// (strings cut from it stay valid), and the files' stats and sums are
+// runs of two shared arrays. Reads of a table that no one writes may run
+// at once; the tree guards its own (tree.mu).
 type agentTable struct {
-	text    strings.Builder // every id, projected text and extra name
-	entries []agentEntry
-	extras  []span     // Extra names, in text
-	stats   []fileStat // agentRecord.Stats, runs of entries' files
-	sums    [][32]byte // agentRecord.Sums, alongside stats
-	// index is open addressing by the hash of an id: entry number + 1,
-	// 0 where empty; its length is a power of two, at least twice the
-	// number of entries.
-	index   []uint32
-	seed    maphash.Seed
-	records int            // entries holding a record
-	sources map[key]uint32 // the source of an agent -> its entry
+	idTab   *strtab.Table   // the ids, numbered
+	entries []agentEntry    // by id number
+	text    strings.Builder // every projected text and extra name
+	extras  []span          // Extra names, in text
+	stats   []fileStat      // agentRecord.Stats, runs of entries' files
+	sums    [][32]byte      // agentRecord.Sums, alongside stats
+	records int             // entries holding a record
+	sources map[key]uint32  // the source of an agent -> its entry
 }
 
 // source is the id of the agent built from the source raw.
@@ -51,7 +48,6 @@ type span struct{ off, n uint32 }
 // (an id may be known only as the one a source names).
 type agentEntry struct {
 	Key       key
-	id        span // in text
 	projected span // in text
 	extra     span // in extras
 	// files is where its runs of stats and sums begin, of nstats and
@@ -66,19 +62,7 @@ type agentEntry struct {
 
 // newAgentTable is an empty table, sized for about n agents.
 func newAgentTable(n int) *agentTable {
-	t := &agentTable{seed: maphash.MakeSeed(), sources: make(map[key]uint32, n)}
-	t.entries = make([]agentEntry, 0, n)
-	t.index = make([]uint32, indexSize(n))
-	return t
-}
-
-// indexSize is the length of the index of a table of n entries.
-func indexSize(n int) int {
-	size := 8
-	for size < 2*n {
-		size *= 2
-	}
-	return size
+	return &agentTable{idTab: strtab.New(n), entries: make([]agentEntry, 0, n), sources: make(map[key]uint32, n)}
 }
 
 // str is the text of s.
@@ -93,52 +77,23 @@ func (t *agentTable) add(s string) span {
 
 // find is the entry of id, or -1.
 func (t *agentTable) find(id string) int {
-	mask := uint64(len(t.index) - 1)
-	for i := maphash.String(t.seed, id) & mask; ; i = (i + 1) & mask {
-		e := t.index[i]
-		if e == 0 {
-			return -1
-		}
-		if t.str(t.entries[e-1].id) == id {
-			return int(e - 1)
-		}
+	if e, ok := t.idTab.Find(id); ok {
+		return e
 	}
+	return -1
 }
 
 // entry is the entry of id, added (with no record) when there is none.
 func (t *agentTable) entry(id string) int {
-	if e := t.find(id); e >= 0 {
-		return e
+	e := t.idTab.Add(id)
+	if e == len(t.entries) {
+		t.entries = append(t.entries, agentEntry{})
 	}
-	if 2*(len(t.entries)+1) > len(t.index) {
-		t.grow()
-	}
-	e := len(t.entries)
-	t.entries = append(t.entries, agentEntry{id: t.add(id)})
-	t.place(e)
 	return e
 }
 
-// place puts entry e in the index.
-func (t *agentTable) place(e int) {
-	mask := uint64(len(t.index) - 1)
-	i := maphash.String(t.seed, t.str(t.entries[e].id)) & mask
-	for t.index[i] != 0 {
-		i = (i + 1) & mask
-	}
-	t.index[i] = uint32(e + 1)
-}
-
-// grow doubles the index.
-func (t *agentTable) grow() {
-	t.index = make([]uint32, 2*len(t.index))
-	for e := range t.entries {
-		t.place(e)
-	}
-}
-
 // id is the id of entry e.
-func (t *agentTable) id(e uint32) string { return t.str(t.entries[e].id) }
+func (t *agentTable) id(e uint32) string { return t.idTab.At(int(e)) }
 
 // len is how many agents the table has a record of.
 func (t *agentTable) len() int { return t.records }
@@ -242,7 +197,7 @@ func (t *agentTable) sameExtra(s span, names []string) bool {
 // remove forgets the record of agent id.
 func (t *agentTable) remove(id string) {
 	if e := t.find(id); e >= 0 && t.entries[e].has {
-		t.entries[e] = agentEntry{id: t.entries[e].id}
+		t.entries[e] = agentEntry{}
 		t.records--
 	}
 }
@@ -252,7 +207,7 @@ func (t *agentTable) remove(id string) {
 func (t *agentTable) all() iter.Seq2[string, agentRecord] {
 	return func(yield func(string, agentRecord) bool) {
 		for e := range t.entries {
-			if en := &t.entries[e]; en.has && !yield(t.str(en.id), t.record(en)) {
+			if en := &t.entries[e]; en.has && !yield(t.id(uint32(e)), t.record(en)) {
 				return
 			}
 		}
@@ -262,9 +217,9 @@ func (t *agentTable) all() iter.Seq2[string, agentRecord] {
 // ids are the ids of the agents the table has a record of.
 func (t *agentTable) ids() []string {
 	out := make([]string, 0, t.records)
-	for i := range t.entries {
-		if t.entries[i].has {
-			out = append(out, t.str(t.entries[i].id))
+	for e := range t.entries {
+		if t.entries[e].has {
+			out = append(out, t.id(uint32(e)))
 		}
 	}
 	return out

@@ -173,7 +173,7 @@ func (w *stateWriter) tree(t *treeState) {
 	w.uint(uint64(a.len()))
 	for e := range a.entries {
 		if en := &a.entries[e]; en.has {
-			w.str(a.str(en.id))
+			w.str(a.id(uint32(e)))
 			w.agent(a, en)
 		}
 	}
