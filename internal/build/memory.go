@@ -4,10 +4,11 @@ import "runtime/debug"
 
 // memoryLimit is the soft memory limit a build runs under unless
 // $GOMEMLIMIT sets one. A large site runs at it: at 100,000 agents the
-// build's record of them is live through the whole build (about 100 MB
-// near the end), and every collection marks all of it, so the room above
-// it sets how often that is paid. A site of 10,000 agents stays under it
-// at gcPercent.
+// build's record of them is live through the whole build (about 50 MB
+// near the end, in tables with nothing in them for the collector to
+// follow); the room above it, less what the groups being built hold,
+// sets how often the collector runs. A site of 10,000 agents stays under
+// it at gcPercent.
 const memoryLimit = 224 << 20
 
 // gcPercent is the collector's target a build runs with unless $GOGC sets
@@ -24,8 +25,8 @@ func TuneMemory(getenv func(string) string) {
 	}
 	// A build's live memory is small (one group of agents at a time, and
 	// the build state's record of a few hundred bytes per agent: about
-	// 100 MB live at 100,000 agents); keep the collector from letting the
-	// heap drift far above it on large sites.
+	// 50 MB at 100,000 agents); keep the collector from letting the heap
+	// drift far above it on large sites.
 	debug.SetMemoryLimit(memoryLimit)
 	if getenv("GOGC") == "" {
 		// Under that limit, collect less often than the default: the live

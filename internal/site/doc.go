@@ -21,6 +21,9 @@
 //   - tree.go: the standby tree as the build writes it, its record, and
 //     pruning;
 //   - incremental.go: the state: what each tree holds, made from what;
+//   - agenttable.go: a tree's record of its agents, which a large site
+//     holds through the whole build: one table, nothing in it for the
+//     garbage collector to follow;
 //   - statefile.go: the state file's layout, read and written whole;
 //   - lstat_linux.go, lstat_other.go: a file as the build wrote it;
 //   - checksums.go: sha256sums.txt, from the record wherever it holds;
