@@ -195,10 +195,13 @@ func (lr *Linter) ServerCard(doc map[string]any) []Finding {
 	return (&linter{memo: &lr.memo}).serverCard(doc)
 }
 
-// memoKey is what the text rules' findings in a string depend on.
+// memoKey is what the text rules' findings in a string depend on; or,
+// with window set, what injection finds in s, a window of crossField
+// (read as a skill's example when example is set).
 type memoKey struct {
 	s, key                  string
 	example, name, security bool
+	window                  bool
 }
 
 // memoFinding is a finding without its path.

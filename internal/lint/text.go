@@ -79,12 +79,36 @@ func (l *linter) crossField(doc map[string]any) {
 			if i+2 < len(fs) && !endsText(fs[i+1]) && len(fs[i+1]) <= 80 {
 				window += " " + firstSentence(fs[i+2])
 			}
-			if m := injection(window, part.example); m != "" {
+			if m := l.windowInjection(window, part.example); m != "" {
 				l.add(lintrule.PromptInjection, "", "across fields, text addressed to a model: "+quote(m, 80))
 				return
 			}
 		}
 	}
+}
+
+// windowInjection is injection(window, example), remembered: the two
+// shapes of a card (agent-card.json, agent.json) hold the same prose in
+// the same order, so verify reads each window twice. injection depends on
+// nothing but its arguments, which the key holds whole.
+func (l *linter) windowInjection(window string, example bool) string {
+	if l.memo == nil {
+		return injection(window, example)
+	}
+	k := memoKey{s: window, example: example, window: true}
+	if fs, ok := l.memo.get(k); ok {
+		if len(fs) == 0 {
+			return ""
+		}
+		return fs[0].msg
+	}
+	m := injection(window, example)
+	var fs []memoFinding
+	if m != "" {
+		fs = []memoFinding{{lintrule.PromptInjection, m}}
+	}
+	l.memo.put(k, fs)
+	return m
 }
 
 // endsText reports whether s ends a sentence.
