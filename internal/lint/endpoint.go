@@ -57,7 +57,7 @@ func (l *linter) endpoints(doc map[string]any) {
 		for _, h := range []struct {
 			path   string
 			header map[string]any
-		}{{member(p, "header"), object(sig["header"])}, {member(p, "protected"), protectedHeader(str(sig["protected"]))}} {
+		}{{member(p, "header"), object(sig["header"])}, {member(p, "protected"), l.protectedHeader(str(sig["protected"]))}} {
 			for _, k := range []string{"jku", "x5u"} {
 				if u, ok := h.header[k].(string); ok {
 					l.endpoint(member(h.path, k), u, true)
@@ -65,6 +65,15 @@ func (l *linter) endpoints(doc map[string]any) {
 			}
 		}
 	}
+}
+
+// protectedHeader is the package's protectedHeader, remembered: a site's
+// cards share their signatures' protected headers.
+func (l *linter) protectedHeader(b64 string) map[string]any {
+	if l.memo == nil {
+		return protectedHeader(b64)
+	}
+	return l.memo.header(b64)
 }
 
 // protectedHeader decodes a JWS protected header, or returns nil.
@@ -121,8 +130,33 @@ func (l *linter) schemeURLs(v any, path string, depth int) {
 func (l *linter) endpoint(path, raw string, secure bool) { l.endpointOf(path, raw, secure, false) }
 
 // endpointOf checks one URL; secure says it must be https, and hostPort
-// that it may be a gRPC target, host:port with no scheme.
+// that it may be a gRPC target, host:port with no scheme. A Linter
+// remembers the findings of each URL: the two shapes of a card name the
+// same ones, and a site's cards many the same. Its findings depend on
+// nothing but raw, secure and hostPort, save the path they are at.
 func (l *linter) endpointOf(path, raw string, secure, hostPort bool) {
+	if l.memo == nil {
+		l.checkEndpoint(path, raw, secure, hostPort)
+		return
+	}
+	k := memoKey{kind: endpointMemo, s: raw, secure: secure, hostPort: hostPort}
+	if fs, ok := l.memo.get(k); ok {
+		for _, f := range fs {
+			l.add(f.rule, path, f.msg)
+		}
+		return
+	}
+	from := len(l.out)
+	l.checkEndpoint(path, raw, secure, hostPort)
+	var fs []memoFinding
+	for _, f := range l.out[from:] {
+		fs = append(fs, memoFinding{f.Rule, f.Message})
+	}
+	l.memo.put(k, fs)
+}
+
+// checkEndpoint checks one URL, as endpointOf does: what it remembers.
+func (l *linter) checkEndpoint(path, raw string, secure, hostPort bool) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return

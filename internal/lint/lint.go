@@ -195,14 +195,34 @@ func (lr *Linter) ServerCard(doc map[string]any) []Finding {
 	return (&linter{memo: &lr.memo}).serverCard(doc)
 }
 
-// memoKey is what the text rules' findings in a string depend on; or,
-// with window set, what injection finds in s, a window of crossField
-// (read as a skill's example when example is set).
+// memoKey is what a memo's findings of s depend on. Each kind of
+// memoKey (memoKind) uses only some of the fields, leaving the others
+// zero.
 type memoKey struct {
-	s, key                  string
+	kind memoKind
+	s    string
+	// key is the name of the member s is the value of (valueMemo).
+	key string
+	// example, name and security say where s stands (valueMemo), or,
+	// example only, how a window is read (windowMemo).
 	example, name, security bool
-	window                  bool
+	// secure and hostPort are endpointOf's (endpointMemo).
+	secure, hostPort bool
 }
+
+// memoKind says what a memoKey's findings are of.
+type memoKind uint8
+
+// The kinds of memoKey.
+const (
+	// valueMemo: checkValue's findings in the string s.
+	valueMemo memoKind = iota
+	// windowMemo: what injection finds in s, a window of crossField,
+	// as the one finding it makes.
+	windowMemo
+	// endpointMemo: endpointOf's findings of the URL s.
+	endpointMemo
+)
 
 // memoFinding is a finding without its path.
 type memoFinding struct{ rule, msg string }
@@ -210,10 +230,16 @@ type memoFinding struct{ rule, msg string }
 // memoLimit bounds the strings a memo holds; past it, it starts over.
 const memoLimit = 1 << 14
 
-// memo holds the text rules' findings per string.
+// headersLimit bounds the protected headers a memo holds; past it, it
+// starts over. A site's signatures share a few.
+const headersLimit = 64
+
+// memo holds the text rules' findings per string, and the JWS protected
+// headers decoded (protectedHeader).
 type memo struct {
-	mu sync.Mutex
-	m  map[memoKey][]memoFinding
+	mu      sync.Mutex
+	m       map[memoKey][]memoFinding
+	headers map[string]map[string]any
 }
 
 func (m *memo) get(k memoKey) ([]memoFinding, bool) {
@@ -233,6 +259,25 @@ func (m *memo) put(k memoKey, fs []memoFinding) {
 	// copies.
 	k.s, k.key = strings.Clone(k.s), strings.Clone(k.key)
 	m.m[k] = fs
+}
+
+// header returns protectedHeader(b64), decoding it only the first time.
+// Whoever holds the result only reads it: it is shared.
+func (m *memo) header(b64 string) map[string]any {
+	m.mu.Lock()
+	h, ok := m.headers[b64]
+	m.mu.Unlock()
+	if ok {
+		return h
+	}
+	h = protectedHeader(b64)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.headers == nil || len(m.headers) >= headersLimit {
+		m.headers = map[string]map[string]any{}
+	}
+	m.headers[strings.Clone(b64)] = h
+	return h
 }
 
 // Twin returns the findings of a card's other shape (its agent.json,

@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"encoding/base64"
 	"slices"
 	"strings"
 	"testing"
@@ -54,6 +55,38 @@ func TestLinterWindowKey(t *testing.T) {
 		for _, doc := range order {
 			if got, want := lr.Card(doc), lint.Card(doc); !slices.Equal(got, want) {
 				t.Errorf("got %v\nwant %v", got, want)
+			}
+		}
+	}
+}
+
+// TestLinterEndpointKey: a Linter judges a URL by how it is used, as an
+// interface (https required), a gRPC target (host:port allowed) or an
+// icon, and a protected header by its own text, whichever it read first.
+func TestLinterEndpointKey(t *testing.T) {
+	card := func(member string, v any) map[string]any {
+		return map[string]any{"name": "Key ring", "description": "Keeps the keys of a team in one place.", "version": "1.0.0", member: v}
+	}
+	iface := func(url, binding string) any {
+		return []any{map[string]any{"url": url, "protocolBinding": binding, "protocolVersion": "1.0"}}
+	}
+	signed := func(header string) any {
+		return []any{map[string]any{"protected": base64.RawURLEncoding.EncodeToString([]byte(header)), "signature": "c2ln"}}
+	}
+	for _, pair := range [][2]map[string]any{
+		{card("iconUrl", "http://cdn.example.com/a"), card("supportedInterfaces", iface("http://cdn.example.com/a", "JSONRPC"))},
+		{card("supportedInterfaces", iface("agent.example.com:50051", "GRPC")), card("supportedInterfaces", iface("agent.example.com:50051", "JSONRPC"))},
+		{card("signatures", signed(`{"alg":"EdDSA","jku":"https://keys.example.com/jwks.json"}`)), card("signatures", signed(`{"alg":"EdDSA","jku":"http://10.0.0.1/jwks.json"}`))},
+	} {
+		if slices.Equal(lint.Card(pair[0]), lint.Card(pair[1])) {
+			t.Fatalf("the cards of a pair lint the same: %v", lint.Card(pair[0]))
+		}
+		for _, order := range [][2]map[string]any{pair, {pair[1], pair[0]}} {
+			lr := &lint.Linter{}
+			for _, doc := range order {
+				if got, want := lr.Card(doc), lint.Card(doc); !slices.Equal(got, want) {
+					t.Errorf("got %v\nwant %v", got, want)
+				}
 			}
 		}
 	}

@@ -95,7 +95,7 @@ func (l *linter) windowInjection(window string, example bool) string {
 	if l.memo == nil {
 		return injection(window, example)
 	}
-	k := memoKey{s: window, example: example, window: true}
+	k := memoKey{kind: windowMemo, s: window, example: example}
 	if fs, ok := l.memo.get(k); ok {
 		if len(fs) == 0 {
 			return ""
@@ -239,7 +239,7 @@ func (l *linter) value(path, key, s string) {
 		l.checkValue(path, key, s)
 		return
 	}
-	k := memoKey{s: s, key: key, example: isExample(path), name: isNameField(path), security: underSecurity(path)}
+	k := memoKey{kind: valueMemo, s: s, key: key, example: isExample(path), name: isNameField(path), security: underSecurity(path)}
 	if fs, ok := l.memo.get(k); ok {
 		for _, f := range fs {
 			l.add(f.rule, path, f.msg)
