@@ -240,7 +240,7 @@ func (st *structure) sentence(i int, cls []wordClass, seen, before wordClass, ex
 		addressed = st.isAddressed(t)
 		vocative = !addressed && st.isVocative(t)
 	}
-	if !addressed && i > 0 && words(sentences[i-1]) <= 6 && before.addressesReader() {
+	if !addressed && i > 0 && countWords(sentences[i-1], 7) <= 6 && before.addressesReader() {
 		p := " " + sentences[i-1] + " "
 		if st.isAddressed(p) || vocativeRe().MatchString(p+"you ") {
 			addressed = true

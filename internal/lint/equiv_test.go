@@ -213,6 +213,11 @@ func TestProseScansSameAsPlain(t *testing.T) {
 		if got, want := words(s), wordsPlain(s); got != want {
 			t.Fatalf("words(%q) = %d, want %d", s, got, want)
 		}
+		for limit := range 8 {
+			if got, want := countWords(s, limit+1), min(wordsPlain(s), limit+1); got != want {
+				t.Fatalf("countWords(%q, %d) = %d, want %d", s, limit+1, got, want)
+			}
+		}
 		if got, want := textKey(s), textKeyPlain(s); got != want {
 			t.Fatalf("textKey(%q) = %q, want %q", s, got, want)
 		}

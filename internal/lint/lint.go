@@ -7,6 +7,7 @@
 package lint
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -413,7 +414,11 @@ func sortedKeys(m map[string]any) []string {
 
 // words counts the words of s: runs between white space that hold a
 // letter or a digit.
-func words(s string) int {
+func words(s string) int { return countWords(s, math.MaxInt) }
+
+// countWords is min(words(s), limit): it stops reading at the limit-th
+// word, for a caller that asks only whether s has fewer words than that.
+func countWords(s string, limit int) int {
 	n, in, counts := 0, false, false
 	i := 0
 	// ASCII the quick way.
@@ -421,7 +426,9 @@ func words(s string) int {
 		switch k := asciiWordByte[s[i]]; k {
 		case wordSpace:
 			if counts {
-				n++
+				if n++; n == limit {
+					return n
+				}
 			}
 			in, counts = false, false
 		default:
@@ -432,7 +439,9 @@ func words(s string) int {
 	for _, r := range s[i:] {
 		if unicode.IsSpace(r) {
 			if counts {
-				n++
+				if n++; n == limit {
+					return n
+				}
 			}
 			in, counts = false, false
 			continue

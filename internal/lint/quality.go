@@ -66,10 +66,6 @@ func absoluteURL(s string) bool {
 // English word.
 func (l *linter) description(path, d string, whose func() string, minChars, minWords, maxChars int) {
 	n, weighted := lengths(strings.TrimSpace(d))
-	w := words(d)
-	if spaceless(d) {
-		w = minWords // Chinese and Japanese put no spaces between words
-	}
 	switch {
 	case weighted > maxChars:
 		size := count(n, "character")
@@ -79,7 +75,10 @@ func (l *linter) description(path, d string, whose func() string, minChars, minW
 		l.add(lintrule.DescriptionLong, path, fmt.Sprintf("%s description is %s, over %d", whose(), size, maxChars))
 	case n == 0:
 		l.add(lintrule.DescriptionShort, path, whose()+" description is empty")
-	case weighted < minChars || w < minWords:
+	// Chinese and Japanese put no spaces between words: a description
+	// in them has words enough. Otherwise only whether it has minWords
+	// words matters, read no further than that.
+	case weighted < minChars || !spaceless(d) && countWords(d, minWords) < minWords:
 		l.add(lintrule.DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose(), quote(d, 60), count(n, "character"), count(words(d), "word")))
 	}
 }
