@@ -54,7 +54,9 @@ func wrap(s string, n int, sep string) string {
 	return b.String()
 }
 
-func TestInTextFinds(t *testing.T) {
+// inTextCases are texts InText finds key material or a credential in,
+// with what it finds.
+func inTextCases(t *testing.T) map[string]struct{ text, kind string } {
 	k := testKeys()
 	ec1, _ := x509.MarshalECPrivateKey(k.ec)
 	rsa1 := x509.MarshalPKCS1PrivateKey(k.rsa)
@@ -94,14 +96,35 @@ func TestInTextFinds(t *testing.T) {
 		"AWS named":              {"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS secret access key"},
 		"AWS JSON":               {`{"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}`, "AWS secret access key"},
 		"AWS pair":               {"AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS secret access key"},
+		"JWK in upper case":      {`{"KTY":"OKP","CRV":"Ed25519","X":"LDCm","D":"cvwI"}`, "private JSON Web Key"},
 	}
-	for name, tc := range cases {
+	return cases
+}
+
+func TestInTextFinds(t *testing.T) {
+	for name, tc := range inTextCases(t) {
 		t.Run(name, func(t *testing.T) {
 			f, ok := InText(tc.text)
 			if !ok || f.Kind != tc.kind {
 				t.Errorf("got %+v, %v; want %q", f, ok, tc.kind)
 			}
 		})
+	}
+}
+
+// TestInTextReadsOnly: InText reads the string's own memory, uncopied;
+// no detector writes to it, whatever it finds or decodes.
+func TestInTextReadsOnly(t *testing.T) {
+	texts := []string{"", "Plain prose, with nothing secret in it at all.", base64.StdEncoding.EncodeToString([]byte("KTY: OKP, D: x; " + strings.Repeat("Aa0", 40)))}
+	for _, tc := range inTextCases(t) {
+		texts = append(texts, tc.text, strings.ToUpper(tc.text), base64.StdEncoding.EncodeToString([]byte(tc.text)))
+	}
+	for _, text := range texts {
+		s := string([]byte(text)) // memory of its own, writable were InText to write
+		InText(s)
+		if s != text {
+			t.Fatalf("InText changed its text:\n%q\nto\n%q", text, s)
+		}
 	}
 }
 
