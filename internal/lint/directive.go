@@ -57,7 +57,16 @@ func structural(s string, example bool) string {
 
 // structuralFolded is structural, given s folded too.
 func structuralFolded(s, folded string, example bool) string {
+	return structuralFoldedWords(s, folded, example, nil)
+}
+
+// structuralFoldedWords is structuralFolded, given the classes of
+// folded's words when fw is not nil and done (matchPaddedWords).
+func structuralFoldedWords(s, folded string, example bool, fw *foldedWords) string {
 	st := structure{s: s, folded: folded}
+	if fw != nil && (!fw.done || fw.sentences() != strings.Count(folded, " . ")+1) {
+		fw = nil
+	}
 	var buf []wordClass
 	var prevSeen wordClass // of the sentence before
 	// The sentences of folded, as strings.Split(folded, " . ") has them.
@@ -68,8 +77,14 @@ func structuralFolded(s, folded string, example bool) string {
 		} else {
 			more = false
 		}
-		cls, seen := classifyFolded(sen, buf[:0])
-		buf = cls
+		var cls []wordClass
+		var seen wordClass
+		if fw != nil {
+			cls, seen = fw.sentence(i)
+		} else {
+			cls, seen = classifyFolded(sen, buf[:0])
+			buf = cls
+		}
 		before := prevSeen
 		prevSeen = seen
 		// A sentence gives the reader an order only when it or the one

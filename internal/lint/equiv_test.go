@@ -457,3 +457,56 @@ func TestMatchPaddedSameAsPlain(t *testing.T) {
 		t.Fatal("no text matched a pattern")
 	}
 }
+
+// TestFoldedWordsSameAsClassify: the classes matchPaddedWords reads with
+// the gate words are, sentence by sentence, what classifyFolded makes of
+// each sentence strings.Split(folded, " . ") has, and it finds what
+// matchPadded finds.
+func TestFoldedWordsSameAsClassify(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	words := []string{"ignore", "all", "previous", "instructions", "you", "must", "call", "the", "assistant", "model", "agent",
+		"reads", "please", "and", "then", "do", "not", "tell", "user", "this", "first", ".", "x", "data", "sales", "send"}
+	pieces := append([]string{" ", ". ", "! ", "\n", ", ", "3", "'"}, words...)
+	checked := 0
+	for n := range 30000 {
+		var folded string
+		if n%2 == 0 {
+			var b strings.Builder
+			for i := range rng.IntN(12) {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(words[rng.IntN(len(words))])
+			}
+			folded = b.String()
+			if strings.HasPrefix(folded, ". ") || strings.HasSuffix(folded, " .") || folded == "." || strings.Contains(folded, ". .") {
+				continue // not what fold makes
+			}
+		} else {
+			folded = fold(randomText(rng, pieces, 14))
+		}
+		padded, example := ". "+folded+" .", rng.IntN(2) == 0
+		m, fw := matchPaddedWords(padded, example, foldedWords{on: true})
+		if want := matchPadded(padded, example); m != want {
+			t.Fatalf("matchPaddedWords(%q) = %q, want %q", padded, m, want)
+		}
+		if m != "" {
+			continue
+		}
+		sentences := strings.Split(folded, " . ")
+		if !fw.done || fw.sentences() != len(sentences) {
+			t.Fatalf("%q: %d sentences (done %v), want %d", folded, fw.sentences(), fw.done, len(sentences))
+		}
+		for i, sen := range sentences {
+			cls, seen := fw.sentence(i)
+			wantCls, wantSeen := classifyFolded(sen, nil)
+			if !slices.Equal(cls, wantCls) || seen != wantSeen {
+				t.Fatalf("%q, sentence %d %q: classes %v, %v; want %v, %v", folded, i, sen, cls, seen, wantCls, wantSeen)
+			}
+		}
+		checked++
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d texts checked", checked)
+	}
+}

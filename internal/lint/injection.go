@@ -27,7 +27,12 @@ func injection(s string, example bool) string {
 			return m
 		}
 	}
-	if m := matchPadded(padded, example); m != "" {
+	// The classes of folded's words, for structuralInjection, are read
+	// with the gate words (matchPaddedWords).
+	var clsBuf [128]wordClass
+	var startsBuf [16]int
+	m, fw := matchPaddedWords(padded, example, foldedWords{cls: clsBuf[:0], starts: startsBuf[:0], on: true})
+	if m != "" {
 		if quotedMention(s, example) || citedMention(s, example) {
 			return ""
 		}
@@ -80,7 +85,7 @@ func injection(s string, example bool) string {
 			return "base64 for " + m
 		}
 	}
-	return structuralInjection(s, folded, allASCII, example)
+	return structuralInjection(s, folded, allASCII, example, &fw)
 }
 
 // marker returns the chat-template or prompt marker of s, lower-cased,
@@ -140,8 +145,8 @@ var markerGates = sync.OnceValue(func() (g struct {
 // foreign.go: links that run script or carry a template, text dressed as another role's message,
 // sentences that give the reader orders, orders in other languages, and
 // all of these once decoded. folded is fold(s), and allASCII says whether s
-// is all ASCII.
-func structuralInjection(s, folded string, allASCII, example bool) string {
+// is all ASCII; fw holds the classes of folded's words, when done.
+func structuralInjection(s, folded string, allASCII, example bool, fw *foldedWords) string {
 	if m := linkOrder(s); m != "" {
 		return m
 	}
@@ -150,7 +155,7 @@ func structuralInjection(s, folded string, allASCII, example bool) string {
 			return strings.TrimSpace(m)
 		}
 	}
-	if m := structuralFolded(s, folded, example); m != "" && !describesAttacks(s) {
+	if m := structuralFoldedWords(s, folded, example, fw); m != "" && !describesAttacks(s) {
 		return m
 	}
 	if !allASCII || mayBeForeign(s) {

@@ -234,6 +234,57 @@ var byGate = gatePatterns()
 // gateIndex is byGate, for looking every word of a text up.
 var gateIndex = newWordIndex(byGate)
 
+// wordInfo is what the rules make of one folded word: the patterns it is
+// the gate word of (byGate), and its class (wordClasses).
+type wordInfo struct {
+	gate  *gateWord
+	class wordClass
+}
+
+// wordInfoIndex is gateIndex and classIndex together, for reading a
+// text's words once for both (matchPaddedWords).
+var wordInfoIndex = func() *wordIndex[wordInfo] {
+	m := map[string]wordInfo{}
+	for w, g := range byGate {
+		m[w] = wordInfo{gate: g}
+	}
+	for w, c := range wordClasses {
+		info := m[w]
+		info.class = c
+		m[w] = info
+	}
+	return newWordIndex(m)
+}()
+
+// foldedWords are the classes of the words of a folded text, sentence by
+// sentence, as classifyFolded makes them of each sentence that
+// strings.Split(folded, " . ") has: what matchPaddedWords returns when it
+// has read ". " + folded + " ." whole (done).
+type foldedWords struct {
+	// cls are the classes of every word but the sentences' ends ("."),
+	// in order; starts, where each sentence begins in cls, with one more
+	// at the end (len(cls)).
+	cls    []wordClass
+	starts []int
+	// on asks matchPaddedWords for the classes; done says they are all
+	// there.
+	on, done bool
+}
+
+// sentences is how many sentences fw holds.
+func (fw *foldedWords) sentences() int { return len(fw.starts) - 1 }
+
+// sentence returns the classes of the words of sentence i, and the
+// classes any of them has, as classifyFolded does.
+func (fw *foldedWords) sentence(i int) ([]wordClass, wordClass) {
+	cls := fw.cls[fw.starts[i]:fw.starts[i+1]]
+	var seen wordClass
+	for _, c := range cls {
+		seen |= c
+	}
+	return cls, seen
+}
+
 // gateWord is the patterns of one gate word.
 type gateWord struct {
 	once                    sync.Once
@@ -314,6 +365,15 @@ func matchFolded(folded string, example bool) string {
 
 // matchPadded is matchFolded, given ". " + folded + " .".
 func matchPadded(text string, example bool) string {
+	m, _ := matchPaddedWords(text, example, foldedWords{})
+	return m
+}
+
+// matchPaddedWords is matchPadded, which, when it finds nothing and fw is
+// on, also returns in fw the classes of folded's words, sentence by
+// sentence, as structuralFolded reads them: the words are looked up once
+// for both. fw's slices are where to put them.
+func matchPaddedWords(text string, example bool, fw foldedWords) (string, foldedWords) {
 	// Most text holds none of the words a gate word's patterns need:
 	// such a gate word is passed over wherever it is. Which patterns the
 	// text may hold is worked out at its first gate word: short text (a
@@ -327,7 +387,25 @@ func matchPadded(text string, example bool) string {
 		} else {
 			end += lo
 		}
-		if g, _ := gateIndex.get(text[lo:end]); g != nil {
+		w := text[lo:end]
+		var g *gateWord
+		if !fw.on {
+			g, _ = gateIndex.get(w)
+		} else {
+			info, _ := wordInfoIndex.get(w)
+			g = info.gate
+			// "." ends a sentence (the first, the padding before folded,
+			// opens the first; the last, after it, closes the last), and
+			// "" is no word (folded "" has one empty sentence).
+			switch w {
+			case ".":
+				fw.starts = append(fw.starts, len(fw.cls))
+			case "":
+			default:
+				fw.cls = append(fw.cls, info.class)
+			}
+		}
+		if g != nil {
 			if possible == nil {
 				possible = buf[:]
 				if n := phraseSet().Len(); n > len(buf) {
@@ -338,12 +416,13 @@ func matchPadded(text string, example bool) string {
 			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
 			atWord := g.mayMatch(possible, false, example)
 			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
-				return m
+				return m, foldedWords{}
 			}
 		}
 		lo = end + 1
 	}
-	return ""
+	fw.done = fw.on
+	return "", fw
 }
 
 // match tries the word's patterns on text, at the word at lo (ending at
