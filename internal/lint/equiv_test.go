@@ -460,12 +460,14 @@ func TestMatchPaddedSameAsPlain(t *testing.T) {
 
 // TestFoldedWordsSameAsClassify: the classes matchPaddedWords reads with
 // the gate words are, sentence by sentence, what classifyFolded makes of
-// each sentence strings.Split(folded, " . ") has, and it finds what
-// matchPadded finds.
+// each sentence strings.Split(folded, " . ") has, whether the words hold
+// spaced letters is spacedLetters's answer, and it finds what matchPadded
+// finds.
 func TestFoldedWordsSameAsClassify(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	words := []string{"ignore", "all", "previous", "instructions", "you", "must", "call", "the", "assistant", "model", "agent",
-		"reads", "please", "and", "then", "do", "not", "tell", "user", "this", "first", ".", "x", "data", "sales", "send"}
+		"reads", "please", "and", "then", "do", "not", "tell", "user", "this", "first", ".", "x", "data", "sales", "send",
+		"i", "g", "n", "o", "r", "e", "é", "日"}
 	pieces := append([]string{" ", ". ", "! ", "\n", ", ", "3", "'"}, words...)
 	checked := 0
 	for n := range 30000 {
@@ -494,6 +496,9 @@ func TestFoldedWordsSameAsClassify(t *testing.T) {
 			continue
 		}
 		sentences := strings.Split(folded, " . ")
+		if fw.spaced != spacedLetters(folded) {
+			t.Fatalf("%q: spaced %v, want %v", folded, fw.spaced, !fw.spaced)
+		}
 		if !fw.done || fw.sentences() != len(sentences) {
 			t.Fatalf("%q: %d sentences (done %v), want %d", folded, fw.sentences(), fw.done, len(sentences))
 		}

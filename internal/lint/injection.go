@@ -47,7 +47,7 @@ func injection(s string, example bool) string {
 	// Words taken apart: "i g n o r e previous", "I g n o r e   a l l",
 	// "Ign-ore", "IGNORE. ALL. PREVIOUS.". A variant is read only when
 	// putting the pieces together makes a word some pattern uses.
-	if joined, ok := joinSpacedLetters(folded); ok && makesPatternWord(folded, joined) {
+	if joined, ok := joinSpacedLetters(folded, fw.spaced); ok && makesPatternWord(folded, joined) {
 		if m := matchFolded(joined, example); m != "" {
 			return m
 		}

@@ -269,6 +269,22 @@ type foldedWords struct {
 	// on asks matchPaddedWords for the classes; done says they are all
 	// there.
 	on, done bool
+	// spaced is spacedLetters(folded), when done.
+	spaced bool
+}
+
+// oneChar reports whether w is a word of one character, as spacedLetters
+// counts them: "." is none.
+func oneChar(w string) bool {
+	n := 0
+	for i := 0; i < len(w) && n < 2; i++ {
+		if c := w[i]; c == '.' {
+			n = 2
+		} else if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n == 1
 }
 
 // sentences is how many sentences fw holds.
@@ -380,6 +396,7 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 	// tag, a media type, a URL) often has none.
 	var buf [128]bool
 	var possible []bool
+	run := 0 // one-character words in a row
 	for lo := 0; lo < len(text); {
 		end := strings.IndexByte(text[lo:], ' ')
 		if end < 0 {
@@ -403,6 +420,15 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 			case "":
 			default:
 				fw.cls = append(fw.cls, info.class)
+			}
+			// spacedLetters, word by word: the padding's "." words, like
+			// folded's own, end a run.
+			if oneChar(w) {
+				if run++; run >= 4 {
+					fw.spaced = true
+				}
+			} else {
+				run = 0
 			}
 		}
 		if g != nil {

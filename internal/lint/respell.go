@@ -203,9 +203,10 @@ func shortSentenceBetweenPatternWords(folded string) bool {
 }
 
 // joinSpacedLetters joins runs of four or more one-letter words of folded
-// text; ok is false when there is none.
-func joinSpacedLetters(folded string) (string, bool) {
-	if !strings.Contains(folded, " ") || !spacedLetters(folded) {
+// text; ok is false when there is none. spaced is spacedLetters(folded),
+// which matchPaddedWords works out.
+func joinSpacedLetters(folded string, spaced bool) (string, bool) {
+	if !strings.Contains(folded, " ") || !spaced {
 		return folded, false
 	}
 	words := strings.Split(folded, " ")
