@@ -402,6 +402,10 @@ func TestLengthsSameAsPlain(t *testing.T) {
 		if n != utf8.RuneCountInString(s) || weighted != weightedLength(s) {
 			t.Fatalf("lengths(%q) = %d, %d; want %d, %d", s, n, weighted, utf8.RuneCountInString(s), weightedLength(s))
 		}
+		// Told nothing of s, lengthsOf counts it the long way, ASCII or not.
+		if n2, w2 := lengthsOf(s, false); n2 != n || w2 != weighted {
+			t.Fatalf("lengthsOf(%q, false) = %d, %d; want %d, %d", s, n2, w2, n, weighted)
+		}
 	}
 }
 

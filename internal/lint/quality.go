@@ -27,7 +27,8 @@ var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-
 
 // quality checks what makes an agent easy to choose and to trust.
 func (l *linter) quality(doc map[string]any) {
-	l.description("description", str(doc["description"]), func() string { return "the agent's" }, minAgentDescription, minAgentWords, maxAgentDescription)
+	d := str(doc["description"])
+	l.description("description", d, ascii.Is(d), func() string { return "the agent's" }, minAgentDescription, minAgentWords, maxAgentDescription)
 	if strings.TrimSpace(str(object(doc["provider"])["organization"])) == "" {
 		l.add(lintrule.NoProvider, "provider", "no provider organization")
 	}
@@ -63,9 +64,9 @@ func absoluteURL(s string) bool {
 
 // description checks one description's length. Characters of Chinese,
 // Japanese and Korean count twice: each says about as much as a short
-// English word.
-func (l *linter) description(path, d string, whose func() string, minChars, minWords, maxChars int) {
-	n, weighted := lengths(strings.TrimSpace(d))
+// English word. allASCII says whether d is all ASCII.
+func (l *linter) description(path, d string, allASCII bool, whose func() string, minChars, minWords, maxChars int) {
+	n, weighted := lengthsOf(strings.TrimSpace(d), allASCII)
 	switch {
 	case weighted > maxChars:
 		size := count(n, "character")
@@ -78,15 +79,19 @@ func (l *linter) description(path, d string, whose func() string, minChars, minW
 	// Chinese and Japanese put no spaces between words: a description
 	// in them has words enough. Otherwise only whether it has minWords
 	// words matters, read no further than that.
-	case weighted < minChars || !spaceless(d) && countWords(d, minWords) < minWords:
+	case weighted < minChars || !spaceless(d, allASCII) && countWords(d, minWords) < minWords:
 		l.add(lintrule.DescriptionShort, path, fmt.Sprintf("%s description %s is too short to choose by (%s, %s)", whose(), quote(d, 60), count(n, "character"), count(words(d), "word")))
 	}
 }
 
 // lengths is the length of s in characters, and its weightedLength: for
 // ASCII text, both its length in bytes.
-func lengths(s string) (n, weighted int) {
-	if ascii.Is(s) {
+func lengths(s string) (n, weighted int) { return lengthsOf(s, ascii.Is(s)) }
+
+// lengthsOf is lengths; allASCII says s is all ASCII (when false, s may
+// still be: what lengths counts of ASCII text is its length either way).
+func lengthsOf(s string, allASCII bool) (n, weighted int) {
+	if allASCII {
 		return len(s), len(s)
 	}
 	return utf8.RuneCountInString(s), weightedLength(s)
@@ -107,8 +112,9 @@ func weightedLength(s string) int {
 
 // spaceless reports whether s is written in a script that does not put
 // spaces between words.
-func spaceless(s string) bool {
-	if ascii.Is(s) {
+// allASCII says whether s is all ASCII.
+func spaceless(s string, allASCII bool) bool {
+	if allASCII {
 		return false
 	}
 	return strings.ContainsFunc(s, func(r rune) bool {
@@ -129,8 +135,11 @@ func foldCase(s string) string {
 
 // textKey is what two descriptions share when they say the same thing:
 // their letters and digits, case folded, one space between words.
-func textKey(s string) string {
-	if ascii.Is(s) {
+func textKey(s string) string { return textKeyOf(s, ascii.Is(s)) }
+
+// textKeyOf is textKey; allASCII says whether s is all ASCII.
+func textKeyOf(s string, allASCII bool) string {
+	if allASCII {
 		// Runs of letters and digits, lower-cased, one space between.
 		b := make([]byte, 0, len(s))
 		gap := false
@@ -207,8 +216,9 @@ func (l *linter) skills(skills []any) {
 			l.add(lintrule.SkillNoExamples, member(p, "examples"), who()+" has no examples")
 		}
 		d := str(s["description"])
-		l.description(member(p, "description"), d, func() string { return who() + "'s" }, minSkillDescription, minSkillWords, maxSkillDescription)
-		if key := textKey(d); key != "" {
+		allASCII := ascii.Is(d)
+		l.description(member(p, "description"), d, allASCII, func() string { return who() + "'s" }, minSkillDescription, minSkillWords, maxSkillDescription)
+		if key := textKeyOf(d, allASCII); key != "" {
 			if j, ok := descs[key]; ok {
 				l.add(lintrule.DuplicateSkillDesc, member(p, "description"), fmt.Sprintf("%s has the same description as skills[%d]", who(), j))
 			} else {
