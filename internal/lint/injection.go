@@ -17,8 +17,10 @@ import (
 // then the structural rules of frame.go, directive.go and foreign.go.
 
 // injection returns the phrase of s addressed to a model, or "".
-func injection(s string, example bool) string {
-	allASCII := ascii.Is(s)
+func injection(s string, example bool) string { return injectionOf(s, ascii.Is(s), example) }
+
+// injectionOf is injection; allASCII says whether s is all ASCII.
+func injectionOf(s string, allASCII, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
 	padded := foldPaddedOf(s, allASCII)
 	folded := padded[2 : len(padded)-2]

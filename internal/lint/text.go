@@ -279,7 +279,11 @@ func (l *linter) checkValue(path, key, s string) {
 			l.add(lintrule.HiddenText, path, "once percent-decoded, "+hu.describe())
 		}
 	}
-	inj := injection(checked, isExample(path))
+	checkedASCII := allASCII
+	if checked != s {
+		checkedASCII = ascii.Is(checked)
+	}
+	inj := injectionOf(checked, checkedASCII, isExample(path))
 	if inj == "" && h.tags != "" {
 		inj = injection(h.tags, false)
 	}
