@@ -64,7 +64,10 @@ func structuralFolded(s, folded string, example bool) string {
 // folded's words when fw is not nil and done (matchPaddedWords).
 func structuralFoldedWords(s, folded string, example bool, fw *foldedWords) string {
 	st := structure{s: s, folded: folded}
-	if fw != nil && (!fw.done || fw.sentences() != strings.Count(folded, " . ")+1) {
+	// fw's sentences are folded's: matchPaddedWords read ". " + folded +
+	// " .", and fold writes "." only between two words, as " . "
+	// (TestFoldedWordsSameAsClassify).
+	if fw != nil && !fw.done {
 		fw = nil
 	}
 	var buf []wordClass
@@ -79,7 +82,7 @@ func structuralFoldedWords(s, folded string, example bool, fw *foldedWords) stri
 		}
 		var cls []wordClass
 		var seen wordClass
-		if fw != nil {
+		if fw != nil && i < fw.sentences() {
 			cls, seen = fw.sentence(i)
 		} else {
 			cls, seen = classifyFolded(sen, buf[:0])
