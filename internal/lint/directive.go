@@ -63,28 +63,30 @@ func structuralFolded(s, folded string, example bool) string {
 // structuralFoldedWords is structuralFolded, given the classes of
 // folded's words when fw is not nil and done (matchPaddedWords).
 func structuralFoldedWords(s, folded string, example bool, fw *foldedWords) string {
-	st := structure{s: s, folded: folded}
 	// fw's sentences are folded's: matchPaddedWords read ". " + folded +
 	// " .", and fold writes "." only between two words, as " . "
 	// (TestFoldedWordsSameAsClassify).
 	if fw != nil && !fw.done {
 		fw = nil
 	}
+	st := structure{s: s, folded: folded}
 	var buf []wordClass
 	var prevSeen wordClass // of the sentence before
 	// The sentences of folded, as strings.Split(folded, " . ") has them.
 	for i, rest, more := 0, folded, true; more; i++ {
-		sen := rest
-		if j := strings.Index(rest, " . "); j >= 0 {
-			sen, rest = rest[:j], rest[j+3:]
-		} else {
-			more = false
-		}
+		var sen string
 		var cls []wordClass
 		var seen wordClass
-		if fw != nil && i < fw.sentences() {
+		if fw != nil {
+			sen, more = fw.text(folded, i), i+1 < fw.sentences()
 			cls, seen = fw.sentence(i)
 		} else {
+			sen = rest
+			if j := strings.Index(rest, " . "); j >= 0 {
+				sen, rest = rest[:j], rest[j+3:]
+			} else {
+				more = false
+			}
 			cls, seen = classifyFolded(sen, buf[:0])
 			buf = cls
 		}

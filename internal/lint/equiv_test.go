@@ -507,6 +507,9 @@ func TestFoldedWordsSameAsClassify(t *testing.T) {
 			t.Fatalf("%q: %d sentences (done %v), want %d", folded, fw.sentences(), fw.done, len(sentences))
 		}
 		for i, sen := range sentences {
+			if got := fw.text(folded, i); got != sen {
+				t.Fatalf("%q, sentence %d: %q, want %q", folded, i, got, sen)
+			}
 			cls, seen := fw.sentence(i)
 			wantCls, wantSeen := classifyFolded(sen, nil)
 			if !slices.Equal(cls, wantCls) || seen != wantSeen {

@@ -32,8 +32,8 @@ func injectionOf(s string, allASCII, example bool) string {
 	// The classes of folded's words, for structuralInjection, are read
 	// with the gate words (matchPaddedWords).
 	var clsBuf [128]wordClass
-	var startsBuf [16]int
-	m, fw := matchPaddedWords(padded, example, foldedWords{cls: clsBuf[:0], starts: startsBuf[:0], on: true})
+	var startsBuf, marksBuf [16]int
+	m, fw := matchPaddedWords(padded, example, foldedWords{cls: clsBuf[:0], starts: startsBuf[:0], marks: marksBuf[:0], on: true})
 	if m != "" {
 		if quotedMention(s, example) || citedMention(s, example) {
 			return ""

@@ -263,9 +263,10 @@ var wordInfoIndex = func() *wordIndex[wordInfo] {
 type foldedWords struct {
 	// cls are the classes of every word but the sentences' ends ("."),
 	// in order; starts, where each sentence begins in cls, with one more
-	// at the end (len(cls)).
-	cls    []wordClass
-	starts []int
+	// at the end (len(cls)); marks, where each "." is in ". " + folded +
+	// " .", the sentence's end before it and the next's start after it.
+	cls           []wordClass
+	starts, marks []int
 	// on asks matchPaddedWords for the classes; done says they are all
 	// there.
 	on, done bool
@@ -289,6 +290,12 @@ func oneChar(w string) bool {
 
 // sentences is how many sentences fw holds.
 func (fw *foldedWords) sentences() int { return len(fw.starts) - 1 }
+
+// text returns sentence i of folded, as strings.Split(folded, " . ")
+// has it.
+func (fw *foldedWords) text(folded string, i int) string {
+	return folded[fw.marks[i] : fw.marks[i+1]-3]
+}
 
 // sentence returns the classes of the words of sentence i, and the
 // classes any of them has, as classifyFolded does.
@@ -417,6 +424,7 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 			switch w {
 			case ".":
 				fw.starts = append(fw.starts, len(fw.cls))
+				fw.marks = append(fw.marks, lo)
 			case "":
 			default:
 				fw.cls = append(fw.cls, info.class)
