@@ -213,11 +213,6 @@ func TestProseScansSameAsPlain(t *testing.T) {
 		if got, want := words(s), wordsPlain(s); got != want {
 			t.Fatalf("words(%q) = %d, want %d", s, got, want)
 		}
-		for limit := range 8 {
-			if got, want := countWords(s, limit+1), min(wordsPlain(s), limit+1); got != want {
-				t.Fatalf("countWords(%q, %d) = %d, want %d", s, limit+1, got, want)
-			}
-		}
 		if got, want := textKey(s), textKeyPlain(s); got != want {
 			t.Fatalf("textKey(%q) = %q, want %q", s, got, want)
 		}
@@ -402,10 +397,6 @@ func TestLengthsSameAsPlain(t *testing.T) {
 		if n != utf8.RuneCountInString(s) || weighted != weightedLength(s) {
 			t.Fatalf("lengths(%q) = %d, %d; want %d, %d", s, n, weighted, utf8.RuneCountInString(s), weightedLength(s))
 		}
-		// Told nothing of s, lengthsOf counts it the long way, ASCII or not.
-		if n2, w2 := lengthsOf(s, false); n2 != n || w2 != weighted {
-			t.Fatalf("lengthsOf(%q, false) = %d, %d; want %d, %d", s, n2, w2, n, weighted)
-		}
 	}
 }
 
@@ -520,5 +511,33 @@ func TestFoldedWordsSameAsClassify(t *testing.T) {
 	}
 	if checked < 10000 {
 		t.Fatalf("only %d texts checked", checked)
+	}
+}
+
+// TestCountWordsSameAsPlain: countWords, which stops at its limit, counts
+// what words as first written does, up to the limit.
+func TestCountWordsSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	for range 50000 {
+		s := randomText(rng, prosePieces, 16)
+		for limit := 1; limit <= 8; limit++ {
+			if got, want := countWords(s, limit), min(wordsPlain(s), limit); got != want {
+				t.Fatalf("countWords(%q, %d) = %d, want %d", s, limit, got, want)
+			}
+		}
+	}
+}
+
+// TestLengthsOfSameAsPlain: told nothing of a text (allASCII false),
+// lengthsOf counts it the long way, ASCII or not, as lengths does.
+func TestLengthsOfSameAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	pieces := append([]string{"漢", "ひ", "한", "ق"}, scanPieces...)
+	for range 50000 {
+		s := randomText(rng, pieces, 12)
+		n, weighted := lengthsOf(s, false)
+		if n != utf8.RuneCountInString(s) || weighted != weightedLength(s) {
+			t.Fatalf("lengthsOf(%q, false) = %d, %d; want %d, %d", s, n, weighted, utf8.RuneCountInString(s), weightedLength(s))
+		}
 	}
 }

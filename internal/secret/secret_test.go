@@ -17,6 +17,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -54,9 +55,7 @@ func wrap(s string, n int, sep string) string {
 	return b.String()
 }
 
-// inTextCases are texts InText finds key material or a credential in,
-// with what it finds.
-func inTextCases(t *testing.T) map[string]struct{ text, kind string } {
+func TestInTextFinds(t *testing.T) {
 	k := testKeys()
 	ec1, _ := x509.MarshalECPrivateKey(k.ec)
 	rsa1 := x509.MarshalPKCS1PrivateKey(k.rsa)
@@ -96,13 +95,8 @@ func inTextCases(t *testing.T) map[string]struct{ text, kind string } {
 		"AWS named":              {"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS secret access key"},
 		"AWS JSON":               {`{"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}`, "AWS secret access key"},
 		"AWS pair":               {"AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS secret access key"},
-		"JWK in upper case":      {`{"KTY":"OKP","CRV":"Ed25519","X":"LDCm","D":"cvwI"}`, "private JSON Web Key"},
 	}
-	return cases
-}
-
-func TestInTextFinds(t *testing.T) {
-	for name, tc := range inTextCases(t) {
+	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f, ok := InText(tc.text)
 			if !ok || f.Kind != tc.kind {
@@ -115,9 +109,22 @@ func TestInTextFinds(t *testing.T) {
 // TestInTextReadsOnly: InText reads the string's own memory, uncopied;
 // no detector writes to it, whatever it finds or decodes.
 func TestInTextReadsOnly(t *testing.T) {
-	texts := []string{"", "Plain prose, with nothing secret in it at all.", base64.StdEncoding.EncodeToString([]byte("KTY: OKP, D: x; " + strings.Repeat("Aa0", 40)))}
-	for _, tc := range inTextCases(t) {
-		texts = append(texts, tc.text, strings.ToUpper(tc.text), base64.StdEncoding.EncodeToString([]byte(tc.text)))
+	k := testKeys()
+	pemOf := func(typ string, der []byte) string {
+		return string(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}))
+	}
+	texts := []string{"", "Plain prose, with nothing secret in it at all.",
+		pemOf("PRIVATE KEY", pkcs8(t, k.ed)),
+		base64.StdEncoding.EncodeToString(pkcs8(t, k.ec)),
+		wrap(base64.StdEncoding.EncodeToString(pkcs8(t, k.rsa)), 64, `\n`),
+		hex.EncodeToString(pkcs8(t, k.ed)),
+		`{"kty":"OKP","crv":"Ed25519","x":"LDCm","d":"cvwI"}`,
+		`{kty = "oct", k = "GawgguFyGrWKav7AX4VKUg"}`,
+		"AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+		"PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\nAAAA\n",
+	}
+	for _, text := range slices.Clone(texts) {
+		texts = append(texts, strings.ToUpper(text), base64.StdEncoding.EncodeToString([]byte(text)))
 	}
 	for _, text := range texts {
 		s := string([]byte(text)) // memory of its own, writable were InText to write
