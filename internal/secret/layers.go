@@ -192,23 +192,35 @@ func InParts(parts []string) (Finding, bool) {
 	if long < 2 {
 		return Finding{}, false
 	}
+	// What the parts hold together, read first: most arrays hold
+	// nothing joined either, and then what each element holds by itself
+	// (which makes the array hold nothing only together) need not be
+	// read at all.
+	f, joined := InText(strings.Join(parts, "\n"))
+	if joined {
+		f.Kind += " split across elements"
+	} else if splitJWT(parts) {
+		f = Finding{Kind: "JSON Web Token split across elements"}
+	} else {
+		return Finding{}, false
+	}
 	for _, p := range parts {
 		if _, ok := InText(p); ok {
 			return Finding{}, false
 		}
 	}
-	if f, ok := InText(strings.Join(parts, "\n")); ok {
-		f.Kind += " split across elements"
-		return f, true
+	return f, true
+}
+
+// splitJWT reports whether parts are the three or five parts of a JSON
+// Web Token.
+func splitJWT(parts []string) bool {
+	if (len(parts) != 3 && len(parts) != 5) || !strings.HasPrefix(strings.TrimSpace(parts[0]), "eyJ") {
+		return false
 	}
-	if (len(parts) == 3 || len(parts) == 5) && strings.HasPrefix(strings.TrimSpace(parts[0]), "eyJ") {
-		trimmed := make([]string, len(parts))
-		for i, p := range parts {
-			trimmed[i] = strings.TrimSpace(p)
-		}
-		if APIToken(strings.Join(trimmed, ".")) != "" {
-			return Finding{Kind: "JSON Web Token split across elements"}, true
-		}
+	trimmed := make([]string, len(parts))
+	for i, p := range parts {
+		trimmed[i] = strings.TrimSpace(p)
 	}
-	return Finding{}, false
+	return APIToken(strings.Join(trimmed, ".")) != ""
 }

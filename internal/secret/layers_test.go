@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -209,5 +211,95 @@ func TestCredentialNames(t *testing.T) {
 		if got := HeldCredential(tc.name, tc.value); got != tc.want {
 			t.Errorf("HeldCredential(%q, %q) = %v, want %v", tc.name, tc.value, got, tc.want)
 		}
+	}
+}
+
+// inPartsPlain is InParts as first written: each element by itself read
+// first, then the elements joined.
+func inPartsPlain(parts []string) (Finding, bool) {
+	if len(parts) < 2 {
+		return Finding{}, false
+	}
+	total := 0
+	for _, p := range parts {
+		total += len(p)
+	}
+	if total < minTextRun {
+		return Finding{}, false
+	}
+	long := 0
+	for _, p := range parts {
+		if j := segmentEnd([]byte(p), 0); j >= minSegment || j == len(p) && j >= 8 {
+			long++
+		}
+	}
+	if long < 2 {
+		return Finding{}, false
+	}
+	for _, p := range parts {
+		if _, ok := InText(p); ok {
+			return Finding{}, false
+		}
+	}
+	if f, ok := InText(strings.Join(parts, "\n")); ok {
+		f.Kind += " split across elements"
+		return f, true
+	}
+	if (len(parts) == 3 || len(parts) == 5) && strings.HasPrefix(strings.TrimSpace(parts[0]), "eyJ") {
+		trimmed := make([]string, len(parts))
+		for i, p := range parts {
+			trimmed[i] = strings.TrimSpace(p)
+		}
+		if APIToken(strings.Join(trimmed, ".")) != "" {
+			return Finding{Kind: "JSON Web Token split across elements"}, true
+		}
+	}
+	return Finding{}, false
+}
+
+// TestInPartsSameAsPlain: InParts, which reads the elements joined
+// before each by itself, finds in every array what it did when it read
+// each element first: key bodies split into lines (some whole keys
+// among them), tokens split at their dots, and prose.
+func TestInPartsSameAsPlain(t *testing.T) {
+	k := testKeys()
+	rsa := base64.StdEncoding.EncodeToString(pkcs8(t, k.rsa))
+	pieces := []string{base64.StdEncoding.EncodeToString(pkcs8(t, k.ed)), base64.StdEncoding.EncodeToString(pkcs8(t, k.ec)),
+		"eyJhbGciOiJIUzI1NiJ9", " eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9", "eyJzdWIiOiIxMjM0NTY3ODkwIn0", "dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+		"Find the workflows of the easy team for this week.", "travel", "multi-city", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=",
+		"0123456789abcdef0123456789abcdef", "e30", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}
+	for i := 0; i < len(rsa); i += 64 {
+		pieces = append(pieces, rsa[i:min(i+64, len(rsa))])
+	}
+	var lines []string
+	for i := 0; i < len(rsa); i += 64 {
+		lines = append(lines, rsa[i:min(i+64, len(rsa))])
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	found := 0
+	for n := range 4000 {
+		var parts []string
+		switch n % 4 {
+		case 0: // a key body, now and then with a piece swapped for another
+			parts = slices.Clone(lines)
+			if rng.IntN(2) == 0 {
+				parts[rng.IntN(len(parts))] = pieces[rng.IntN(len(pieces))]
+			}
+		default:
+			for range 2 + rng.IntN(4) {
+				parts = append(parts, pieces[rng.IntN(len(pieces))])
+			}
+		}
+		f, ok := InParts(parts)
+		wf, wok := inPartsPlain(parts)
+		if f != wf || ok != wok {
+			t.Fatalf("InParts(%q) = %+v, %v; want %+v, %v", parts, f, ok, wf, wok)
+		}
+		if ok {
+			found++
+		}
+	}
+	if found < 100 {
+		t.Fatalf("only %d arrays held a credential", found)
 	}
 }
