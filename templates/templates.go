@@ -74,6 +74,8 @@ func Load(dir string) (*Set, error) {
 			return nil, templateError(p, dir, err)
 		}
 		s.pages[p] = t
+		// The set has no functions of its own (Funcs) and no Option, as
+		// htmlexec requires: it knows html/template's defaults only.
 		// A page whose templates do not compile is rendered by
 		// html/template alone, which reports the error of one that
 		// cannot be escaped when the page is rendered, as it always did.

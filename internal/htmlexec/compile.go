@@ -2,7 +2,6 @@ package htmlexec
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"html/template"
 	"reflect"
@@ -135,7 +134,9 @@ func (sc *scope) list(l *parse.ListNode) (stmt, error) {
 			}
 			if t := n.Type(); t == parse.NodeBreak || t == parse.NodeContinue {
 				// What follows never runs, and html/template leaves it
-				// unescaped.
+				// unescaped. (What follows an if or a with whose every
+				// branch ends so is left unescaped too, and refused: an
+				// action there has no escaper.)
 				break
 			}
 		}
@@ -579,11 +580,3 @@ func (sc *scope) call(name string, args []parse.Node) (expr, error) {
 		return unwrap(v), ok
 	}, nil
 }
-
-// errStop ends the execution that escapes a template.
-var errStop = errors.New("htmlexec: stop")
-
-// stopWriter fails its first write.
-type stopWriter struct{}
-
-func (stopWriter) Write([]byte) (int, error) { return 0, errStop }

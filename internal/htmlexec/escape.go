@@ -462,12 +462,16 @@ func isJSIdentPart(r rune) bool {
 // appendJSON appends what json.Marshal gives for a: a string, nil, or a
 // map[string]any of those and of such maps (what the pages' JSON-LD
 // holds), its keys sorted; ok false for any other value, which
-// json.Marshal encodes instead.
+// json.Marshal encodes instead, and for a string or key that is not
+// valid UTF-8 (which encoding/json's versions write differently).
 func appendJSON(dst []byte, a any, depth int) ([]byte, bool) {
 	switch v := a.(type) {
 	case nil:
 		return append(dst, "null"...), true
 	case string:
+		if !utf8.ValidString(v) {
+			return dst, false
+		}
 		return appendJSONString(dst, v), true
 	case map[string]any:
 		if v == nil {
@@ -484,6 +488,9 @@ func appendJSON(dst []byte, a any, depth int) ([]byte, bool) {
 		slices.Sort(keys)
 		dst = append(dst, '{')
 		for i, k := range keys {
+			if !utf8.ValidString(k) {
+				return dst, false
+			}
 			if i > 0 {
 				dst = append(dst, ',')
 			}

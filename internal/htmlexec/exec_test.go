@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -96,7 +97,7 @@ func run(t *testing.T, src string, data any) {
 	if err := c.Execute(&got, data); err != nil {
 		t.Fatal(err)
 	}
-	if !c.Run(&ran, data) {
+	if !c.run(&ran, data) {
 		t.Fatalf("%s: the program did not run", src)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) || !bytes.Equal(ran.Bytes(), want.Bytes()) {
@@ -136,11 +137,31 @@ func TestRefused(t *testing.T) {
 			t.Errorf("%s: compiled (%p)", src, c)
 		}
 	}
-	// One html/template cannot escape is refused with its error.
+	// One html/template cannot escape is refused, and executing it still
+	// fails with html/template's own error.
 	tpl := template.Must(template.New("x").Parse(`<a href="{{.Title}}`))
-	_, err := Compile(tpl, "x")
-	if err == nil || !strings.Contains(err.Error(), "ends in a non-text context") {
+	if _, err := Compile(tpl, "x"); err == nil || !strings.Contains(err.Error(), "cannot be escaped") {
 		t.Errorf("unescapable template: %v", err)
+	}
+	err := tpl.ExecuteTemplate(io.Discard, "x", samplePage())
+	if err == nil || !strings.Contains(err.Error(), "ends in a non-text context") {
+		t.Errorf("unescapable template, executed: %v", err)
+	}
+}
+
+// TestCompileRunsNothing: Compile has a template escaped without
+// executing it: a template that would run for ages with nil data (a
+// user's override, say) compiles at once. With the template executed,
+// this test does not end.
+func TestCompileRunsNothing(t *testing.T) {
+	tpl := template.Must(template.New("x").Parse(`{{if .}}<p>{{.}}</p>{{else}}{{range 1000000000000000}}{{end}}{{end}}`))
+	c, err := Compile(tpl, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := c.Execute(&out, "<page>"); err != nil || out.String() != "<p>&lt;page&gt;</p>" {
+		t.Errorf("got %q (%v)", out.String(), err)
 	}
 }
 
@@ -174,7 +195,7 @@ func TestFallback(t *testing.T) {
 			t.Fatalf("%s: %v", tc.src, err)
 		}
 		var ran bytes.Buffer
-		if c.Run(&ran, tc.data) {
+		if c.run(&ran, tc.data) {
 			t.Errorf("%s: ran, giving %q", tc.src, ran.Bytes())
 		}
 		var want, got bytes.Buffer
@@ -190,16 +211,16 @@ func TestFallback(t *testing.T) {
 	}
 }
 
-// TestVerify: Verify catches a compiled page that differs from
+// TestCrosscheck: Crosscheck catches a compiled page that differs from
 // html/template's.
-func TestVerify(t *testing.T) {
+func TestCrosscheck(t *testing.T) {
 	tpl := template.Must(template.New("x").Parse(`<p>{{.}}</p>`))
 	c, err := Compile(tpl, "x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	Verify(true)
-	defer Verify(false)
+	Crosscheck(true)
+	defer Crosscheck(false)
 	var buf bytes.Buffer
 	if err := c.Execute(&buf, "a<b"); err != nil {
 		t.Fatal(err)

@@ -16,12 +16,12 @@ package htmlexec
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"reflect"
+	"strconv"
 	"sync/atomic"
-	texttemplate "text/template"
 )
 
 // Template is a compiled html/template template.
@@ -31,20 +31,23 @@ type Template struct {
 	main *proc
 }
 
-// Compile compiles the template name of t's set; html/template escapes
-// the set first (as its first execution would). t's set must use
+// Compile compiles the template name of t's set, which must not have
+// been executed yet; html/template escapes the set first (as its first
+// execution would), and nothing of it runs. t's set must use
 // html/template's defaults: no functions of its own (Funcs), no Option.
 // The error says why a template is not compiled: it then runs with
-// html/template only.
+// html/template only. Compile refuses every template when this package's
+// escapers do not give this Go's html/template's bytes (Agrees).
 func Compile(t *template.Template, name string) (*Template, error) {
-	// html/template escapes a template when it first executes it; this
-	// execution, with nil data, stops at its first write. It errs before
-	// executing when the template cannot be escaped; an error of the
-	// execution itself (which nil data may cause) is text/template's
-	// ExecError, and the template was escaped.
-	err := t.ExecuteTemplate(stopWriter{}, name, nil)
-	var execErr texttemplate.ExecError
-	if err != nil && !errors.Is(err, errStop) && !errors.As(err, &execErr) {
+	if err := Agrees(); err != nil {
+		return nil, err
+	}
+	return compile(t, name)
+}
+
+// compile is Compile without asking Agrees.
+func compile(t *template.Template, name string) (*Template, error) {
+	if err := escape(t, name); err != nil {
 		return nil, fmt.Errorf("htmlexec: %s: %w", name, err)
 	}
 	c := &compiler{set: t, procs: map[string]*proc{}}
@@ -55,13 +58,38 @@ func Compile(t *template.Template, name string) (*Template, error) {
 	return &Template{html: t, name: name, main: p}, nil
 }
 
+// escaperName is the template escape adds to a set.
+const escaperName = "htmlexec: escape"
+
+// escape has html/template escape the template name of t's set, and the
+// templates it calls, as its first execution would, without running any
+// of it. html/template escapes the templates a template calls with it,
+// both branches of an if, and those of a template called behind {{if
+// false}} in the context a page starts in are escaped as executing them
+// would; executing such a template runs nothing of theirs. It fails as
+// executing name would when name cannot be escaped, and when the set has
+// been executed (html/template then refuses a new template).
+func escape(t *template.Template, name string) error {
+	if t.Lookup(name) == nil {
+		return fmt.Errorf("no template %q", name)
+	}
+	caller, err := t.New(escaperName).Parse(`{{if false}}{{template ` + strconv.Quote(name) + ` .}}{{end}}`)
+	if err != nil {
+		return err
+	}
+	if err := caller.Execute(io.Discard, nil); err != nil {
+		return fmt.Errorf("cannot be escaped: %w", err)
+	}
+	return nil
+}
+
 // Execute writes to out what html/template's t.ExecuteTemplate(out, name,
 // data) writes, and returns the error it returns, name and t those given
 // to Compile.
 func (t *Template) Execute(out *bytes.Buffer, data any) error {
 	start := out.Len()
-	if t.Run(out, data) {
-		if verify.Load() {
+	if t.run(out, data) {
+		if crosscheck.Load() {
 			return t.check(out.Bytes()[start:], data)
 		}
 		return nil
@@ -71,10 +99,10 @@ func (t *Template) Execute(out *bytes.Buffer, data any) error {
 	return t.html.ExecuteTemplate(out, t.name, data)
 }
 
-// Run runs the compiled program alone: it reports false when it could
+// run runs the compiled program alone: it reports false when it could
 // not render data exactly as html/template does (out then holds a part of
 // the page).
-func (t *Template) Run(out *bytes.Buffer, data any) (ok bool) {
+func (t *Template) run(out *bytes.Buffer, data any) (ok bool) {
 	defer func() {
 		// A value reflect refuses to give (html/template would report an
 		// error): html/template has the last word.
@@ -93,15 +121,15 @@ func (t *Template) Run(out *bytes.Buffer, data any) (ok bool) {
 }
 
 var (
-	verify    atomic.Bool
-	fallbacks atomic.Int64
+	crosscheck atomic.Bool
+	fallbacks  atomic.Int64
 )
 
-// Verify makes every later Execute that ran the compiled program run
+// Crosscheck makes every later Execute that ran the compiled program run
 // html/template too and return an error if their bytes differ: for tests,
 // which then hold every page they render to html/template's (at twice the
 // cost). on false ends it.
-func Verify(on bool) { verify.Store(on) }
+func Crosscheck(on bool) { crosscheck.Store(on) }
 
 // Fallbacks is how many Executes have left their page to html/template
 // (since the program started).

@@ -148,7 +148,7 @@ func compareRandom(t *testing.T, src string, data any) (compiled, ran bool) {
 		t.Fatalf("%s\n compiled:      %q (%v)\n html/template: %q (%v)", src, got.Bytes(), gerr, want.Bytes(), werr)
 	}
 	var scratch bytes.Buffer
-	return true, c.Run(&scratch, data)
+	return true, c.run(&scratch, data)
 }
 
 // TestRandomTemplates: random templates over samplePage (and a zero

@@ -48,6 +48,7 @@ func generatedManifest(n int) string {
 // card, so that every build also scans the whole public tree for its
 // private text (the leak check).
 func BenchmarkBuild(b *testing.B) {
+	benchmarkAsBuilt(b)
 	for _, tc := range []struct {
 		n        int
 		extended bool
@@ -103,6 +104,7 @@ func BenchmarkBuild(b *testing.B) {
 // redone, sha256sums.txt and the state written. Each run changes the
 // description again, so that no tree already holds it.
 func BenchmarkRebuildOneAgent(b *testing.B) {
+	benchmarkAsBuilt(b)
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
 			dir := b.TempDir()
@@ -175,6 +177,7 @@ func samplePeakHeap(peak *atomic.Uint64) (stop func()) {
 // build's agents were checked or written) only the walk of the tree
 // outside the agents' folders.
 func BenchmarkChecksums(b *testing.B) {
+	benchmarkAsBuilt(b)
 	for _, n := range []int{1000, 10000} {
 		for _, checked := range []bool{false, true} {
 			b.Run(fmt.Sprintf("agents=%d,checked=%v", n, checked), func(b *testing.B) {
@@ -221,6 +224,7 @@ func checksumsTree(b *testing.B, n int, checked bool) *tree {
 // manifest apart from writing it: its two signed cards ("cards"), and its
 // page ("page").
 func BenchmarkAgent(b *testing.B) {
+	benchmarkAsBuilt(b)
 	dir := b.TempDir()
 	path := filepath.Join(dir, "agents.toml")
 	if err := os.WriteFile(path, []byte(generatedManifest(2)), 0o644); err != nil {
@@ -270,6 +274,7 @@ func BenchmarkAgent(b *testing.B) {
 // made once: by its compiled program ("compiled", what a build does) and
 // by html/template ("html-template").
 func BenchmarkRender(b *testing.B) {
+	benchmarkAsBuilt(b)
 	dir := b.TempDir()
 	path := filepath.Join(dir, "agents.toml")
 	if err := os.WriteFile(path, []byte(generatedManifest(2)), 0o644); err != nil {

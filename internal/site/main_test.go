@@ -1,7 +1,6 @@
 package site
 
 import (
-	"flag"
 	"os"
 	"testing"
 
@@ -9,19 +8,16 @@ import (
 )
 
 // TestMain holds every page the tests render by a compiled program to
-// html/template's (a page whose bytes differ fails its render), but when
-// benchmarks run: they time a build as it is.
+// html/template's (a page whose bytes differ fails its render); the
+// benchmarks turn that off while they run (benchmarkAsBuilt).
 func TestMain(m *testing.M) {
-	flag.Parse()
-	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
-		htmlexec.Verify(true)
-	}
+	htmlexec.Crosscheck(true)
 	os.Exit(m.Run())
 }
 
-// verifyPages holds the pages t renders to html/template's, whatever
-// TestMain decided.
-func verifyPages(t *testing.T) {
-	htmlexec.Verify(true)
-	t.Cleanup(func() { htmlexec.Verify(flag.Lookup("test.bench").Value.String() == "") })
+// benchmarkAsBuilt renders the pages of b as a build does, not held to
+// html/template's, to time them as they are.
+func benchmarkAsBuilt(b *testing.B) {
+	htmlexec.Crosscheck(false)
+	b.Cleanup(func() { htmlexec.Crosscheck(true) })
 }
