@@ -295,25 +295,43 @@ func (sc *scope) pipeline(pipe *parse.PipeNode) (expr, error) {
 	return sc.command(pipe.Cmds[0])
 }
 
-func (sc *scope) ifWith(b *parse.BranchNode, with bool) (stmt, error) {
+// branch is an if's, a with's or a range's pipeline, the slots of the
+// variables it declares, its list and its else list (nil when none).
+type branch struct {
+	pipe           expr
+	slots          []int
+	list, elseList stmt
+}
+
+// branch compiles b, its variables scoped as text/template scopes them:
+// those the pipeline declares live in both lists, those declared in the
+// list only there.
+func (sc *scope) branch(b *parse.BranchNode) (br branch, err error) {
 	mark := sc.mark()
-	cond, slots, err := sc.declPipe(b.Pipe)
-	if err != nil {
-		return nil, err
+	if br.pipe, br.slots, err = sc.declPipe(b.Pipe); err != nil {
+		return br, err
 	}
 	inner := sc.mark()
-	list, err := sc.list(b.List)
-	if err != nil {
-		return nil, err
+	if br.list, err = sc.list(b.List); err != nil {
+		return br, err
 	}
 	sc.pop(inner)
-	var elseList stmt
 	if b.ElseList != nil {
-		if elseList, err = sc.list(b.ElseList); err != nil {
-			return nil, err
+		if br.elseList, err = sc.list(b.ElseList); err != nil {
+			return br, err
 		}
 	}
 	sc.pop(mark)
+	return br, nil
+}
+
+// ifWith compiles an if, or a with when with is true.
+func (sc *scope) ifWith(b *parse.BranchNode, with bool) (stmt, error) {
+	br, err := sc.branch(b)
+	if err != nil {
+		return nil, err
+	}
+	cond, slots, list, elseList := br.pipe, br.slots, br.list, br.elseList
 	return func(s *state, dot reflect.Value) ctl {
 		v, ok := cond(s, dot)
 		if !ok {
@@ -342,24 +360,11 @@ func (sc *scope) ifWith(b *parse.BranchNode, with bool) (stmt, error) {
 // rangeNode compiles a range over a slice or an array (or nothing); a
 // range over anything else fails at run time.
 func (sc *scope) rangeNode(r *parse.RangeNode) (stmt, error) {
-	mark := sc.mark()
-	val, slots, err := sc.declPipe(r.Pipe)
+	br, err := sc.branch(&r.BranchNode)
 	if err != nil {
 		return nil, err
 	}
-	inner := sc.mark()
-	body, err := sc.list(r.List)
-	if err != nil {
-		return nil, err
-	}
-	sc.pop(inner)
-	var elseList stmt
-	if r.ElseList != nil {
-		if elseList, err = sc.list(r.ElseList); err != nil {
-			return nil, err
-		}
-	}
-	sc.pop(mark)
+	val, slots, body, elseList := br.pipe, br.slots, br.list, br.elseList
 	// With one variable it is the element; with two, the index and the
 	// element.
 	elemSlot, indexSlot := -1, -1
