@@ -235,3 +235,38 @@ func TestCrosscheck(t *testing.T) {
 		t.Fatalf("a different page: %v", err)
 	}
 }
+
+// TestUserSetUntouched: Compile leaves the set it is given as it was (it
+// escapes a copy), and refuses a set that defines or calls a template of
+// the name its copy adds, which html/template then runs as the user wrote
+// it: an error for a call to an undefined one, the user's text for a
+// defined one.
+func TestUserSetUntouched(t *testing.T) {
+	tpl := template.Must(template.New("x").Parse(`<p>{{.}}</p>`))
+	if _, err := Compile(tpl, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if tpl.Lookup(escaperName) != nil {
+		t.Errorf("Compile added %q to the set", escaperName)
+	}
+	for _, tc := range []struct{ src, want, wantErr string }{
+		{`{{define "layout"}}<p>{{template "htmlexec: escape" .}}</p>{{end}}`, "", `no such template "htmlexec: escape"`},
+		{`{{define "layout"}}<p>{{if .}}{{template "htmlexec: escape" .}}{{end}}</p>{{end}}{{define "htmlexec: escape"}}user {{.}}{{end}}`, "<p>user &lt;x&gt;</p>", ""},
+	} {
+		tpl := template.Must(template.New("t").Parse(tc.src))
+		if _, err := Compile(tpl, "layout"); err == nil {
+			t.Errorf("%s: compiled", tc.src)
+		}
+		var out bytes.Buffer
+		err := tpl.ExecuteTemplate(&out, "layout", "<x>")
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: %v, want an error %q", tc.src, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || out.String() != tc.want {
+			t.Errorf("%s: %q (%v), want %q", tc.src, out.String(), err, tc.want)
+		}
+	}
+}

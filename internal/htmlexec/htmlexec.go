@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync/atomic"
+	"text/template/parse"
 )
 
 // Template is a compiled html/template template.
@@ -32,8 +33,9 @@ type Template struct {
 }
 
 // Compile compiles the template name of t's set, which must not have
-// been executed yet; html/template escapes the set first (as its first
-// execution would), and nothing of it runs. t's set must use
+// been executed yet; html/template escapes a copy of the set first (as
+// its first execution would), and nothing of it runs; t is left as it
+// was, for html/template to run. t's set must use
 // html/template's defaults: no functions of its own (Funcs), no Option.
 // The error says why a template is not compiled: it then runs with
 // html/template only. Compile refuses every template when this package's
@@ -47,10 +49,11 @@ func Compile(t *template.Template, name string) (*Template, error) {
 
 // compile is Compile without asking Agrees.
 func compile(t *template.Template, name string) (*Template, error) {
-	if err := escape(t, name); err != nil {
+	escaped, err := escape(t, name)
+	if err != nil {
 		return nil, fmt.Errorf("htmlexec: %s: %w", name, err)
 	}
-	c := &compiler{set: t, procs: map[string]*proc{}}
+	c := &compiler{set: escaped, procs: map[string]*proc{}}
 	p, err := c.proc(name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -58,29 +61,65 @@ func compile(t *template.Template, name string) (*Template, error) {
 	return &Template{html: t, name: name, main: p}, nil
 }
 
-// escaperName is the template escape adds to a set.
+// escaperName is the template escape adds to its copy of a set.
 const escaperName = "htmlexec: escape"
 
-// escape has html/template escape the template name of t's set, and the
+// escape returns a copy of t's set (html/template's Clone: the trees
+// copied) in which html/template has escaped the template name, and the
 // templates it calls, as its first execution would, without running any
-// of it. html/template escapes the templates a template calls with it,
-// both branches of an if, and those of a template called behind {{if
-// false}} in the context a page starts in are escaped as executing them
-// would; executing such a template runs nothing of theirs. It fails as
-// executing name would when name cannot be escaped, and when the set has
-// been executed (html/template then refuses a new template).
-func escape(t *template.Template, name string) error {
+// of it; t's set is left as it was. html/template escapes the templates a
+// template calls with it, both branches of an if, and those of a template
+// called behind {{if false}} in the context a page starts in are escaped
+// as executing them would; executing such a template runs nothing of
+// theirs. It fails as executing name would when name cannot be escaped,
+// when t's set has been executed (html/template then refuses to copy
+// it), and when the set defines or calls a template of the caller's name,
+// which the copy would then run.
+func escape(t *template.Template, name string) (*template.Template, error) {
 	if t.Lookup(name) == nil {
-		return fmt.Errorf("no template %q", name)
+		return nil, fmt.Errorf("no template %q", name)
 	}
-	caller, err := t.New(escaperName).Parse(`{{if false}}{{template ` + strconv.Quote(name) + ` .}}{{end}}`)
+	for _, x := range t.Templates() {
+		if x.Name() == escaperName || x.Tree != nil && callsTemplate(x.Tree.Root, escaperName) {
+			return nil, fmt.Errorf("the set defines or calls a template named %q", escaperName)
+		}
+	}
+	escaped, err := t.Clone()
 	if err != nil {
-		return err
+		return nil, err
+	}
+	caller, err := escaped.New(escaperName).Parse(`{{if false}}{{template ` + strconv.Quote(name) + ` .}}{{end}}`)
+	if err != nil {
+		return nil, err
 	}
 	if err := caller.Execute(io.Discard, nil); err != nil {
-		return fmt.Errorf("cannot be escaped: %w", err)
+		return nil, fmt.Errorf("cannot be escaped: %w", err)
 	}
-	return nil
+	return escaped, nil
+}
+
+// callsTemplate reports whether a {{template}} under n names name.
+func callsTemplate(n parse.Node, name string) bool {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return false
+		}
+		for _, c := range n.Nodes {
+			if callsTemplate(c, name) {
+				return true
+			}
+		}
+	case *parse.TemplateNode:
+		return n.Name == name
+	case *parse.IfNode:
+		return callsTemplate(n.List, name) || callsTemplate(n.ElseList, name)
+	case *parse.RangeNode:
+		return callsTemplate(n.List, name) || callsTemplate(n.ElseList, name)
+	case *parse.WithNode:
+		return callsTemplate(n.List, name) || callsTemplate(n.ElseList, name)
+	}
+	return false
 }
 
 // Execute writes to out what html/template's t.ExecuteTemplate(out, name,
