@@ -214,8 +214,9 @@ func TestCredentialNames(t *testing.T) {
 	}
 }
 
-// inPartsPlain is InParts as first written: each element by itself read
-// first, then the elements joined.
+// inPartsPlain is InParts as first written (744a631), each element by
+// itself read first, then the elements joined: keep it so, it is the
+// reference TestInPartsSameAsPlain holds InParts to.
 func inPartsPlain(parts []string) (Finding, bool) {
 	if len(parts) < 2 {
 		return Finding{}, false

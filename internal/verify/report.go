@@ -110,7 +110,8 @@ func (in *interner) list(l []string) []string {
 // memoryLimit is the soft memory limit a run of verify has unless
 // $GOMEMLIMIT sets one: what a site's check holds grows slowly with the
 // site (a path and a digest a card, for the catalog check), and the
-// collector would otherwise let the heap grow to gcPercent above that.
+// collector would otherwise let the heap grow to 100% above that ($GOGC's
+// default), or gcPercent under TuneMemory.
 const memoryLimit = 192 << 20
 
 // gcPercent is the collector's target a run of verify has unless $GOGC
