@@ -195,12 +195,8 @@ func (sc *scope) action(n *parse.ActionNode) (stmt, error) {
 			return nil, err
 		}
 		return func(s *state, dot reflect.Value) ctl {
-			v, ok := val(s, dot)
-			if !ok {
+			if _, ok := declare(val, slots, s, dot); !ok {
 				return fail
-			}
-			for _, i := range slots {
-				s.vars[i] = v
 			}
 			return next
 		}, nil
@@ -325,6 +321,18 @@ func (sc *scope) branch(b *parse.BranchNode) (br branch, err error) {
 	return br, nil
 }
 
+// declare evaluates a pipeline and sets the variables it declares to its
+// value; false when the program must stop.
+func declare(val expr, slots []int, s *state, dot reflect.Value) (reflect.Value, bool) {
+	v, ok := val(s, dot)
+	if ok {
+		for _, i := range slots {
+			s.vars[i] = v
+		}
+	}
+	return v, ok
+}
+
 // ifWith compiles an if, or a with when with is true.
 func (sc *scope) ifWith(b *parse.BranchNode, with bool) (stmt, error) {
 	br, err := sc.branch(b)
@@ -333,12 +341,9 @@ func (sc *scope) ifWith(b *parse.BranchNode, with bool) (stmt, error) {
 	}
 	cond, slots, list, elseList := br.pipe, br.slots, br.list, br.elseList
 	return func(s *state, dot reflect.Value) ctl {
-		v, ok := cond(s, dot)
+		v, ok := declare(cond, slots, s, dot)
 		if !ok {
 			return fail
-		}
-		for _, i := range slots {
-			s.vars[i] = v
 		}
 		truth, ok := isTrue(indirectInterface(v))
 		if !ok {
@@ -375,12 +380,9 @@ func (sc *scope) rangeNode(r *parse.RangeNode) (stmt, error) {
 		indexSlot, elemSlot = slots[0], slots[1]
 	}
 	return func(s *state, dot reflect.Value) ctl {
-		v, ok := val(s, dot)
+		v, ok := declare(val, slots, s, dot)
 		if !ok {
 			return fail
-		}
-		for _, i := range slots {
-			s.vars[i] = v
 		}
 		seq, _ := indirectValue(v)
 		switch seq.Kind() {
