@@ -3,7 +3,6 @@ package site
 import (
 	"iter"
 	"slices"
-	"strings"
 
 	"github.com/agentcards/agentcards/internal/strtab"
 )
@@ -14,19 +13,18 @@ import (
 // the collector marks what is live on every cycle, so the table holds
 // nothing it would have to follow: the ids are numbered in a strtab, the
 // entry of each (of the same number) is of fixed size, the projected
-// fields and extra file names are spans of one text that only grows
-// (strings cut from it stay valid), and the files' stats and sums are
-// runs of two shared arrays. Reads of a table that no one writes may run
+// fields and extra file names are numbered in a second strtab (number 0
+// is ""), and the files' stats and sums are runs of two shared arrays. Reads of a table that no one writes may run
 // at once; the tree guards its own (tree.mu).
 type agentTable struct {
-	idTab   *strtab.Table   // the ids, numbered
-	entries []agentEntry    // by id number
-	text    strings.Builder // every projected text and extra name
-	extras  []span          // Extra names, in text
-	stats   []fileStat      // agentRecord.Stats, runs of entries' files
-	sums    [][32]byte      // agentRecord.Sums, alongside stats
-	records int             // entries holding a record
-	sources map[key]uint32  // the source of an agent -> its entry
+	idTab   *strtab.Table  // the ids, numbered
+	entries []agentEntry   // by id number
+	texts   *strtab.Table  // every projected text and extra name, numbered
+	extras  []uint32       // Extra names (numbers in texts), runs of entries
+	stats   []fileStat     // agentRecord.Stats, runs of entries' files
+	sums    [][32]byte     // agentRecord.Sums, alongside stats
+	records int            // entries holding a record
+	sources map[key]uint32 // the source of an agent -> its entry
 }
 
 // source is the id of the agent built from the source raw.
@@ -41,15 +39,15 @@ func (t *agentTable) source(raw key) (string, bool) {
 // setSource records that agent id was built from the source raw.
 func (t *agentTable) setSource(raw key, id string) { t.sources[raw] = uint32(t.entry(id)) }
 
-// span is a run of a table's text or arrays.
+// span is a run of a table's arrays.
 type span struct{ off, n uint32 }
 
 // agentEntry is one id of a table, with its agentRecord when it has one
 // (an id may be known only as the one a source names).
 type agentEntry struct {
 	Key       key
-	projected span // in text
-	extra     span // in extras
+	projected uint32 // in texts
+	extra     span   // in extras
 	// files is where its runs of stats and sums begin, of nstats and
 	// nsums; cap is how long they may grow in place, so that recording
 	// an agent again adds nothing.
@@ -62,18 +60,13 @@ type agentEntry struct {
 
 // newAgentTable is an empty table, sized for about n agents.
 func newAgentTable(n int) *agentTable {
-	return &agentTable{idTab: strtab.New(n), entries: make([]agentEntry, 0, n), sources: make(map[key]uint32, n)}
+	t := &agentTable{idTab: strtab.New(n), texts: strtab.New(n), entries: make([]agentEntry, 0, n), sources: make(map[key]uint32, n)}
+	t.texts.Add("") // number 0, an entry's zero value
+	return t
 }
 
-// str is the text of s.
-func (t *agentTable) str(s span) string { return t.text.String()[s.off : s.off+s.n] }
-
-// add appends s to the text, and is its span.
-func (t *agentTable) add(s string) span {
-	off := t.text.Len()
-	t.text.WriteString(s)
-	return span{uint32(off), uint32(len(s))}
-}
+// text is text number i.
+func (t *agentTable) text(i uint32) string { return t.texts.At(int(i)) }
 
 // find is the entry of id, or -1.
 func (t *agentTable) find(id string) int {
@@ -109,7 +102,7 @@ func (t *agentTable) get(id string) (agentRecord, bool) {
 
 // record is the agentRecord entry en holds.
 func (t *agentTable) record(en *agentEntry) agentRecord {
-	rec := agentRecord{Key: en.Key, Projected: t.str(en.projected), Extra: t.extraNames(en), Folders: en.Folders, Extended: en.extended, checked: en.checked}
+	rec := agentRecord{Key: en.Key, Projected: t.text(en.projected), Extra: t.extraNames(en), Folders: en.Folders, Extended: en.extended, checked: en.checked}
 	if en.nstats > 0 {
 		rec.Stats = slices.Clone(t.stats[en.files : en.files+en.nstats])
 	}
@@ -125,8 +118,8 @@ func (t *agentTable) extraNames(en *agentEntry) []string {
 		return nil
 	}
 	names := make([]string, en.extra.n)
-	for i, s := range t.extras[en.extra.off : en.extra.off+en.extra.n] {
-		names[i] = t.str(s)
+	for i, x := range t.extras[en.extra.off : en.extra.off+en.extra.n] {
+		names[i] = t.text(x)
 	}
 	return names
 }
@@ -137,7 +130,7 @@ func (t *agentTable) projected(id string) string {
 	if e < 0 || !t.entries[e].has {
 		return ""
 	}
-	return t.str(t.entries[e].projected)
+	return t.text(t.entries[e].projected)
 }
 
 // set records agent id as rec, and returns the entry.
@@ -148,19 +141,15 @@ func (t *agentTable) set(id string, rec *agentRecord) uint32 {
 		t.records++
 	}
 	en.has, en.Key, en.Folders, en.extended, en.checked = true, rec.Key, rec.Folders, rec.Extended, rec.checked
-	// The text and names the entry held may be held again: they are
-	// still where they were, whatever the entry held since.
-	if p := (span{en.projected.off, uint32(len(rec.Projected))}); t.holds(p, rec.Projected) {
-		en.projected = p
-	} else {
-		en.projected = t.add(rec.Projected)
-	}
+	en.projected = uint32(t.texts.Add(rec.Projected))
+	// The names the entry held may be held again: they are still where
+	// they were, whatever the entry held since.
 	if x := (span{en.extra.off, uint32(len(rec.Extra))}); t.sameExtra(x, rec.Extra) {
 		en.extra = x
 	} else {
 		en.extra = span{uint32(len(t.extras)), uint32(len(rec.Extra))}
 		for _, name := range rec.Extra {
-			t.extras = append(t.extras, t.add(name))
+			t.extras = append(t.extras, uint32(t.texts.Add(name)))
 		}
 	}
 	// The two runs begin at the same place (a record read from a state
@@ -176,18 +165,13 @@ func (t *agentTable) set(id string, rec *agentRecord) uint32 {
 	return uint32(e)
 }
 
-// holds reports whether the text at s is text.
-func (t *agentTable) holds(s span, text string) bool {
-	return int(s.off)+len(text) <= t.text.Len() && t.str(s) == text
-}
-
 // sameExtra reports whether the names at s are names.
 func (t *agentTable) sameExtra(s span, names []string) bool {
 	if int(s.off)+len(names) > len(t.extras) {
 		return false
 	}
 	for i, name := range names {
-		if t.str(t.extras[s.off+uint32(i)]) != name {
+		if t.text(t.extras[s.off+uint32(i)]) != name {
 			return false
 		}
 	}

@@ -126,15 +126,15 @@ func TestAgentTableRecordAgain(t *testing.T) {
 	tab := newAgentTable(0)
 	rec := agentRecord{Key: key{1}, Projected: "name", Extra: []string{"up.json"}, Stats: make([]fileStat, 4), Sums: make([][32]byte, 4)}
 	tab.set("a", &rec)
-	text, stats := tab.text.Len(), len(tab.stats)
+	texts, stats := tab.texts.Len(), len(tab.stats)
 	for range 3 {
 		got, _ := tab.get("a")
 		got.Stats[0].Size, got.Sums[0][0] = 9, 9
 		tab.set("a", &agentRecord{})
 		tab.set("a", &rec)
 	}
-	if tab.text.Len() != text || len(tab.stats) != stats || len(tab.sums) != stats {
-		t.Errorf("recorded again: %d bytes of text, %d stats, %d sums; want %d, %d", tab.text.Len(), len(tab.stats), len(tab.sums), text, stats)
+	if tab.texts.Len() != texts || len(tab.stats) != stats || len(tab.sums) != stats {
+		t.Errorf("recorded again: %d texts, %d stats, %d sums; want %d, %d", tab.texts.Len(), len(tab.stats), len(tab.sums), texts, stats)
 	}
 	if got, _ := tab.get("a"); !reflect.DeepEqual(got, rec) {
 		t.Errorf("got %+v, want %+v", got, rec)

@@ -194,10 +194,10 @@ func (w *stateWriter) tree(t *treeState) {
 // agent writes the record en of the table a holds.
 func (w *stateWriter) agent(a *agentTable, en *agentEntry) {
 	w.b = append(w.b, en.Key[:]...)
-	w.str(a.str(en.projected))
+	w.str(a.text(en.projected))
 	w.uint(uint64(en.extra.n))
-	for _, s := range a.extras[en.extra.off : en.extra.off+en.extra.n] {
-		w.str(a.str(s))
+	for _, x := range a.extras[en.extra.off : en.extra.off+en.extra.n] {
+		w.str(a.text(x))
 	}
 	w.uint(uint64(en.nstats))
 	for _, s := range a.stats[en.files : en.files+en.nstats] {
