@@ -1,6 +1,6 @@
 package build
 
-import "runtime/debug"
+import "github.com/agentcards/agentcards/internal/gctune"
 
 // memoryLimit is the soft memory limit a build runs under unless
 // $GOMEMLIMIT sets one. A large site runs at it: at 100,000 agents the
@@ -20,17 +20,11 @@ const gcPercent = 400
 // unless $GOGC sets one, a target that collects less often. getenv reads
 // the environment.
 func TuneMemory(getenv func(string) string) {
-	if getenv("GOMEMLIMIT") != "" {
-		return
-	}
 	// A build's live memory is small (one group of agents at a time, and
 	// the build state's record of a few hundred bytes per agent: about
-	// 50 MB at 100,000 agents); keep the collector from letting the heap
-	// drift far above it on large sites.
-	debug.SetMemoryLimit(memoryLimit)
-	if getenv("GOGC") == "" {
-		// Under that limit, collect less often than the default: the live
-		// heap is a few tens of MiB, and the limit still bounds the peak.
-		debug.SetGCPercent(gcPercent)
-	}
+	// 50 MB at 100,000 agents); the limit keeps the collector from letting
+	// the heap drift far above it on large sites, and under it the
+	// collector runs less often than the default: the live heap is a few
+	// tens of MiB, and the limit still bounds the peak.
+	gctune.Set(getenv, memoryLimit, gcPercent)
 }

@@ -2,10 +2,11 @@ package verify
 
 import (
 	"crypto/sha256"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/agentcards/agentcards/internal/gctune"
 )
 
 // What the report of a site keeps of each of its cards, kept small: a
@@ -125,12 +126,4 @@ const gcPercent = 200
 // soft memory limit unless $GOMEMLIMIT sets one, and under it, unless
 // $GOGC sets one, a target that collects less often. getenv reads the
 // environment.
-func TuneMemory(getenv func(string) string) {
-	if getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetMemoryLimit(memoryLimit)
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
-}
+func TuneMemory(getenv func(string) string) { gctune.Set(getenv, memoryLimit, gcPercent) }
