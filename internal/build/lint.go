@@ -37,8 +37,10 @@ type finding struct {
 // Inspect lints one agent's public card (site.Options.Inspect). A
 // credential lint finds in it (credential-in-card, not silenced) fails
 // the build: whatever lint reports as a credential is never published.
-func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte) error {
-	findings, err := l.Cache.Findings(unsigned)
+// doc is unsigned decoded (card.Decode, card.Strict), or nil; it is not
+// changed.
+func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte, doc map[string]any) error {
+	findings, err := l.Cache.Findings(unsigned, doc)
 	if err != nil {
 		return nil
 	}

@@ -101,10 +101,13 @@ func Open(dir string, getenv func(string) string) *Cache {
 
 // Findings returns the findings of the card whose unsigned bytes are
 // given, none silenced (lint.Unsigned with no reasons): from the cache
-// when the same bytes were linted before, else by linting them.
-func (c *Cache) Findings(unsigned []byte) ([]lint.Finding, error) {
+// when the same bytes were linted before, else by linting them. doc, when
+// not nil, is unsigned as card.Decode(unsigned, card.Strict) returns it,
+// which a build has already: it is linted instead of decoding the bytes
+// again (and not changed). The cache is keyed by the bytes either way.
+func (c *Cache) Findings(unsigned []byte, doc map[string]any) ([]lint.Finding, error) {
 	if c == nil {
-		return lint.Unsigned(unsigned, nil)
+		return lintCard(unsigned, doc)
 	}
 	key := sha256.Sum256(unsigned)
 	c.mu.Lock()
@@ -114,7 +117,7 @@ func (c *Cache) Findings(unsigned []byte) ([]lint.Finding, error) {
 	}
 	c.mu.Unlock()
 	if !ok {
-		fs, err := lint.Unsigned(unsigned, nil)
+		fs, err := lintCard(unsigned, doc)
 		if err != nil {
 			return nil, err
 		}
@@ -132,6 +135,15 @@ func (c *Cache) Findings(unsigned []byte) ([]lint.Finding, error) {
 	c.mu.Unlock()
 	// The caller silences findings in place: it gets a copy.
 	return slices.Clone(l.findings), nil
+}
+
+// lintCard is lint.Unsigned(unsigned, nil), of doc when it is given
+// (unsigned decoded).
+func lintCard(unsigned []byte, doc map[string]any) ([]lint.Finding, error) {
+	if doc == nil {
+		return lint.Unsigned(unsigned, nil)
+	}
+	return lint.Card(doc), nil
 }
 
 // intern returns the number of the cache's list whose JSON is data, made

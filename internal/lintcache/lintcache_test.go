@@ -61,7 +61,7 @@ func TestSameBytesAreNotLintedAgain(t *testing.T) {
 	cache := t.TempDir()
 	dir := t.TempDir()
 	c := Open(dir, env(cache))
-	first, err := c.Findings(card)
+	first, err := c.Findings(card, nil)
 	if err != nil || len(first) == 0 {
 		t.Fatalf("findings %v, %v; want the injection", first, err)
 	}
@@ -71,7 +71,7 @@ func TestSameBytesAreNotLintedAgain(t *testing.T) {
 	// The next build finds what the last one kept: a planted entry (the
 	// file is the user's own) shows it is read, not the card.
 	plant(t, cache, dir, "", planted)
-	got, err := Open(dir, env(cache)).Findings(card)
+	got, err := Open(dir, env(cache)).Findings(card, nil)
 	if err != nil || len(got) != 1 || got[0] != planted {
 		t.Fatalf("got %v, %v; want the cached finding", got, err)
 	}
@@ -81,7 +81,7 @@ func TestAnotherProgramsEntriesAreIgnored(t *testing.T) {
 	cache := t.TempDir()
 	dir := t.TempDir()
 	plant(t, cache, dir, "0123", planted)
-	got, err := Open(dir, env(cache)).Findings(card)
+	got, err := Open(dir, env(cache)).Findings(card, nil)
 	want, _ := lint.Unsigned(card, nil)
 	if err != nil || len(got) != len(want) || got[0] != want[0] {
 		t.Fatalf("got %v, %v; want the card linted: %v", got, err, want)
@@ -99,7 +99,7 @@ func TestLinkIsNotRead(t *testing.T) {
 	if err := os.Symlink(elsewhere, path); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := Open(dir, env(cache)).Findings(card)
+	got, _ := Open(dir, env(cache)).Findings(card, nil)
 	if len(got) == 1 && got[0] == planted {
 		t.Fatal("a cache reached through a link was read")
 	}
@@ -108,9 +108,9 @@ func TestLinkIsNotRead(t *testing.T) {
 func TestFindingsAreCopies(t *testing.T) {
 	cache := t.TempDir()
 	c := Open(t.TempDir(), env(cache))
-	first, _ := c.Findings(card)
+	first, _ := c.Findings(card, nil)
 	lint.Silence(first, map[string]string{first[0].Rule: "a reason"})
-	again, _ := c.Findings(card)
+	again, _ := c.Findings(card, nil)
 	if again[0].Silenced != "" {
 		t.Fatal("silencing one agent's findings changed the cache's")
 	}
@@ -122,7 +122,7 @@ func TestSaveKeepsOnlyWhatThisBuildUsed(t *testing.T) {
 	path := plant(t, cache, dir, "", planted)
 	c := Open(dir, env(cache))
 	other := []byte(`{"name":"B"}`)
-	if _, err := c.Findings(other); err != nil {
+	if _, err := c.Findings(other, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Save(); err != nil {
@@ -149,7 +149,7 @@ func TestManyCardsShareALine(t *testing.T) {
 	cache, dir := t.TempDir(), t.TempDir()
 	c := Open(dir, env(cache))
 	for i := range 50 {
-		if _, err := c.Findings([]byte(fmt.Sprintf(`{"name":"agent %d"}`, i))); err != nil {
+		if _, err := c.Findings([]byte(fmt.Sprintf(`{"name":"agent %d"}`, i)), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -171,7 +171,7 @@ func TestManyCardsShareALine(t *testing.T) {
 
 func TestNoCacheDirectoryKeepsNothing(t *testing.T) {
 	c := Open(t.TempDir(), func(string) string { return "" })
-	if _, err := c.Findings(card); err != nil {
+	if _, err := c.Findings(card, nil); err != nil {
 		t.Fatal(err)
 	}
 	if c.path != "" || c.Save() != nil {
@@ -181,7 +181,7 @@ func TestNoCacheDirectoryKeepsNothing(t *testing.T) {
 
 func TestNilCacheLints(t *testing.T) {
 	var c *Cache
-	got, err := c.Findings(card)
+	got, err := c.Findings(card, nil)
 	want, _ := lint.Unsigned(card, nil)
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("got %v, %v; want %v", got, err, want)
@@ -231,7 +231,7 @@ func TestOthersFilesAreNotRead(t *testing.T) {
 	if err := os.Chmod(path, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := Open(dir, env(cache)).Findings(card)
+	got, _ := Open(dir, env(cache)).Findings(card, nil)
 	if len(got) == 1 && got[0] == planted {
 		t.Fatal("a cache file others may write was read")
 	}
@@ -241,7 +241,7 @@ func TestOthersFilesAreNotRead(t *testing.T) {
 	if err := os.Chmod(filepath.Dir(path), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = Open(dir, env(cache)).Findings(card)
+	got, _ = Open(dir, env(cache)).Findings(card, nil)
 	if len(got) == 1 && got[0] == planted {
 		t.Fatal("a cache file in a folder others may write was read")
 	}

@@ -185,8 +185,9 @@ func (t *tree) clearAgentFolders(id string) error {
 // agentOutput is what building one agent produced.
 type agentOutput struct {
 	cardJSON, legacyJSON, page []byte
-	extra                      []namedFile // in its .well-known folder
-	unsigned                   []byte      // the v1.0 card before signing
+	extra                      []namedFile    // in its .well-known folder
+	unsigned                   []byte         // the v1.0 card before signing
+	doc                        map[string]any // unsigned decoded (decodeOwn), shared: never changed
 	notes                      []string
 	projected                  []string
 }
@@ -202,7 +203,7 @@ func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 		return nil, err
 	}
 	if b.opts.Inspect != nil {
-		if err := b.opts.Inspect(a, out.unsigned); err != nil {
+		if err := b.opts.Inspect(a, out.unsigned, out.doc); err != nil {
 			return nil, err
 		}
 	}

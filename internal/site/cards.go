@@ -36,7 +36,10 @@ func signBoth(m *manifest.Manifest, signers []*sign.Signer, v1, v03 any) (*agent
 	}
 	out.unsigned = unsigned
 	project := m.Site.ProjectionSignatures()
-	sigs, projected, err := signatures(unsigned, signers, project)
+	if out.doc, err = decodeOwn(unsigned); err != nil {
+		return nil, err
+	}
+	sigs, projected, err := signaturesOf(out.doc, signers, project)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +97,28 @@ func (b *builder) rootCards(ids []string) error {
 // the SDK projection, after all the strict signatures; projected lists what
 // that form leaves out either way.
 func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
-	// One decoding of our own card serves both canonical forms, written
-	// from the tree; it is read as verifiers read cards, so that no card
-	// is signed that they would refuse.
+	tree, err := decodeOwn(unsigned)
+	if err != nil {
+		return nil, nil, err
+	}
+	return signaturesOf(tree, signers, project)
+}
+
+// decodeOwn decodes a card the build encoded, as verifiers read cards
+// (card.Decode, card.Strict), so that no card is signed that they would
+// refuse. One decoding serves both canonical forms, written from the
+// tree, and the lint (Options.Inspect).
+func decodeOwn(unsigned []byte) (map[string]any, error) {
 	tree, err := card.Decode(unsigned, card.Strict)
 	if err != nil {
-		return nil, nil, fmt.Errorf("verifiers would refuse this card (%v): change the manifest so that it does not hold this", err)
+		return nil, fmt.Errorf("verifiers would refuse this card (%v): change the manifest so that it does not hold this", err)
 	}
+	return tree, nil
+}
+
+// signaturesOf is signatures of a card already decoded (decodeOwn); it
+// does not change tree.
+func signaturesOf(tree map[string]any, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
 	projectedTree, omitted := card.SDKProjectionValue(tree)
 	removed := card.Paths(omitted)
 	both := len(removed) > 0 && project

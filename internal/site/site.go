@@ -46,8 +46,11 @@ type Options struct {
 	// the build signs, as encoded before signing: agents an incremental
 	// build keeps unchanged are not shown again. It is called from many
 	// goroutines at once. The build's lint warnings come from it; an
-	// error it returns fails the build, and nothing is published.
-	Inspect func(a *manifest.Agent, unsigned []byte) error
+	// error it returns fails the build, and nothing is published. doc is
+	// unsigned as card.Decode(unsigned, card.Strict) returns it, which the
+	// build decoded to sign the card and still reads: Inspect must not
+	// change it.
+	Inspect func(a *manifest.Agent, unsigned []byte, doc map[string]any) error
 }
 
 // Report says what a build did.
