@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // hostileStrings are strings that JSON encoders and readers treat
@@ -174,19 +175,104 @@ func FuzzCompact(f *testing.F) {
 	f.Add([]byte("Agent|An agent.|https://a.example.com/a2a|JSONRPC|1.0|key|header|X-API-Key|read|skill-1|Skill|Does things.|tag"))
 	f.Add([]byte("\u2028|\xff|\"|\\|<>&|\x00|é|😀|\u212a"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pieces := strings.Split(string(data), "|")
-		h := fnv.New64a()
-		h.Write(data)
-		seed := h.Sum64()
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], seed)
-		i := 0
-		pick := func() string {
-			i++
-			return pieces[(i+int(n[i%8]))%len(pieces)]
-		}
+		seed, pick := fuzzPicker(data)
 		for _, v := range randomCards(seed, pick) {
 			sameCompact(t, v)
+		}
+	})
+}
+
+// fuzzPicker is a seed drawn from a fuzzer's input and a source of strings
+// cut from it at '|'.
+func fuzzPicker(data []byte) (seed uint64, pick func() string) {
+	pieces := strings.Split(string(data), "|")
+	h := fnv.New64a()
+	h.Write(data)
+	seed = h.Sum64()
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], seed)
+	i := 0
+	return seed, func() string {
+		i++
+		return pieces[(i+int(n[i%8]))%len(pieces)]
+	}
+}
+
+// sameDecoded checks DecodedOf of v against Decode of its Compact text:
+// when DecodedOf answers, Decode reads the text without error, to the same
+// value. It reports whether DecodedOf answered.
+func sameDecoded(t *testing.T, v any) bool {
+	t.Helper()
+	got, ok := DecodedOf(v)
+	if !ok {
+		return false
+	}
+	text, err := Compact(v)
+	if err != nil {
+		t.Fatalf("DecodedOf answered for a card Compact refuses: %v", err)
+	}
+	want, err := Decode(text, Strict)
+	if err != nil {
+		t.Fatalf("DecodedOf answered for a card Decode refuses (%v):\n%s", err, text)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("DecodedOf differs from Decode of\n%s\ngot  %#v\nwant %#v", text, got, want)
+	}
+	return true
+}
+
+// validStrings are the hostile strings that are valid UTF-8 (DecodedOf
+// leaves any other to Decode).
+var validStrings = func() (out []string) {
+	for _, s := range hostileStrings {
+		if utf8.ValidString(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}()
+
+// TestDecodedOfMatchesDecode: for many random cards of both shapes, with
+// hostile strings, DecodedOf is what Decode reads from their Compact
+// text, whenever it answers; and it answers for most cards without
+// params, invalid UTF-8 or names that fold alike.
+func TestDecodedOfMatchesDecode(t *testing.T) {
+	answered := 0
+	for seed := range uint64(4000) {
+		r := rand.New(rand.NewPCG(seed, 11))
+		pool := hostileStrings
+		if seed%4 != 0 {
+			pool = validStrings
+		}
+		pick := func() string { return pool[r.IntN(len(pool))] }
+		for _, v := range randomCards(seed, pick) {
+			if sameDecoded(t, v) {
+				answered++
+			}
+		}
+	}
+	if answered < 500 {
+		t.Fatalf("DecodedOf answered for %d cards only", answered)
+	}
+	for _, v := range []any{(*V1)(nil), (*V03)(nil), V1{}, map[string]any{}, &V1{Signatures: []Signature{{}}}} {
+		if _, ok := DecodedOf(v); ok {
+			t.Fatalf("DecodedOf answered for %#v", v)
+		}
+	}
+}
+
+// FuzzDecodedOf: for any card of either shape made from the input, as
+// FuzzCompact makes them, DecodedOf agrees with Decode of Compact.
+func FuzzDecodedOf(f *testing.F) {
+	for _, s := range validStrings {
+		f.Add([]byte(s + "|" + s))
+	}
+	f.Add([]byte("Agent|An agent.|https://a.example.com/a2a|JSONRPC|1.0|key|header|X-API-Key|read|skill-1|Skill|Does things.|tag"))
+	f.Add([]byte("\u2028|\xff|\"|\\|<>&|\x00|é|😀|\u212a|K|k"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		seed, pick := fuzzPicker(data)
+		for _, v := range randomCards(seed, pick) {
+			sameDecoded(t, v)
 		}
 	})
 }

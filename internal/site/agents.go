@@ -187,7 +187,7 @@ type agentOutput struct {
 	cardJSON, legacyJSON, page []byte
 	extra                      []namedFile    // in its .well-known folder
 	unsigned                   []byte         // the v1.0 card before signing
-	doc                        map[string]any // unsigned decoded (decodeOwn), shared: never changed
+	doc                        map[string]any // unsigned decoded (decodedCard), shared: never changed
 	notes                      []string
 	projected                  []string
 }

@@ -36,7 +36,7 @@ func signBoth(m *manifest.Manifest, signers []*sign.Signer, v1, v03 any) (*agent
 	}
 	out.unsigned = unsigned
 	project := m.Site.ProjectionSignatures()
-	if out.doc, err = decodeOwn(unsigned); err != nil {
+	if out.doc, err = decodedCard(v1, unsigned); err != nil {
 		return nil, err
 	}
 	sigs, projected, err := signaturesOf(out.doc, signers, project)
@@ -50,7 +50,11 @@ func signBoth(m *manifest.Manifest, signers []*sign.Signer, v1, v03 any) (*agent
 	if unsigned, err = card.Compact(v03); err != nil {
 		return nil, err
 	}
-	if sigs, _, err = signatures(unsigned, signers, project); err != nil {
+	doc, err := decodedCard(v03, unsigned)
+	if err != nil {
+		return nil, err
+	}
+	if sigs, _, err = signaturesOf(doc, signers, project); err != nil {
 		return nil, err
 	}
 	if out.legacyJSON, err = card.MarshalSigned(unsigned, sigs); err != nil {
@@ -91,17 +95,14 @@ func (b *builder) rootCards(ids []string) error {
 	return nil
 }
 
-// signatures signs an unsigned card with every signer. When the A2A SDKs'
-// canonical form of the card differs from its strict JCS form (a security
-// requirement without scopes), and project is set, each signer also signs
-// the SDK projection, after all the strict signatures; projected lists what
-// that form leaves out either way.
-func signatures(unsigned []byte, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
-	tree, err := decodeOwn(unsigned)
-	if err != nil {
-		return nil, nil, err
+// decodedCard is the card v, encoded as unsigned, decoded as decodeOwn
+// decodes it: made from v's fields when card.DecodedOf can, else read
+// from unsigned.
+func decodedCard(v any, unsigned []byte) (map[string]any, error) {
+	if doc, ok := card.DecodedOf(v); ok {
+		return doc, nil
 	}
-	return signaturesOf(tree, signers, project)
+	return decodeOwn(unsigned)
 }
 
 // decodeOwn decodes a card the build encoded, as verifiers read cards
@@ -116,8 +117,12 @@ func decodeOwn(unsigned []byte) (map[string]any, error) {
 	return tree, nil
 }
 
-// signaturesOf is signatures of a card already decoded (decodeOwn); it
-// does not change tree.
+// signaturesOf signs a card, decoded (decodedCard), with every signer;
+// it does not change tree. When the A2A SDKs' canonical form of the card
+// differs from its strict JCS form (a security requirement without
+// scopes), and project is set, each signer also signs the SDK projection,
+// after all the strict signatures; projected lists what that form leaves
+// out either way.
 func signaturesOf(tree map[string]any, signers []*sign.Signer, project bool) (sigs []card.Signature, projected []string, err error) {
 	projectedTree, omitted := card.SDKProjectionValue(tree)
 	removed := card.Paths(omitted)

@@ -550,10 +550,22 @@ func TestNoCardVerifiersRefuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	signers := testSigners(t, m, ks, "ed25519")
-	if _, _, err := signatures([]byte(`{"name":"A","securitySchemes":{"Key":{},"key":{}}}`), signers, true); err == nil || !strings.Contains(err.Error(), "differ only in letter case") {
+	if _, err := decodedCard(map[string]any{}, []byte(`{"name":"A","securitySchemes":{"Key":{},"key":{}}}`)); err == nil || !strings.Contains(err.Error(), "differ only in letter case") {
 		t.Fatalf("signed a card verifiers refuse: %v", err)
 	}
-	if _, _, err := signatures([]byte(`{"name":"A"}`), signers, true); err != nil {
+	v1 := &card.V1{Name: "A", SecuritySchemes: map[string]card.SecuritySchemeV1{"Key": {}, "key": {}}}
+	unsigned, err := card.Compact(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := decodedCard(v1, unsigned); err == nil || !strings.Contains(err.Error(), "differ only in letter case") {
+		t.Fatalf("signed a card verifiers refuse: %v", err)
+	}
+	doc, err := decodedCard(map[string]any{}, []byte(`{"name":"A"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := signaturesOf(doc, signers, true); err != nil {
 		t.Fatal(err)
 	}
 }
