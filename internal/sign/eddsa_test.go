@@ -174,3 +174,36 @@ func BenchmarkSignCanonical(b *testing.B) {
 		}
 	}
 }
+
+// TestAppendBase64URL holds appendBase64URL to
+// base64.RawURLEncoding.AppendEncode for every length up to a few words
+// past the eight-byte steps, after any prefix.
+func TestAppendBase64URL(t *testing.T) {
+	src := make([]byte, 100)
+	for i := range src {
+		src[i] = byte(i*151 + 7)
+	}
+	for n := range len(src) + 1 {
+		for _, prefix := range []string{"", "eyJhbGciOiJFZERTQSJ9."} {
+			want := base64.RawURLEncoding.AppendEncode([]byte(prefix), src[:n])
+			if got := appendBase64URL([]byte(prefix), src[:n]); string(got) != string(want) {
+				t.Fatalf("%d bytes: %s, want %s", n, got, want)
+			}
+		}
+	}
+}
+
+// FuzzAppendBase64URL: appendBase64URL writes what
+// base64.RawURLEncoding.AppendEncode writes, for any bytes after any
+// prefix.
+func FuzzAppendBase64URL(f *testing.F) {
+	f.Add([]byte(""), []byte(`{"name":"agent"}`))
+	f.Add([]byte("eyJhbGciOiJFZERTQSJ9."), []byte("\x00\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\x80\x7f"))
+	f.Add([]byte("x"), []byte(strings.Repeat("\xfb\xff", 40)))
+	f.Fuzz(func(t *testing.T, prefix, src []byte) {
+		want := base64.RawURLEncoding.AppendEncode(append([]byte(nil), prefix...), src)
+		if got := appendBase64URL(append([]byte(nil), prefix...), src); string(got) != string(want) {
+			t.Fatalf("appendBase64URL(%q) = %s, want %s", src, got, want)
+		}
+	})
+}

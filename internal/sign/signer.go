@@ -4,9 +4,11 @@ import (
 	"crypto"
 	"crypto/ed25519"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/go-jose/go-jose/v4"
@@ -69,11 +71,45 @@ func newEdSigner(js jose.Signer, key crypto.Signer) (*edSigner, error) {
 // 7515, section 5.1), as go-jose's Ed25519 signer does.
 func (e *edSigner) sign(payload []byte) card.Signature {
 	enc := base64.RawURLEncoding
-	input := make([]byte, 0, len(e.protected)+1+enc.EncodedLen(len(payload)))
-	input = append(input, e.protected...)
+	buf := signingInputs.Get().(*[]byte)
+	input := append((*buf)[:0], e.protected...)
 	input = append(input, '.')
-	input = enc.AppendEncode(input, payload)
-	return card.Signature{Protected: e.protected, Signature: enc.EncodeToString(ed25519.Sign(e.key, input))}
+	input = appendBase64URL(input, payload)
+	sig := enc.EncodeToString(ed25519.Sign(e.key, input))
+	if cap(input) <= 1<<20 { // not a huge card's
+		*buf = input[:0]
+		signingInputs.Put(buf)
+	}
+	return card.Signature{Protected: e.protected, Signature: sig}
+}
+
+// base64URL is the base64url alphabet (RFC 4648, section 5).
+const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// appendBase64URL is base64.RawURLEncoding.AppendEncode(dst, src), six
+// bytes at a time (eight characters from one 64-bit word).
+func appendBase64URL(dst, src []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, base64.RawURLEncoding.EncodedLen(len(src)))
+	out := dst[n : n+base64.RawURLEncoding.EncodedLen(len(src))]
+	o := 0
+	// Each step reads eight bytes and encodes the first six of them.
+	for len(src) >= 8 {
+		x := binary.BigEndian.Uint64(src)
+		d := out[o : o+8]
+		d[0] = base64URL[x>>58&63]
+		d[1] = base64URL[x>>52&63]
+		d[2] = base64URL[x>>46&63]
+		d[3] = base64URL[x>>40&63]
+		d[4] = base64URL[x>>34&63]
+		d[5] = base64URL[x>>28&63]
+		d[6] = base64URL[x>>22&63]
+		d[7] = base64URL[x>>16&63]
+		src = src[6:]
+		o += 8
+	}
+	base64.RawURLEncoding.Encode(out[o:], src)
+	return dst[:n+len(out)]
 }
 
 // ProjectionHeader is the protected header parameter that marks a signature

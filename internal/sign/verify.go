@@ -551,7 +551,7 @@ func verifyEdDSA(sig card.Signature, payload []byte, key *jose.JSONWebKey) error
 		return fmt.Errorf("%w: EdDSA needs an Ed25519 key", ErrBadSignature)
 	}
 	in = append(in, '.')
-	in = base64.RawURLEncoding.AppendEncode(in, payload)
+	in = appendBase64URL(in, payload)
 	*buf = in
 	if !ed25519.Verify(pub, in, s) {
 		return ErrBadSignature
@@ -559,7 +559,8 @@ func verifyEdDSA(sig card.Signature, payload []byte, key *jose.JSONWebKey) error
 	return nil
 }
 
-// signingInputs holds buffers for the signing inputs of verifyEdDSA.
+// signingInputs holds buffers for the signing inputs of verifyEdDSA and
+// edSigner.sign (ed25519.Sign and Verify keep none).
 var signingInputs = sync.Pool{New: func() any { return new([]byte) }}
 
 // edHeaders keeps go-jose's verdict on the protected headers seen, by
