@@ -21,7 +21,13 @@ func statFile(path string) (fileStat, bool) {
 			return fileStat{}, false
 		}
 	}
-	return fileStat{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: st.Ino, Mode: uint32(fileMode(st.Mode))}, true
+	return statOfSys(&st), true
+}
+
+// statOfSys is the fileStat of what st describes, as statOf of the
+// os.FileInfo made from it.
+func statOfSys(st *syscall.Stat_t) fileStat {
+	return fileStat{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: st.Ino, Mode: uint32(fileMode(st.Mode))}
 }
 
 // fileMode is the fs.FileMode of a stat mode, as package os makes it.
