@@ -59,6 +59,13 @@ func (b *builder) agentFiles(mem *member, mu *sync.Mutex, res *groupResult) erro
 	}
 	// From here until the files are written, the tree's copy is unknown.
 	t.forgetAgent(mem.id)
+	if t.fresh {
+		// In a new tree the agent's folder is new too: made first, its
+		// .well-known is made at the first try (mkdirNew).
+		if err := t.mkdir(layout.AgentDir(mem.id)); err != nil {
+			return err
+		}
+	}
 	if err := t.mkdir(layout.AgentWellKnown(mem.id)); err != nil {
 		return err
 	}
