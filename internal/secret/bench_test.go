@@ -57,3 +57,40 @@ func BenchmarkInTextShort(b *testing.B) {
 		}
 	}
 }
+
+// cardStrings are the strings of one agent's card as testdata/bench/gen
+// writes it (agent-0 and agent-1 of its manifest): prose, names, ids,
+// tags, URLs and media types, the common case of InText, without a
+// secret.
+var cardStrings = []string{
+	"agent-0", "Partner Sample Operator", "1.0.4",
+	"Increase true budget goal sales regular listen. Analyse place control adjust export range. Valid intent office product limit account part under queue benefit free term. Queue anyone period holiday turn moment survey ship show survey power either care obtain wait single.\n\nGuest remote sales bundle data share minute release set route. Recent aware often family claim either daily billing handle period staff collect money. Double exchange member output write watch enter global. Refund test grow column.\n\nIt can:\n\n- Sample event billing level.\n- Strong heavy large trend.\n- Near message batch advance.",
+	"text/plain", "application/json", "Summit Software", "https://provider-15.example.com",
+	"https://agent-0.example.com/a2a", "JSONRPC", "1.0", "https://agent-0.example.com/rest", "HTTP+JSON",
+	"apiKey", "API key issued in the provider's console", "header", "X-API-Key",
+	"find-workflows-0", "Find workflows", "Approve set settle trip combine urgent priority peak install trial. Domain member special period month budget. Hold image require turn strong raise data research chart happen task.",
+	"summarization", "sales", "code-review", "Find the workflows of the easy team for this week.", "Can you find all workflows that mention draft and feature?",
+	"cancel-events-2", "Cancel events", "Quarter user position within amount close. Watch long contract house margin settle describe rely evaluate plan total session. Arrange center **digest** first begin yield register.",
+	"public-sector", "procurement", "testing", "Cancel the events of the check team for this month.", "Can you cancel all events that mention arrange and equal?",
+	"oauth2", "OAuth 2.0 client credentials", "https://auth.example.com/token", "Read access", "Write access",
+	"generate-suppliers-0", "Generate suppliers", "Able propose improve annual above predict. Issue main purpose through fix weather agree queue after warehouse. Network month fair word sequence below able.",
+	"bookkeeping", "question-answering", "asset-management", "Generate the suppliers of the power team for this quarter.",
+	"eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM",
+}
+
+// BenchmarkInTextCard is InText on every string of a card like those the
+// bench generator writes: lint calls it on each (an op is the whole card).
+func BenchmarkInTextCard(b *testing.B) {
+	n := 0
+	for _, s := range cardStrings {
+		n += len(s)
+	}
+	b.SetBytes(int64(n))
+	for range b.N {
+		for _, s := range cardStrings {
+			if f, ok := InText(s); ok {
+				b.Fatalf("%q flagged %+v", s, f)
+			}
+		}
+	}
+}
