@@ -91,21 +91,30 @@ func InText(s string) (Finding, bool) {
 
 // inText is InText at a depth of decoding.
 func inText(data []byte, depth int) (Finding, bool) {
-	if f, ok := generic(data); ok {
+	// Each detector runs only where the text holds what it needs
+	// (gate.go); most text, prose, holds nothing any of them needs.
+	long := mayHoldLong(data)
+	if f, ok := generic(data, long); ok {
 		return f, true
 	}
-	if f, ok := aws(data); ok {
-		return f, true
+	if !long {
+		return Finding{}, false
+	}
+	if mayHoldAWS(data) {
+		if f, ok := aws(data); ok {
+			return f, true
+		}
+	}
+	if !mayHoldLayers(data) {
+		return Finding{}, false
 	}
 	return layers(data, depth)
 }
 
-// generic runs the detectors that need no knowledge of particular keys.
-func generic(data []byte) (Finding, bool) {
-	if f, ok := pemArmour(data); ok {
-		return f, true
-	}
-	if f, ok := putty(data); ok {
+// generic runs the detectors that need no knowledge of particular keys;
+// long is mayHoldLong(data).
+func generic(data []byte, long bool) (Finding, bool) {
+	if f, ok := armour(data, long); ok {
 		return f, true
 	}
 	if f, ok := jwkText(data); ok {
@@ -153,7 +162,7 @@ func putty(data []byte) (Finding, bool) {
 // Member names are read in any letter case ("KTY", "D"), as Go's
 // encoding/json and go-jose read them.
 func jwkText(data []byte) (Finding, bool) {
-	if !containsKty(data) {
+	if !quotedValue(data) || !containsKty(data) {
 		return Finding{}, false
 	}
 	data = asciiLower(data)
@@ -305,32 +314,21 @@ func aws(data []byte) (Finding, bool) {
 	return Finding{}, false
 }
 
-// ktyCases are "kty" in every letter case.
-var ktyCases = func() (out [][]byte) {
-	for m := range 8 {
-		w := []byte("kty")
-		for i := range w {
-			if m&(1<<i) != 0 {
-				w[i] -= 'a' - 'A'
-			}
-		}
-		out = append(out, w)
-	}
-	return out
-}()
-
-// containsKty reports whether data holds "kty" in any letter case, each
-// case looked for at memory speed.
+// containsKty reports whether data holds "kty" in any letter case (ASCII
+// letters only, as containsFold reads them): each k and K, looked for at
+// memory speed, followed by t and y in either case.
 func containsKty(data []byte) bool {
-	if bytes.Contains(data, ktyCases[0]) {
-		return true
-	}
-	if len(data) < 1024 {
-		return containsFold(data, "kty") // one pass beats seven on short text
-	}
-	for _, w := range ktyCases[1:] {
-		if bytes.Contains(data, w) {
-			return true
+	for _, k := range [2]byte{'k', 'K'} {
+		for off := 0; ; {
+			i := bytes.IndexByte(data[off:], k)
+			if i < 0 {
+				break
+			}
+			i += off
+			if i+2 < len(data) && data[i+1]|0x20 == 't' && data[i+2]|0x20 == 'y' {
+				return true
+			}
+			off = i + 1
 		}
 	}
 	return false

@@ -33,7 +33,7 @@ func byteSet(chars string) (t [256]bool) {
 // hasRunOf reports whether s holds n bytes of set in a row. Such a run
 // holds a byte at a multiple of n (less one): only those bytes are read
 // until one is in the set.
-func hasRunOf(s string, set *[256]bool, n int) bool {
+func hasRunOf[T string | []byte](s T, set *[256]bool, n int) bool {
 	for p := n - 1; p < len(s); {
 		if !set[s[p]] {
 			p += n

@@ -1,0 +1,282 @@
+package secret
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file keeps InText and Scanner.Scan as they were before the
+// detectors were gated on what they need (gate.go): every detector run
+// on every text, in the same order. gate_test.go holds the gated ones to
+// these.
+
+// inTextReference is inText running every detector.
+func inTextReference(data []byte, depth int) (Finding, bool) {
+	if f, ok := genericReference(data); ok {
+		return f, true
+	}
+	if f, ok := aws(data); ok {
+		return f, true
+	}
+	return layersReference(data, depth)
+}
+
+// genericReference is generic running every detector.
+func genericReference(data []byte) (Finding, bool) {
+	if f, ok := pemArmour(data); ok {
+		return f, true
+	}
+	if f, ok := putty(data); ok {
+		return f, true
+	}
+	if f, ok := jwkTextReference(data); ok {
+		return f, true
+	}
+	if f, ok := encodedRuns(data, nil); ok {
+		return f, true
+	}
+	return groupedHex(data, nil)
+}
+
+// jwkTextReference is jwkText with containsKtyReference.
+func jwkTextReference(data []byte) (Finding, bool) {
+	if !containsKtyReference(data) {
+		return Finding{}, false
+	}
+	data = asciiLower(data)
+	privs := membersNamed(data, isPrivateMember)
+	p := 0
+	for off := 0; off < len(data) && len(privs) > 0; {
+		kty := ktyMember(data[off:])
+		if kty < 0 {
+			break
+		}
+		kty += off
+		for p < len(privs) && privs[p] < kty-jwkReach {
+			p++
+		}
+		if p < len(privs) && privs[p] <= kty+jwkReach {
+			return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+		}
+		off = kty + 3
+	}
+	return Finding{}, false
+}
+
+// ktyCasesReference are "kty" in every letter case.
+var ktyCasesReference = func() (out [][]byte) {
+	for m := range 8 {
+		w := []byte("kty")
+		for i := range w {
+			if m&(1<<i) != 0 {
+				w[i] -= 'a' - 'A'
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}()
+
+// containsKtyReference is containsKty as it was: each letter case looked
+// for on its own.
+func containsKtyReference(data []byte) bool {
+	if bytes.Contains(data, ktyCasesReference[0]) {
+		return true
+	}
+	if len(data) < 1024 {
+		return containsFold(data, "kty")
+	}
+	for _, w := range ktyCasesReference[1:] {
+		if bytes.Contains(data, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// layersReference is layers, decoding into inTextReference.
+func layersReference(data []byte, depth int) (Finding, bool) {
+	budget := maxDecoded
+	var run []byte
+	for i := 0; i < len(data); {
+		if b64[data[i]] == 0 {
+			i++
+			continue
+		}
+		if j := segmentEnd(data, i); j-i < minSegment {
+			for i = j; i < len(data) && data[i] == '='; i++ {
+			}
+			continue
+		}
+		start, segments := i, 0
+		run = run[:0]
+		for {
+			j := i
+			for j < len(data) && b64[data[j]] != 0 {
+				run = append(run, b64[data[j]])
+				j++
+			}
+			seg := j - i
+			for j < len(data) && data[j] == '=' {
+				j++
+			}
+			segments++
+			i = j
+			if seg < minSegment {
+				break
+			}
+			k := j
+			for k < len(data) {
+				if data[k] == ' ' || data[k] == '\t' || data[k] == '\n' || data[k] == '\r' {
+					k++
+				} else if data[k] == '\\' && k+1 < len(data) && (data[k+1] == 'n' || data[k+1] == 'r' || data[k+1] == 't') {
+					k += 2
+				} else {
+					break
+				}
+			}
+			if k == j || k >= len(data) || b64[data[k]] == 0 {
+				break
+			}
+			i = k
+		}
+		if segments > 1 && len(run) >= minRun {
+			if f, ok := encodedRunsIn(run, nil); ok {
+				f.Offset = start
+				return f, true
+			}
+		}
+		if depth >= maxDepth || len(run) < minTextRun || budget <= 0 {
+			continue
+		}
+		text, ok := decodeText(run)
+		if !ok {
+			continue
+		}
+		budget -= len(text)
+		if f, ok := decodedFindingReference(text, depth+1); ok {
+			f.Offset = start
+			return f, true
+		}
+	}
+	return Finding{}, false
+}
+
+// decodedFindingReference is decodedFinding with inTextReference.
+func decodedFindingReference(text []byte, depth int) (Finding, bool) {
+	if f, ok := inTextReference(text, depth); ok {
+		f.Kind = "base64-encoded " + strings.TrimPrefix(f.Kind, "the ")
+		return f, true
+	}
+	if APIToken(string(text)) != "" {
+		return Finding{Kind: "base64-encoded API token"}, true
+	}
+	if embeddedCredential(string(text)) {
+		return Finding{Kind: "base64-encoded credential file"}, true
+	}
+	return Finding{}, false
+}
+
+// scanReference is Scanner.Scan running every detector.
+func (s *Scanner) scanReference(name string, data []byte) (Finding, bool) {
+	textJWK := true
+	if strings.HasSuffix(name, ".json") && bytes.Contains(data, []byte("kty")) && shallowJSON(data) {
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) == nil && d.Decode(new(any)) == io.EOF {
+			if kind, ok := jwkValue(v, 0); ok {
+				return Finding{Kind: kind}, true
+			}
+			textJWK = false
+		}
+	}
+	text := data
+	if bytes.IndexByte(data, '&') >= 0 {
+		text = unescapeReference(data)
+		if f, ok := s.literal(data); ok {
+			return f, true
+		}
+	}
+	if f, ok := s.viewReference(text, textJWK); ok {
+		return f, true
+	}
+	if s.keys.in(data) {
+		return Finding{Kind: "the signing key in use (raw bytes)"}, true
+	}
+	return Finding{}, false
+}
+
+// viewReference is Scanner.view running every detector.
+func (s *Scanner) viewReference(data []byte, textJWK bool) (Finding, bool) {
+	if f, ok := s.literal(data); ok {
+		return f, true
+	}
+	if f, ok := pemArmour(data); ok {
+		return f, true
+	}
+	if f, ok := putty(data); ok {
+		return f, true
+	}
+	if textJWK {
+		if f, ok := jwkTextReference(data); ok {
+			return f, true
+		}
+	}
+	if f, ok := encodedRuns(data, s.keys); ok {
+		return f, true
+	}
+	return groupedHex(data, s.keys)
+}
+
+// unescapeReference is unescape as it was; it decodes the character references HTML escapers write: numeric
+// ones (&#43; &#x2F;) and &amp; &lt; &gt; &quot; &apos;. Others stay as
+// they are.
+func unescapeReference(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for {
+		i := bytes.IndexByte(data, '&')
+		if i < 0 {
+			return append(out, data...)
+		}
+		out = append(out, data[:i]...)
+		data = data[i:]
+		end := bytes.IndexByte(data[:min(len(data), 10)], ';')
+		if end < 0 {
+			out = append(out, '&')
+			data = data[1:]
+			continue
+		}
+		ref := string(data[1:end])
+		switch {
+		case ref == "amp":
+			out = append(out, '&')
+		case ref == "lt":
+			out = append(out, '<')
+		case ref == "gt":
+			out = append(out, '>')
+		case ref == "quot":
+			out = append(out, '"')
+		case ref == "apos":
+			out = append(out, '\'')
+		case len(ref) > 1 && ref[0] == '#':
+			base, digits := 10, ref[1:]
+			if digits[0] == 'x' || digits[0] == 'X' {
+				base, digits = 16, digits[1:]
+			}
+			n, err := strconv.ParseUint(digits, base, 32)
+			if err != nil || n > utf8.MaxRune {
+				out = append(out, data[:end+1]...)
+			} else {
+				out = utf8.AppendRune(out, rune(n))
+			}
+		default:
+			out = append(out, data[:end+1]...)
+		}
+		data = data[end+1:]
+	}
+}
