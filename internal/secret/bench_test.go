@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,6 +92,42 @@ func BenchmarkInTextCard(b *testing.B) {
 		for _, s := range cardStrings {
 			if f, ok := InText(s); ok {
 				b.Fatalf("%q flagged %+v", s, f)
+			}
+		}
+	}
+}
+
+// BenchmarkScanAgentFiles scans the three files a build writes for each
+// agent (testdata/site: its page, its card and the card's SDK
+// projection, agent 1 of a manifest from testdata/bench/gen), with a
+// Scanner holding an Ed25519 key, as a build's development key; an op is
+// the three files.
+func BenchmarkScanAgentFiles(b *testing.B) {
+	s, err := NewScanner([]crypto.Signer{ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var files []struct {
+		name string
+		data []byte
+	}
+	n := 0
+	for _, name := range []string{"index.html", "agent-card.json", "agent.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "site", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, struct {
+			name string
+			data []byte
+		}{"agents/agent-1/" + name, data})
+		n += len(data)
+	}
+	b.SetBytes(int64(n))
+	for range b.N {
+		for _, f := range files {
+			if found, ok := s.Scan(f.name, f.data); ok {
+				b.Fatalf("%s flagged %+v", f.name, found)
 			}
 		}
 	}
