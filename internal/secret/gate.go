@@ -10,19 +10,43 @@ import "bytes"
 // ones read from an expression's syntax, and holds InText and
 // Scanner.Scan to what they were without gates (reference_test.go).
 
-// armour runs pemArmour and putty where the text holds what they look for:
-// "-----BEGIN " holds five dashes in a row, and "PuTTY-User-Key-File-"
-// twenty bytes of puttyBytes; long is mayHoldLong(data), or true.
-func armour(data []byte, long bool) (Finding, bool) {
-	if hasDashes(data) {
+// armour runs pemArmour where the text holds "-----BEGIN " and putty
+// where it may hold "PuTTY-User-Key-File-": when long is false, data holds
+// no run of twenty puttyBytes (mayHoldLong); when it is true, putty runs
+// where data holds such a run (InText), or always, as bytes.Index finds
+// the header at memory speed in long text (Scanner).
+func armour(data []byte, long, scanner bool) (Finding, bool) {
+	if hasPEMBegin(data) {
 		if f, ok := pemArmour(data); ok {
 			return f, true
 		}
 	}
-	if long && hasRunOf(data, &puttyBytes, len(puttyHeader)) {
+	if scanner || long && hasRunOf(data, &puttyBytes, len(puttyHeader)) {
 		return putty(data)
 	}
 	return Finding{}, false
+}
+
+// pemBegin starts PEM armour (pemArmour).
+const pemBegin = "-----BEGIN "
+
+// hasPEMBegin reports whether data holds pemBegin: each G, the rarest of
+// its bytes in text and markup, looked for at memory speed, and the bytes
+// around it compared.
+func hasPEMBegin(data []byte) bool {
+	const g = 7 // pemBegin[g] is 'G'
+	for off := g; off < len(data); {
+		i := bytes.IndexByte(data[off:], 'G')
+		if i < 0 {
+			return false
+		}
+		i += off
+		if i+len(pemBegin)-g <= len(data) && string(data[i-g:i-g+len(pemBegin)]) == pemBegin {
+			return true
+		}
+		off = i + 1
+	}
+	return false
 }
 
 // mayHoldLong reports whether data holds minSegment bytes of wordBytes in
@@ -55,26 +79,6 @@ func mayHoldAWS(data []byte) bool { return hasRunOf(data, &awsBytes, 40) }
 // mayHoldLayers reports whether data holds what layers needs: every run it
 // reads starts with a segment of at least minSegment base64 characters.
 func mayHoldLayers(data []byte) bool { return hasRunOf(data, &b64Bytes, minSegment) }
-
-// hasDashes reports whether data holds "-----", each dash looked for at
-// memory speed.
-func hasDashes(data []byte) bool {
-	for off := 0; ; {
-		i := bytes.IndexByte(data[off:], '-')
-		if i < 0 {
-			return false
-		}
-		i += off
-		j := i + 1
-		for j < len(data) && data[j] == '-' {
-			j++
-		}
-		if j-i >= 5 {
-			return true
-		}
-		off = j
-	}
-}
 
 // quotedValue reports whether data holds ':' or '=' followed by a quote,
 // perhaps after blanks and a backslash, as every member membersNamed finds

@@ -103,7 +103,7 @@ func gatePieces(t testing.TB) []string {
 		"secret_access_key = ", "ſecret_acceſſ_\u212aey=", "SecretAccessKey\": \"", "AKIAIOSFODNN7EXAMPLE", "ASIA",
 		forty, forty[:39], forty[:38] + "\u212a", forty[:39] + "ſ", "ſ", "\u212a",
 		edPEM, b64([]byte(edPEM)), url([]byte(edPEM))[:70], b64(edDER), hex.EncodeToString(edDER)[:40], hex.EncodeToString(edDER),
-		"0x30, 0x2e, 0x02, ", "aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ", "find-workflows-0", "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM",
+		wrap(b64(edDER), 16, " "), `{kty: \"oct\", k: \"x\"}`, "0x30, 0x2e, 0x02, ", "aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ", "find-workflows-0", "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM",
 		"Plans trips and books hotels. ", "https://agent-0.example.com/a2a", "&#43;", "&amp;", "&#x2F;", "%2F", "\\/", "é", "\xff", "東京",
 	}
 }

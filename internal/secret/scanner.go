@@ -286,7 +286,7 @@ func (s *Scanner) view(data []byte, textJWK bool) (Finding, bool) {
 	if f, ok := s.literal(data); ok {
 		return f, true
 	}
-	if f, ok := armour(data, true); ok {
+	if f, ok := armour(data, true, true); ok {
 		return f, true
 	}
 	if textJWK {

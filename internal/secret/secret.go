@@ -114,7 +114,7 @@ func inText(data []byte, depth int) (Finding, bool) {
 // generic runs the detectors that need no knowledge of particular keys;
 // long is mayHoldLong(data).
 func generic(data []byte, long bool) (Finding, bool) {
-	if f, ok := armour(data, long); ok {
+	if f, ok := armour(data, long, false); ok {
 		return f, true
 	}
 	if f, ok := jwkText(data); ok {
@@ -129,7 +129,7 @@ func generic(data []byte, long bool) (Finding, bool) {
 // pemArmour finds "-----BEGIN ... PRIVATE KEY-----" (RSA, EC, DSA,
 // OPENSSH, ENCRYPTED, and PGP's "PRIVATE KEY BLOCK").
 func pemArmour(data []byte) (Finding, bool) {
-	begin := []byte("-----BEGIN ")
+	begin := []byte(pemBegin)
 	for off := 0; ; {
 		i := bytes.Index(data[off:], begin)
 		if i < 0 {
