@@ -144,10 +144,7 @@ func encodedRunsIn(data []byte, keys *chunks) (Finding, bool) {
 			}
 			size := base64.RawStdEncoding.DecodedLen(len(s))
 			dec = slices.Grow(dec[:0], size)[:size]
-			n, err := base64.RawStdEncoding.Decode(dec, s)
-			if err != nil {
-				continue
-			}
+			n := decodeB64(dec, s)
 			if kind, ok := inBytes(dec[:n], keys); ok {
 				return Finding{Kind: kind + " (base64)", Offset: start}, true
 			}
@@ -229,34 +226,68 @@ func hexEscaped(hi, lo byte) (n int, c byte, ok bool) {
 // data[from:to], at both offsets, and looks in them as encodedRuns does.
 // dec is a buffer to reuse.
 func hexRuns(data []byte, from, to int, keys *chunks, dec *[]byte) (Finding, bool) {
-	if to-from < minHexRun {
-		return Finding{}, false // most words
-	}
-	for i := from; i < to; {
-		if !isHex[data[i]] {
-			i++
+	// A run that long holds one of every minHexRun-th byte: look at one
+	// byte in minHexRun until one is a digit, as encodedRuns does. Always
+	// data[i-1] is not a digit (or i is from): no run starts before i.
+	for i := from; i+minHexRun <= to; {
+		if !isHex[data[i+minHexRun-1]] {
+			i += minHexRun
 			continue
 		}
-		j := i
+		start, j := i+minHexRun-1, i+minHexRun
+		for start > i && isHex[data[start-1]] {
+			start--
+		}
 		for j < to && isHex[data[j]] {
 			j++
 		}
-		if j-i >= minHexRun {
+		if j-start >= minHexRun {
 			for off := 0; off < 2; off++ {
-				s := data[i+off : j]
+				s := data[start+off : j]
 				s = s[:len(s)/2*2]
 				*dec = slices.Grow((*dec)[:0], len(s)/2)[:len(s)/2]
 				if _, err := hex.Decode(*dec, s); err != nil {
 					continue
 				}
 				if kind, ok := inBytes(*dec, keys); ok {
-					return Finding{Kind: kind + " (hex)", Offset: i}, true
+					return Finding{Kind: kind + " (hex)", Offset: start}, true
 				}
 			}
 		}
-		i = j
+		i = j + 1
 	}
 	return Finding{}, false
+}
+
+// b64Values are the values of the standard base64 alphabet's characters.
+var b64Values = func() (t [256]byte) {
+	for i, c := range []byte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") {
+		t[c] = byte(i)
+	}
+	return t
+}()
+
+// decodeB64 is base64.RawStdEncoding.Decode for src of the standard
+// alphabet alone (as b64 maps runs to it) and of a length that is not one
+// more than a multiple of four, where that never fails: the bytes are the
+// same, and so is the count returned. dst holds DecodedLen(len(src)).
+func decodeB64(dst, src []byte) int {
+	n := 0
+	for ; len(src) >= 4 && n+3 <= len(dst); src = src[4:] {
+		v := uint32(b64Values[src[0]])<<18 | uint32(b64Values[src[1]])<<12 | uint32(b64Values[src[2]])<<6 | uint32(b64Values[src[3]])
+		dst[n], dst[n+1], dst[n+2] = byte(v>>16), byte(v>>8), byte(v)
+		n += 3
+	}
+	switch len(src) {
+	case 2:
+		dst[n] = b64Values[src[0]]<<2 | b64Values[src[1]]>>4
+		n++
+	case 3:
+		v := uint32(b64Values[src[0]])<<12 | uint32(b64Values[src[1]])<<6 | uint32(b64Values[src[2]])
+		dst[n], dst[n+1] = byte(v>>10), byte(v>>2)
+		n += 2
+	}
+	return n
 }
 
 // groupedHex reads hex written in groups, as dumps and source code write

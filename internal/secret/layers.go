@@ -139,10 +139,7 @@ func decodeText(run []byte) ([]byte, bool) {
 			s = s[:maxDecoded*4/3/4*4]
 		}
 		dec := make([]byte, base64.RawStdEncoding.DecodedLen(len(s)))
-		n, err := base64.RawStdEncoding.Decode(dec, s)
-		if err != nil {
-			continue
-		}
+		n := decodeB64(dec, s)
 		if textual(dec[:n]) {
 			return dec[:n], true
 		}

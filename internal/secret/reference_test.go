@@ -2,6 +2,8 @@ package secret
 
 import (
 	"bytes"
+	"encoding/hex"
+	"slices"
 	"encoding/json"
 	"io"
 	"strconv"
@@ -279,4 +281,37 @@ func unescapeReference(data []byte) []byte {
 		}
 		data = data[end+1:]
 	}
+}
+// hexRunsReference is hexRuns as it was, reading every byte; it decodes the runs of at least minHexRun hex digits in
+// data[from:to], at both offsets, and looks in them as encodedRuns does.
+// dec is a buffer to reuse.
+func hexRunsReference(data []byte, from, to int, keys *chunks, dec *[]byte) (Finding, bool) {
+	if to-from < minHexRun {
+		return Finding{}, false // most words
+	}
+	for i := from; i < to; {
+		if !isHex[data[i]] {
+			i++
+			continue
+		}
+		j := i
+		for j < to && isHex[data[j]] {
+			j++
+		}
+		if j-i >= minHexRun {
+			for off := 0; off < 2; off++ {
+				s := data[i+off : j]
+				s = s[:len(s)/2*2]
+				*dec = slices.Grow((*dec)[:0], len(s)/2)[:len(s)/2]
+				if _, err := hex.Decode(*dec, s); err != nil {
+					continue
+				}
+				if kind, ok := inBytes(*dec, keys); ok {
+					return Finding{Kind: kind + " (hex)", Offset: i}, true
+				}
+			}
+		}
+		i = j
+	}
+	return Finding{}, false
 }
