@@ -3,9 +3,9 @@ package secret
 import (
 	"bytes"
 	"encoding/hex"
-	"slices"
 	"encoding/json"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -282,6 +282,7 @@ func unescapeReference(data []byte) []byte {
 		data = data[end+1:]
 	}
 }
+
 // hexRunsReference is hexRuns as it was, reading every byte; it decodes the runs of at least minHexRun hex digits in
 // data[from:to], at both offsets, and looks in them as encodedRuns does.
 // dec is a buffer to reuse.
