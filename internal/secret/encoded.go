@@ -59,30 +59,21 @@ func init() {
 func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 	// Every run encodedRunsIn can find lies in a region of at least
 	// runStride bytes that are base64 characters or what joins them
-	// (runish), so the search looks at one byte in runStride until one is
-	// runish, as groupedHex does, and reads only such regions, each with
-	// the byte that ends it. Always data[i-1] is not runish (or i is 0).
-	for i := 0; i+runStride <= len(data); {
-		if !runish[data[i+runStride-1]] {
-			i += runStride
-			continue
+	// (runish): nextRun finds each, reading a few bytes in runStride
+	// elsewhere, and only those regions are read, each with the byte that
+	// ends it. Always data[i-1] is not runish (or i is 0).
+	for i := 0; ; {
+		from, ok := nextRun(data, i, &runish, runStride)
+		if !ok {
+			return Finding{}, false
 		}
-		from, end := i+runStride-1, i+runStride
-		for from > i && runish[data[from-1]] {
-			from--
-		}
-		for end < len(data) && runish[data[end]] {
-			end++
-		}
-		if end-from >= runStride {
-			if f, ok := encodedRunsIn(data[from:min(end+1, len(data))], keys); ok {
-				f.Offset += from
-				return f, true
-			}
+		end := runEnd(data, from+runStride, &runish)
+		if f, ok := encodedRunsIn(data[from:min(end+1, len(data))], keys); ok {
+			f.Offset += from
+			return f, true
 		}
 		i = end + 1
 	}
-	return Finding{}, false
 }
 
 // runStride is the fewest bytes a run encodedRunsIn finds may span.
@@ -116,9 +107,12 @@ func encodedRunsIn(data []byte, keys *chunks) (Finding, bool) {
 		start := i
 		run = run[:0]
 		for {
-			for ; i < j; i++ {
-				run = append(run, b64[data[i]])
+			at := len(run)
+			run = append(run, data[i:j]...)
+			for k, c := range run[at:] {
+				run[at+k] = b64[c]
 			}
+			i = j
 			n, c := joiner(data, j)
 			if n == 0 || j+n >= len(data) || c == 0 && b64[data[j+n]] == 0 {
 				break
@@ -226,37 +220,27 @@ func hexEscaped(hi, lo byte) (n int, c byte, ok bool) {
 // data[from:to], at both offsets, and looks in them as encodedRuns does.
 // dec is a buffer to reuse.
 func hexRuns(data []byte, from, to int, keys *chunks, dec *[]byte) (Finding, bool) {
-	// A run that long holds one of every minHexRun-th byte: look at one
-	// byte in minHexRun until one is a digit, as encodedRuns does. Always
+	// nextRun reads a few bytes in minHexRun until it finds one. Always
 	// data[i-1] is not a digit (or i is from): no run starts before i.
-	for i := from; i+minHexRun <= to; {
-		if !isHex[data[i+minHexRun-1]] {
-			i += minHexRun
-			continue
+	for i := from; ; {
+		start, ok := nextRun(data[:to], i, &isHex, minHexRun)
+		if !ok {
+			return Finding{}, false
 		}
-		start, j := i+minHexRun-1, i+minHexRun
-		for start > i && isHex[data[start-1]] {
-			start--
-		}
-		for j < to && isHex[data[j]] {
-			j++
-		}
-		if j-start >= minHexRun {
-			for off := 0; off < 2; off++ {
-				s := data[start+off : j]
-				s = s[:len(s)/2*2]
-				*dec = slices.Grow((*dec)[:0], len(s)/2)[:len(s)/2]
-				if _, err := hex.Decode(*dec, s); err != nil {
-					continue
-				}
-				if kind, ok := inBytes(*dec, keys); ok {
-					return Finding{Kind: kind + " (hex)", Offset: start}, true
-				}
+		j := runEnd(data[:to], start+minHexRun, &isHex)
+		for off := 0; off < 2; off++ {
+			s := data[start+off : j]
+			s = s[:len(s)/2*2]
+			*dec = slices.Grow((*dec)[:0], len(s)/2)[:len(s)/2]
+			if _, err := hex.Decode(*dec, s); err != nil {
+				continue
+			}
+			if kind, ok := inBytes(*dec, keys); ok {
+				return Finding{Kind: kind + " (hex)", Offset: start}, true
 			}
 		}
 		i = j + 1
 	}
-	return Finding{}, false
 }
 
 // b64Values are the values of the standard base64 alphabet's characters.
@@ -273,18 +257,19 @@ var b64Values = func() (t [256]byte) {
 // same, and so is the count returned. dst holds DecodedLen(len(src)).
 func decodeB64(dst, src []byte) int {
 	n := 0
-	for ; len(src) >= 4 && n+3 <= len(dst); src = src[4:] {
-		v := uint32(b64Values[src[0]])<<18 | uint32(b64Values[src[1]])<<12 | uint32(b64Values[src[2]])<<6 | uint32(b64Values[src[3]])
-		dst[n], dst[n+1], dst[n+2] = byte(v>>16), byte(v>>8), byte(v)
+	for len(src) >= 4 && len(dst) >= 3 {
+		a, b, c, d := b64Values[src[0]], b64Values[src[1]], b64Values[src[2]], b64Values[src[3]]
+		dst[0], dst[1], dst[2] = a<<2|b>>4, b<<4|c>>2, c<<6|d
+		src, dst = src[4:], dst[3:]
 		n += 3
 	}
-	switch len(src) {
-	case 2:
-		dst[n] = b64Values[src[0]]<<2 | b64Values[src[1]]>>4
+	switch {
+	case len(src) == 2 && len(dst) >= 1:
+		dst[0] = b64Values[src[0]]<<2 | b64Values[src[1]]>>4
 		n++
-	case 3:
-		v := uint32(b64Values[src[0]])<<12 | uint32(b64Values[src[1]])<<6 | uint32(b64Values[src[2]])
-		dst[n], dst[n+1] = byte(v>>10), byte(v>>2)
+	case len(src) == 3 && len(dst) >= 2:
+		a, b, c := b64Values[src[0]], b64Values[src[1]], b64Values[src[2]]
+		dst[0], dst[1] = a<<2|b>>4, b<<4|c>>2
 		n += 2
 	}
 	return n
@@ -300,21 +285,15 @@ func decodeB64(dst, src []byte) int {
 func groupedHex(data []byte, keys *chunks) (Finding, bool) {
 	// Most text never holds 32 hex digits with only separators (and 0x or
 	// \x) between them: find such regions, runs of at least 32 hexish
-	// bytes, and read only those. A run that long holds one of every 32nd
-	// byte, so the search looks at one byte in 32 until one is hexish.
-	// Always data[i-1] is not hexish (or i is 0): no run starts before i.
-	for i := 0; i+32 <= len(data); {
-		if !hexish[data[i+31]] {
-			i += 32
-			continue
+	// bytes (nextRun, which reads a few bytes in 32 elsewhere), and read
+	// only those. Always data[i-1] is not hexish (or i is 0): no run
+	// starts before i.
+	for i := 0; ; {
+		from, ok := nextRun(data, i, &hexish, 32)
+		if !ok {
+			return Finding{}, false
 		}
-		from, end := i+31, i+32
-		for from > i && hexish[data[from-1]] {
-			from--
-		}
-		for end < len(data) && hexish[data[end]] {
-			end++
-		}
+		end := runEnd(data, from+32, &hexish)
 		count := 0
 		for _, c := range data[from:end] {
 			if isHex[c] {
@@ -329,7 +308,6 @@ func groupedHex(data []byte, keys *chunks) (Finding, bool) {
 		}
 		i = end + 1
 	}
-	return Finding{}, false
 }
 
 // hexish marks what groupedHex's regions may hold: hex digits, the

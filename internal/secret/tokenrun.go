@@ -30,26 +30,54 @@ func byteSet(chars string) (t [256]bool) {
 	return t
 }
 
-// hasRunOf reports whether s holds n bytes of set in a row. Such a run
-// holds a byte at a multiple of n (less one): only those bytes are read
-// until one is in the set.
+// hasRunOf reports whether s holds n bytes of set in a row (nextRun).
 func hasRunOf[T string | []byte](s T, set *[256]bool, n int) bool {
-	for p := n - 1; p < len(s); {
-		if !set[s[p]] {
-			p += n
+	_, ok := nextRun(s, 0, set, n)
+	return ok
+}
+
+// nextRun finds the first run of at least n bytes of set in s that starts
+// at i or later, given that s[i-1] is not in set (or i is 0); it returns
+// where the run starts (it ends at the first byte after start not in set)
+// and whether there is one.
+//
+// It reads s as Boyer-Moore-Horspool reads a text for a pattern: a run of
+// n that starts at i or later and no later than where the window of n at
+// i ends holds that last byte, so only that byte is read at first; when
+// it is in set, the bytes before it, down to one that is not, which no
+// run of n can then start at or before; the window moves on past that
+// byte. Text of short words separated by other bytes costs a few reads
+// per window.
+func nextRun[T string | []byte](s T, i int, set *[256]bool, n int) (start int, ok bool) {
+	known := -1 // s[i:known+1] are all in set
+	for {
+		q := i + n - 1
+		if uint(q) >= uint(len(s)) {
+			return 0, false
+		}
+		if !set[s[q]] {
+			i, known = q+1, -1
 			continue
 		}
-		start, end := p, p+1
-		for start > 0 && set[s[start-1]] {
-			start--
+		lo := max(i, known+1)
+		w := s[lo:q] // the bytes before q not yet known to be in set
+		k := len(w)
+		for k > 0 && set[w[k-1]] {
+			k--
 		}
-		for end < len(s) && set[s[end]] {
-			end++
+		if k == 0 {
+			return i, true // s[i:q+1] are all in set
 		}
-		if end-start >= n {
-			return true
-		}
-		p = end + n
+		// s[lo+k-1] is not in set, and every run of n starting at or
+		// before it would hold it.
+		i, known = lo+k, q
 	}
-	return false
+}
+
+// runEnd is where the run of set that holds s[i] ends.
+func runEnd[T string | []byte](s T, i int, set *[256]bool) int {
+	for i < len(s) && set[s[i]] {
+		i++
+	}
+	return i
 }
