@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,6 +90,22 @@ func FuzzHexRuns(f *testing.F) {
 		want, wok := hexRunsReference(data, from, to, nil, &d2)
 		if got != want || gok != wok {
 			t.Fatalf("hexRuns = %+v %v, reference %+v %v", got, gok, want, wok)
+		}
+	})
+}
+
+// FuzzUnescape: unescape, which reads numeric references by hand and
+// appends to a buffer it is given, decodes what unescapeReference (with
+// strconv.ParseUint) does, whatever the buffer held.
+func FuzzUnescape(f *testing.F) {
+	for _, s := range []string{"", "&", "&;", "&#;", "&#x;", "&#43;", "&#x2F;&#X2f;", "&#1114111;&#1114112;", "&#x10FFFF;&#x110000;", "&#4294967295;&#4294967296;",
+		"&#00000043;", "&#+43;", "&#-1;", "&#1_0;", "&#x_1;", "&amp;&lt;&gt;&quot;&apos;&nbsp;", "a&b;c&#", "&#xffffffff;", "&&#43;;", "x&#56;\xff&#x1F600;"} {
+		f.Add([]byte(s), []byte("prefix"))
+	}
+	f.Fuzz(func(t *testing.T, data, prefix []byte) {
+		want := append(slices.Clone(prefix), unescapeReference(data)...)
+		if got := unescape(slices.Clone(prefix), data); !bytes.Equal(got, want) {
+			t.Fatalf("unescape(%q) = %q, reference %q", data, got, want)
 		}
 	})
 }

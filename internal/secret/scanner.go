@@ -13,8 +13,8 @@ import (
 	"io"
 	"math/big"
 	"slices"
-	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -50,9 +50,9 @@ func (c *chunks) in(b []byte) bool {
 	if len(c.set) == 0 {
 		return false
 	}
-	for i := 0; i+chunkSize <= len(b); i += chunkSize {
-		if c.first[int(b[i])<<8|int(b[i+1])] {
-			if _, ok := c.set[[chunkSize]byte(b[i:])]; ok {
+	for ; len(b) >= chunkSize; b = b[chunkSize:] {
+		if c.first[uint16(b[0])<<8|uint16(b[1])] {
+			if _, ok := c.set[[chunkSize]byte(b)]; ok {
 				return true
 			}
 		}
@@ -190,7 +190,10 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	// written.
 	text := data
 	if bytes.IndexByte(data, '&') >= 0 {
-		text = unescape(data)
+		buf := unescaped.Get().(*[]byte)
+		defer unescaped.Put(buf)
+		*buf = unescape((*buf)[:0], data)
+		text = *buf
 		if f, ok := s.literal(data); ok {
 			return f, true
 		}
@@ -232,11 +235,16 @@ func (s *Scanner) HexShown(raw []byte) (Finding, bool) {
 	return Finding{}, false
 }
 
-// unescape decodes the character references HTML escapers write: numeric
-// ones (&#43; &#x2F;) and &amp; &lt; &gt; &quot; &apos;. Others stay as
-// they are.
-func unescape(data []byte) []byte {
-	out := make([]byte, 0, len(data))
+// unescaped holds buffers for unescape: what Scan decodes lives only
+// while it scans (a Finding holds no text), so one buffer serves file
+// after file.
+var unescaped = sync.Pool{New: func() any { return new([]byte) }}
+
+// unescape appends to out data with the character references HTML
+// escapers write decoded: numeric ones (&#43; &#x2F;) and &amp; &lt; &gt;
+// &quot; &apos;. Others stay as they are.
+func unescape(out, data []byte) []byte {
+	out = slices.Grow(out, len(data))
 	for {
 		i := bytes.IndexByte(data, '&')
 		if i < 0 {
@@ -250,34 +258,64 @@ func unescape(data []byte) []byte {
 			data = data[1:]
 			continue
 		}
-		ref := string(data[1:end])
+		ref := data[1:end]
 		switch {
-		case ref == "amp":
+		case string(ref) == "amp":
 			out = append(out, '&')
-		case ref == "lt":
+		case string(ref) == "lt":
 			out = append(out, '<')
-		case ref == "gt":
+		case string(ref) == "gt":
 			out = append(out, '>')
-		case ref == "quot":
+		case string(ref) == "quot":
 			out = append(out, '"')
-		case ref == "apos":
+		case string(ref) == "apos":
 			out = append(out, '\'')
 		case len(ref) > 1 && ref[0] == '#':
-			base, digits := 10, ref[1:]
-			if digits[0] == 'x' || digits[0] == 'X' {
-				base, digits = 16, digits[1:]
-			}
-			n, err := strconv.ParseUint(digits, base, 32)
-			if err != nil || n > utf8.MaxRune {
-				out = append(out, data[:end+1]...)
+			if r, ok := charRef(ref[1:]); ok {
+				out = utf8.AppendRune(out, r)
 			} else {
-				out = utf8.AppendRune(out, rune(n))
+				out = append(out, data[:end+1]...)
 			}
 		default:
 			out = append(out, data[:end+1]...)
 		}
 		data = data[end+1:]
 	}
+}
+
+// charRef reads the number of a numeric character reference (what
+// follows "&#": decimal digits, or x or X and hex digits), as
+// strconv.ParseUint(digits, 10 or 16, 32) would; ok is false when that
+// fails or the number is above utf8.MaxRune.
+func charRef(digits []byte) (r rune, ok bool) {
+	hex := digits[0] == 'x' || digits[0] == 'X'
+	if hex {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range digits {
+		var d int
+		switch {
+		case c >= '0' && c <= '9':
+			d = int(c - '0')
+		case hex && c|0x20 >= 'a' && c|0x20 <= 'f':
+			d = int(c|0x20-'a') + 10
+		default:
+			return 0, false
+		}
+		if hex {
+			n = n<<4 | d
+		} else {
+			n = n*10 + d
+		}
+		if n > utf8.MaxRune {
+			return 0, false // (also past ParseUint's 32 bits)
+		}
+	}
+	return rune(n), true
 }
 
 // view runs every text detector but AWS's over one view of a file; the
