@@ -13,18 +13,37 @@ import "bytes"
 // armour runs pemArmour where the text holds "-----BEGIN " and putty
 // where it may hold "PuTTY-User-Key-File-": when long is false, data holds
 // no run of twenty puttyBytes (mayHoldLong); when it is true, putty runs
-// where data holds such a run (InText), or always, as bytes.Index finds
-// the header at memory speed in long text (Scanner).
+// where data holds such a run (InText), or where it holds the header
+// (hasPuTTY, at memory speed in long text: Scanner).
 func armour(data []byte, long, scanner bool) (Finding, bool) {
 	if hasPEMBegin(data) {
 		if f, ok := pemArmour(data); ok {
 			return f, true
 		}
 	}
-	if scanner || long && hasRunOf(data, &puttyBytes, len(puttyHeader)) {
+	if scanner && hasPuTTY(data) || !scanner && long && hasRunOf(data, &puttyBytes, len(puttyHeader)) {
 		return putty(data)
 	}
 	return Finding{}, false
+}
+
+// hasPuTTY reports whether data holds puttyHeader: each Y, the rarest of
+// its bytes in text and markup, looked for at memory speed, and the bytes
+// around it compared.
+func hasPuTTY(data []byte) bool {
+	const y = 4 // puttyHeader[y] is 'Y'
+	for off := y; off < len(data); {
+		i := bytes.IndexByte(data[off:], 'Y')
+		if i < 0 {
+			return false
+		}
+		i += off
+		if i+len(puttyHeader)-y <= len(data) && string(data[i-y:i-y+len(puttyHeader)]) == puttyHeader {
+			return true
+		}
+		off = i + 1
+	}
+	return false
 }
 
 // pemBegin starts PEM armour (pemArmour).

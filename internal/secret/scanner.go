@@ -173,7 +173,14 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	// files, JSON that does not decode and JSON nested deeper than
 	// maxJSONDepth are text throughout.
 	textJWK := true
-	if strings.HasSuffix(name, ".json") && bytes.Contains(data, []byte("kty")) && shallowJSON(data) {
+	// Without "kty" in any letter case (most files), a JSON file is no
+	// JWK, and its text holds none either when it is the file itself,
+	// without references to decode (jwkText would look for kty again).
+	anyKty := !strings.HasSuffix(name, ".json") || containsKty(data)
+	if !anyKty && bytes.IndexByte(data, '&') < 0 {
+		textJWK = false
+	}
+	if anyKty && strings.HasSuffix(name, ".json") && bytes.Contains(data, []byte("kty")) && shallowJSON(data) {
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()
 		var v any
