@@ -30,10 +30,29 @@ func byteSet(chars string) (t [256]bool) {
 	return t
 }
 
-// hasRunOf reports whether s holds n bytes of set in a row (nextRun).
+// hasRunOf reports whether s holds n bytes of set in a row. Such a run
+// holds a byte at a multiple of n (less one): only those bytes are read
+// until one is in the set. (On short text, reading the whole run around
+// such a byte costs less than nextRun's bookkeeping.)
 func hasRunOf[T string | []byte](s T, set *[256]bool, n int) bool {
-	_, ok := nextRun(s, 0, set, n)
-	return ok
+	for p := n - 1; p < len(s); {
+		if !set[s[p]] {
+			p += n
+			continue
+		}
+		start, end := p, p+1
+		for start > 0 && set[s[start-1]] {
+			start--
+		}
+		for end < len(s) && set[s[end]] {
+			end++
+		}
+		if end-start >= n {
+			return true
+		}
+		p = end + n
+	}
+	return false
 }
 
 // nextRun finds the first run of at least n bytes of set in s that starts
@@ -48,7 +67,7 @@ func hasRunOf[T string | []byte](s T, set *[256]bool, n int) bool {
 // run of n can then start at or before; the window moves on past that
 // byte. Text of short words separated by other bytes costs a few reads
 // per window.
-func nextRun[T string | []byte](s T, i int, set *[256]bool, n int) (start int, ok bool) {
+func nextRun(s []byte, i int, set *[256]bool, n int) (start int, ok bool) {
 	known := -1 // s[i:known+1] are all in set
 	for {
 		q := i + n - 1
@@ -75,7 +94,7 @@ func nextRun[T string | []byte](s T, i int, set *[256]bool, n int) (start int, o
 }
 
 // runEnd is where the run of set that holds s[i] ends.
-func runEnd[T string | []byte](s T, i int, set *[256]bool) int {
+func runEnd(s []byte, i int, set *[256]bool) int {
 	for i < len(s) && set[s[i]] {
 		i++
 	}
