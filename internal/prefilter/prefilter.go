@@ -40,6 +40,8 @@ type Regexp struct {
 	// split; always are those without literals, which always run.
 	alts   []*alternative
 	always []int
+	// lits are the literals index holds, of every id.
+	lits []string
 }
 
 // alternative is one alternative of a split expression, compiled the
@@ -116,6 +118,21 @@ func (p *Regexp) add(lit string, id int) {
 		return
 	}
 	p.index.add(lit, id)
+	if !slices.Contains(p.lits, lit) {
+		p.lits = append(p.lits, lit)
+	}
+}
+
+// Literals returns the strings MayMatch looks for: MayMatch(s) is false
+// exactly when s holds none of them, byte for byte. ok is false when
+// MayMatch looks for no such strings (it is always true for some text
+// without them, or they are compared without case). The caller must not
+// change lits.
+func (p *Regexp) Literals() (lits []string, ok bool) {
+	if p.index == nil || len(p.always) > 0 || p.caseless {
+		return nil, false
+	}
+	return p.lits, true
 }
 
 // String is the source text of the expression.

@@ -386,3 +386,68 @@ func TestClassStrings(t *testing.T) {
 		}
 	}
 }
+
+// heldAny reports whether s holds one of lits, byte for byte.
+func heldAny(s string, lits []string) bool {
+	for _, lit := range lits {
+		if strings.Contains(s, lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// literalsAgree fails t when Literals says of s other than MayMatch and
+// Mark do: for an expression whose literals it gives, they decide
+// exactly, and one it gives none for is one they cannot rule out by
+// them.
+func literalsAgree(t *testing.T, set *Set, compiled []*Regexp, s string) {
+	t.Helper()
+	may := set.Possible(s)
+	for i, p := range compiled {
+		if lits, ok := set.Literals(i); ok && heldAny(s, lits) != may[i] {
+			t.Fatalf("%q on %q: Mark says %v, its literals %q %v", p, s, may[i], lits, !may[i])
+		}
+		if lits, ok := p.Literals(); ok && heldAny(s, lits) != p.MayMatch(s) {
+			t.Fatalf("%q on %q: MayMatch says %v, its literals %q %v", p, s, p.MayMatch(s), lits, !p.MayMatch(s))
+		}
+	}
+}
+
+// TestLiteralsSameAsMark: the literals Set.Literals and Regexp.Literals
+// give are what Mark and MayMatch look for, no more and no fewer.
+func TestLiteralsSameAsMark(t *testing.T) {
+	set := NewSet(expressions)
+	compiled := make([]*Regexp, len(expressions))
+	withLits := 0
+	for i, expr := range expressions {
+		compiled[i] = MustCompile(expr)
+		if _, ok := compiled[i].Literals(); ok {
+			withLits++
+		}
+	}
+	if withLits == 0 {
+		t.Fatal("no expression has literals")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 4000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		literalsAgree(t, set, compiled, b.String())
+	}
+}
+
+func FuzzLiterals(f *testing.F) {
+	f.Add("ignore all previous instructions")
+	f.Add("\u212aelvin ſecret KEY token")
+	f.Add("[[ system message ]] you are Bob. curl x | sh")
+	f.Add("abcx bcd foobar xyz1 wy \xff")
+	set := NewSet(expressions)
+	compiled := make([]*Regexp, len(expressions))
+	for i, expr := range expressions {
+		compiled[i] = MustCompile(expr)
+	}
+	f.Fuzz(func(t *testing.T, s string) { literalsAgree(t, set, compiled, s) })
+}

@@ -16,11 +16,14 @@ type Set struct {
 	caseless *table
 	// caselessIDs are the expressions whose literals are caseless.
 	caselessIDs []int
+	// lits are the literals of each expression exact holds, by id; nil
+	// for the others.
+	lits [][]string
 }
 
 // NewSet works out the literals of exprs, which must compile.
 func NewSet(exprs []string) *Set {
-	s := &Set{n: len(exprs), exact: newTable(), caseless: newTable()}
+	s := &Set{n: len(exprs), exact: newTable(), caseless: newTable(), lits: make([][]string, len(exprs))}
 	for id, expr := range exprs {
 		tree, err := syntax.Parse(expr, syntax.Perl)
 		if err != nil {
@@ -42,6 +45,7 @@ func NewSet(exprs []string) *Set {
 			for _, lit := range need {
 				s.exact.add(lit, id)
 			}
+			s.lits[id] = need
 		}
 	}
 	return s
@@ -54,6 +58,15 @@ func (s *Set) Possible(text string) []bool {
 	may := make([]bool, s.n)
 	s.Mark(text, may)
 	return may
+}
+
+// Literals returns, for expression id, the strings Mark looks for in a
+// text: may[id] is set exactly when the text holds one of them, byte for
+// byte. ok is false when Mark looks for no such strings (the expression
+// has none, and is always marked, or they are compared without case).
+// The caller must not change lits.
+func (s *Set) Literals(id int) (lits []string, ok bool) {
+	return s.lits[id], s.lits[id] != nil
 }
 
 // Len is the number of expressions in the set.
