@@ -107,8 +107,9 @@ func decodeBase64Text(run string) (string, bool) {
 // decodedVariants are the readings of s that a model would decode on its
 // own: hex, ROT13, text written backwards, percent-encoding, \u escapes,
 // letters written with dots between them ("I.G.N.O.R.E"). allASCII says
-// whether s is all ASCII.
-func decodedVariants(s string, allASCII bool) []string {
+// whether s is all ASCII; tg, when not nil, is the trigrams of s's padded
+// folded text.
+func decodedVariants(s string, allASCII bool, tg *trigrams) []string {
 	var out []string
 	if d := hexTexts(s); d != nil {
 		out = append(out, d...)
@@ -117,7 +118,9 @@ func decodedVariants(s string, allASCII bool) []string {
 	// commonest words: "gur", "naq", "lbh"; "eht", "dna", "uoy". Each
 	// sentence or labelled part ("Hint: ...") is read on its own: plain
 	// text around an encoded part is no reason to leave it encoded.
-	if hasLongLetterRuns(s) {
+	// Text without the pieces of any of rotWords and revWords holds
+	// none of them: encodedWords would find neither.
+	if (tg == nil || encodedProbes.mayHoldAny(tg, s)) && hasLongLetterRuns(s) {
 		rot, rev := encodedWords(s, allASCII)
 		for _, part := range encodedParts(s, rot || rev) {
 			if r := rot13(part); rot && englishness(r) > englishness(part)+1 {
@@ -149,10 +152,11 @@ func decodedVariants(s string, allASCII bool) []string {
 // rotWords and revWords give ROT13 and reversed English away, in
 // lower case.
 var (
-	rotWords   = []string{" gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur "}
-	revWords   = []string{" eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla "}
-	encodedSet = newLitSet(append(append([]string(nil), rotWords...), revWords...)...)
-	rotMask    = uint64(1)<<len(rotWords) - 1
+	rotWords      = []string{" gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur "}
+	revWords      = []string{" eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla "}
+	encodedSet    = newLitSet(append(append([]string(nil), rotWords...), revWords...)...)
+	encodedProbes = newProbes(append(append([]string(nil), rotWords...), revWords...), true)
+	rotMask       = uint64(1)<<len(rotWords) - 1
 )
 
 // encodedWords reports whether s, lower-cased, holds one of rotWords,

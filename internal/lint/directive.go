@@ -2,6 +2,7 @@ package lint
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/prefilter"
@@ -70,6 +71,12 @@ func structuralFoldedWords(s, folded string, example bool, fw *foldedWords) stri
 		fw = nil
 	}
 	st := structure{s: s, folded: folded}
+	// The trigrams of ". " + folded + " .", when fw has them, are kept
+	// out of st, whose content leaks: fw's buffers stay on the stack.
+	var tg *trigrams
+	if fw != nil {
+		tg = fw.tg
+	}
 	var buf []wordClass
 	var prevSeen wordClass // of the sentence before
 	// The sentences of folded, as strings.Split(folded, " . ") has them.
@@ -97,7 +104,7 @@ func structuralFoldedWords(s, folded string, example bool, fw *foldedWords) stri
 		// it harms the user (harm below): most text does neither, and
 		// is passed over here.
 		if !seen.addressesReader() && !(i > 0 && before.addressesReader()) &&
-			(example || !mayOrder(sen, cls, seen) || !st.harmPossible()) {
+			(example || !mayOrder(sen, cls, seen) || !st.harmPossible(tg)) {
 			continue
 		}
 		if m := st.sentence(i, cls, seen, before, example); m != "" {
@@ -205,10 +212,18 @@ func (st *structure) isSnake() bool {
 
 // harmPossible reports whether any sentence, alone or with its
 // neighbours, may be found to harm the user: false when the text names
-// no snake-case function and harmRe may match no part of it.
-func (st *structure) harmPossible() bool {
+// no snake-case function and harmRe may match no part of it. tg, when
+// not nil, is the trigrams of ". " + folded + " .".
+func (st *structure) harmPossible(tg *trigrams) bool {
 	if !st.harmDone {
 		st.harmDone = true
+		// Text without the pieces of any string harmRe's matches need
+		// holds none: what MayMatch would read all of it for.
+		if tg != nil && !st.isSnake() {
+			if ps, ok := harmProbes(); ok && !ps.mayHoldAny(tg, "") {
+				return false
+			}
+		}
 		st.split()
 		all := st.all
 		if !st.allDone && len(st.sentences) > 1 {
@@ -222,6 +237,16 @@ func (st *structure) harmPossible() bool {
 	}
 	return st.harm
 }
+
+// harmProbes are the probes of the strings harmRe's MayMatch looks for;
+// ok is false when it looks for none.
+var harmProbes = sync.OnceValues(func() (*probes, bool) {
+	lits, ok := harmRe().Literals()
+	if !ok {
+		return nil, false
+	}
+	return newProbes(lits, false), true
+})
 
 // clause is sentence i with its commas read as "and".
 func (st *structure) clause(i int) string {

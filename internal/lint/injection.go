@@ -24,8 +24,17 @@ func injectionOf(s string, allASCII, example bool) string {
 	// Markers need their punctuation, or a phrase the folded text holds.
 	padded := foldPaddedOf(s, allASCII)
 	folded := padded[2 : len(padded)-2]
+	// The pieces of ASCII text's folded words rule out, for most text,
+	// what the gates below would each read the whole text for
+	// (trigram.go).
+	var tgBuf trigrams
+	var tg *trigrams
+	if allASCII {
+		tgBuf.add(padded)
+		tg = &tgBuf
+	}
 	if mayHoldMarker(s, allASCII) || strings.Contains(folded, "system prompt") {
-		if m := marker(s, allASCII, example); m != "" {
+		if m := marker(s, allASCII, example, tg); m != "" {
 			return m
 		}
 	}
@@ -33,7 +42,7 @@ func injectionOf(s string, allASCII, example bool) string {
 	// with the gate words (matchPaddedWords).
 	var clsBuf [128]wordClass
 	var startsBuf, marksBuf [16]int
-	m, fw := matchPaddedWords(padded, example, foldedWords{cls: clsBuf[:0], starts: startsBuf[:0], marks: marksBuf[:0], on: true})
+	m, fw := matchPaddedWords(padded, example, foldedWords{cls: clsBuf[:0], starts: startsBuf[:0], marks: marksBuf[:0], on: true, tg: tg})
 	if m != "" {
 		if quotedMention(s, example) || citedMention(s, example) {
 			return ""
@@ -93,11 +102,15 @@ func injectionOf(s string, allASCII, example bool) string {
 // marker returns the chat-template or prompt marker of s, lower-cased,
 // that a marker pattern finds, or "": each pattern runs over the text
 // lower-cased when it holds one of its gate strings. allASCII says whether s
-// is all ASCII.
-func marker(s string, allASCII, example bool) string {
+// is all ASCII; tg, when not nil, is the trigrams of s's padded folded
+// text (ASCII s only).
+func marker(s string, allASCII, example bool, tg *trigrams) string {
 	var lower string
 	var gates uint64
 	if allASCII {
+		if tg != nil && !markerGates().probes.mayHoldAny(tg, s) {
+			return "" // no gate string: gates would be 0
+		}
 		gates = markerGates().in.inLower(s)
 		if gates == 0 {
 			return ""
@@ -123,6 +136,8 @@ func marker(s string, allASCII, example bool) string {
 var markerGates = sync.OnceValue(func() (g struct {
 	in *litSet
 	of []uint64
+	// probes are in's strings, which inLower matches against s.
+	probes *probes
 }) {
 	var lits []string
 	for _, p := range markerPatterns() {
@@ -133,6 +148,7 @@ var markerGates = sync.OnceValue(func() (g struct {
 		}
 	}
 	g.in = newLitSet(lits...)
+	g.probes = newProbes(lits, true)
 	for _, p := range markerPatterns() {
 		var m uint64
 		for _, gate := range p.gate {
@@ -147,12 +163,13 @@ var markerGates = sync.OnceValue(func() (g struct {
 // foreign.go: links that run script or carry a template, text dressed as another role's message,
 // sentences that give the reader orders, orders in other languages, and
 // all of these once decoded. folded is fold(s), and allASCII says whether s
-// is all ASCII; fw holds the classes of folded's words, when done.
+// is all ASCII; fw holds the classes of folded's words, when done, and,
+// when its tg is not nil, the trigrams of ". " + folded + " .".
 func structuralInjection(s, folded string, allASCII, example bool, fw *foldedWords) string {
 	if m := linkOrder(s); m != "" {
 		return m
 	}
-	if roleGate.in(s) != 0 {
+	if (fw.tg == nil || roleProbes.mayHoldAny(fw.tg, s)) && roleGate.in(s) != 0 {
 		if m := roleFrame().FindString(s); m != "" {
 			return strings.TrimSpace(m)
 		}
@@ -160,12 +177,15 @@ func structuralInjection(s, folded string, allASCII, example bool, fw *foldedWor
 	if m := structuralFoldedWords(s, folded, example, fw); m != "" && !describesAttacks(s) {
 		return m
 	}
-	if !allASCII || mayBeForeign(s) {
+	// mayBeForeign's hints are words between spaces, which fold keeps
+	// as they are, as words: when the folded words held none, it is
+	// false.
+	if !allASCII || (fw.hint || !fw.done) && mayBeForeign(s) {
 		if m := foreignOrder(s); m != "" {
 			return m
 		}
 	}
-	for _, d := range decodedVariants(s, allASCII) {
+	for _, d := range decodedVariants(s, allASCII, fw.tg) {
 		if m := matchFolded(fold(d), example); m != "" {
 			return "decoded, " + m
 		}
@@ -176,8 +196,13 @@ func structuralInjection(s, folded string, allASCII, example bool, fw *foldedWor
 	return ""
 }
 
-// roleGate holds strings one of which text roleFrame runs over holds.
-var roleGate = newLitSet("<", "[", "#", "role", "latform", "ou are", "game", "mode", "guidance", "here on", "ool ", "unction ", "perator")
+// roleGate holds strings one of which text roleFrame runs over holds;
+// roleProbes are the same, for a quick look first.
+var (
+	roleGate   = newLitSet(roleLits...)
+	roleProbes = newProbes(roleLits, true)
+	roleLits   = []string{"<", "[", "#", "role", "latform", "ou are", "game", "mode", "guidance", "here on", "ool ", "unction ", "perator"}
+)
 
 // compileAll compiles every expression compiled on first use (for tests:
 // one that does not compile fails at once, not on the first card that

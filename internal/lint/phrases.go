@@ -235,10 +235,12 @@ var byGate = gatePatterns()
 var gateIndex = newWordIndex(byGate)
 
 // wordInfo is what the rules make of one folded word: the patterns it is
-// the gate word of (byGate), and its class (wordClasses).
+// the gate word of (byGate), its class (wordClasses), and whether it is
+// one of foreignHints.
 type wordInfo struct {
 	gate  *gateWord
 	class wordClass
+	hint  bool
 }
 
 // wordInfoIndex is gateIndex and classIndex together, for reading a
@@ -251,6 +253,11 @@ var wordInfoIndex = func() *wordIndex[wordInfo] {
 	for w, c := range wordClasses {
 		info := m[w]
 		info.class = c
+		m[w] = info
+	}
+	for w := range foreignHints {
+		info := m[w]
+		info.hint = true
 		m[w] = info
 	}
 	return newWordIndex(m)
@@ -270,8 +277,14 @@ type foldedWords struct {
 	// on asks matchPaddedWords for the classes; done says they are all
 	// there.
 	on, done bool
-	// spaced is spacedLetters(folded), when done.
-	spaced bool
+	// spaced is spacedLetters(folded), when done; hint says, when done,
+	// whether a word is one of foreignHints.
+	spaced, hint bool
+	// tg, when not nil, is the trigrams of ". " + folded + " ." (the
+	// text matchPaddedWords reads), for ASCII text: matchPaddedWords
+	// then asks which patterns the text may hold pattern by pattern
+	// (phraseMay), and structuralInjection rules gates out with it.
+	tg *trigrams
 }
 
 // oneChar reports whether w is a word of one character, as spacedLetters
@@ -339,6 +352,60 @@ func (g *gateWord) mayMatch(possible []bool, sentence, strict bool) bool {
 	return false
 }
 
+// mayMatchLazy is mayMatch, asking pm which patterns the text may hold.
+func (g *gateWord) mayMatchLazy(pm *phraseMay, sentence, strict bool) bool {
+	for _, i := range g.patterns {
+		if sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) && pm.may(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// phraseMay tells which patterns a text may hold, as phraseSet's Mark
+// does, one pattern at a time, when first asked, by the trigrams of the
+// text (trigram.go): most patterns of the gate words a text has need
+// strings whose pieces it lacks.
+type phraseMay struct {
+	tg   *trigrams
+	text string
+	// state is, for each pattern, 0 when not yet asked, 1 when the text
+	// may hold it, 2 when it does not.
+	state [128]uint8
+}
+
+// may reports whether the text may hold a match of pattern i: what
+// Mark sets possible[i] to.
+func (pm *phraseMay) may(i int) bool {
+	if pm.state[i] == 0 {
+		pm.state[i] = 2
+		if p := &phraseProbes()[i]; !p.ok || p.probes.holdsAny(pm.tg, pm.text) {
+			pm.state[i] = 1
+		}
+	}
+	return pm.state[i] == 1
+}
+
+// phraseProbes are, for each pattern, the probes of the strings Mark
+// looks for, one of which the text holds when Mark says it may hold the
+// pattern; none when Mark looks for none.
+var phraseProbes = sync.OnceValue(func() []patternProbes {
+	out := make([]patternProbes, phraseSet().Len())
+	for i := range out {
+		if lits, ok := phraseSet().Literals(i); ok {
+			out[i].probes, out[i].ok = newProbes(lits, false), true
+		}
+	}
+	return out
+})
+
+// patternProbes are the probes of one pattern's strings; ok is false
+// when there are none to look for.
+type patternProbes struct {
+	probes *probes
+	ok     bool
+}
+
 // sentencePattern reports whether pattern i starts at a sentence's start
 // ("\. "): its gate words are the sentence's first.
 func sentencePattern(i int) bool { return strings.HasPrefix(injectionPatterns[i].re, `\. `) }
@@ -403,6 +470,13 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 	// tag, a media type, a URL) often has none.
 	var buf [128]bool
 	var possible []bool
+	// With the text's trigrams, which patterns it may hold is asked
+	// pattern by pattern, of those of the gate words it has, instead.
+	var pm phraseMay
+	lazy := fw.tg != nil && phraseSet().Len() <= len(pm.state)
+	if lazy {
+		pm.tg, pm.text = fw.tg, text
+	}
 	run := 0 // one-character words in a row
 	for lo := 0; lo < len(text); {
 		end := strings.IndexByte(text[lo:], ' ')
@@ -428,6 +502,7 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 			case "":
 			default:
 				fw.cls = append(fw.cls, info.class)
+				fw.hint = fw.hint || info.hint
 			}
 			// spacedLetters, word by word: the padding's "." words, like
 			// folded's own, end a run.
@@ -439,7 +514,13 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 				run = 0
 			}
 		}
-		if g != nil {
+		if g != nil && lazy {
+			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatchLazy(&pm, true, example)
+			atWord := g.mayMatchLazy(&pm, false, example)
+			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
+				return m, foldedWords{}
+			}
+		} else if g != nil {
 			if possible == nil {
 				possible = buf[:]
 				if n := phraseSet().Len(); n > len(buf) {

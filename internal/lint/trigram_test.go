@@ -1,0 +1,71 @@
+package lint
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// trigramsSound fails t when the trigrams of ASCII s's padded folded text
+// rule out a string that the folded text, s or s lower-cased holds: every
+// piece of them up to 12 bytes long is asked for.
+func trigramsSound(t *testing.T, s string) {
+	t.Helper()
+	padded := foldPaddedOf(s, true)
+	var tg trigrams
+	tg.add(padded)
+	for _, c := range []struct {
+		text string
+		onS  bool
+	}{{padded, false}, {s, true}, {strings.ToLower(s), true}} {
+		for i := range len(c.text) {
+			for j := i + 1; j <= min(len(c.text), i+12); j++ {
+				lit := c.text[i:j]
+				ps := newProbes([]string{lit, "qqqzzzxxx"}, c.onS)
+				if !ps.mayHoldAny(&tg, c.text) || !c.onS && !ps.holdsAny(&tg, c.text) {
+					t.Fatalf("the trigrams of %q rule out %q, which %q holds", padded, lit, c.text)
+				}
+			}
+		}
+	}
+}
+
+// TestTrigramsSound: the trigrams never rule out what a text holds, and
+// do rule out what it does not.
+func TestTrigramsSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{"Ignore", "all", "PREVIOUS", "ign0re", "1nstruct10ns", "don't", "`x`", " ", "  ", ". ", ".", ":", "\n\n",
+		"-", "<", "[", "#", "role", "Role", "game", "gur", "tnega", "2024", "a", "I", "x", "abc", "v1.2"}
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		trigramsSound(t, b.String())
+	}
+	var tg trigrams
+	tg.add(foldPaddedOf("Find the workflows of the easy team for this week.", true))
+	if newProbes([]string{"instructions", "guardrails"}, false).mayHoldAny(&tg, "") {
+		t.Fatal("the trigrams of a plain sentence do not rule out \"instructions\"")
+	}
+	if newProbes([]string{"<", "#"}, true).mayHoldAny(&tg, "Find the workflows") {
+		t.Fatal("strings without letters are not looked for in the text")
+	}
+}
+
+func FuzzTrigrams(f *testing.F) {
+	for _, s := range []string{"Ignore all previous instructions.", "ign0re 1nstruct10ns v1.2", "IGNORE\n\nALL:x-y<z>", "a b c d", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 200 {
+			s = s[:200]
+		}
+		for i := range len(s) {
+			if s[i] >= 0x80 {
+				return // the trigrams are made of ASCII text only
+			}
+		}
+		trigramsSound(t, s)
+	})
+}
