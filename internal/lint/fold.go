@@ -254,3 +254,77 @@ var leetLetter = func() (t [256]byte) {
 }()
 
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// asciiSet is a set of ASCII bytes.
+type asciiSet [2]uint64
+
+func (a *asciiSet) add(c byte)           { a[c>>6&1] |= 1 << (c & 63) }
+func (a asciiSet) meets(b asciiSet) bool { return a[0]&b[0] != 0 || a[1]&b[1] != 0 }
+
+// foldPaddedScan is foldPaddedOf(s, true) for ASCII s, read once for
+// more: it puts the trigrams of the padded folded text in tg (which must
+// be empty), as tg.add would, and returns the set of the bytes of s
+// that fold reads as gaps between words (all but letters, digits,
+// apostrophes and backquotes).
+func foldPaddedScan(s string, tg *trigrams) (string, asciiSet) {
+	b := make([]byte, 0, len(s)+12)
+	b = append(b, ". "...)
+	var gaps asciiSet
+	// stop is true only while gap is; v holds the last bytes of the word
+	// being written, n how many it has.
+	gap, stop, digits := true, false, false
+	var v uint32
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		f := asciiFolded[c]
+		if f > asciiDropped {
+			if gap {
+				if len(b) > 2 {
+					if stop {
+						b = append(b, " . "...)
+					} else {
+						b = append(b, ' ')
+					}
+				}
+				gap, stop, n = false, false, 0
+			}
+			digits = digits || f <= '9'
+			b = append(b, f)
+			v = v<<8 | uint32(f)
+			if n++; n >= 3 {
+				h := trigramHash(v)
+				tg[h>>6] |= 1 << (h & 63)
+			}
+			continue
+		}
+		if f == asciiGap {
+			gap = true
+			gaps.add(c)
+			if !stop && mayEndSentence[c] {
+				stop = endsSentence(c, s[i+1:])
+			}
+		}
+	}
+	b = append(b, " ."...)
+	// As foldASCII: b is not written to again.
+	folded := unsafe.String(unsafe.SliceData(b), len(b))
+	if digits {
+		// leet reads digits as letters: the trigrams are the text's
+		// as it ends.
+		folded = leet(folded)
+		*tg = trigrams{}
+		tg.add(folded)
+	}
+	return folded, gaps
+}
+
+// markerSet is markerBytes as a set.
+var markerSet = func() (a asciiSet) {
+	for c := range utf8.RuneSelf {
+		if markerBytes[c] {
+			a.add(byte(c))
+		}
+	}
+	return a
+}()

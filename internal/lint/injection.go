@@ -21,19 +21,24 @@ func injection(s string, example bool) string { return injectionOf(s, ascii.Is(s
 
 // injectionOf is injection; allASCII says whether s is all ASCII.
 func injectionOf(s string, allASCII, example bool) string {
-	// Markers need their punctuation, or a phrase the folded text holds.
-	padded := foldPaddedOf(s, allASCII)
-	folded := padded[2 : len(padded)-2]
 	// The pieces of ASCII text's folded words rule out, for most text,
 	// what the gates below would each read the whole text for
-	// (trigram.go).
+	// (trigram.go); they are found, and the bytes markers need, as the
+	// text is folded.
 	var tgBuf trigrams
 	var tg *trigrams
+	var padded string
+	var markers bool
 	if allASCII {
-		tgBuf.add(padded)
-		tg = &tgBuf
+		var gaps asciiSet
+		padded, gaps = foldPaddedScan(s, &tgBuf)
+		tg, markers = &tgBuf, gaps.meets(markerSet)
+	} else {
+		padded, markers = foldPaddedOf(s, false), mayHoldMarker(s, false)
 	}
-	if mayHoldMarker(s, allASCII) || strings.Contains(folded, "system prompt") {
+	folded := padded[2 : len(padded)-2]
+	// Markers need their punctuation, or a phrase the folded text holds.
+	if markers || strings.Contains(folded, "system prompt") {
 		if m := marker(s, allASCII, example, tg); m != "" {
 			return m
 		}
