@@ -156,6 +156,9 @@ func (l *linter) credential(path, key, s string, allASCII bool) {
 func proseCredential(s string, allASCII bool) string {
 	s = proseView(s, allASCII)
 	for i := 0; i < len(s); i++ {
+		if !proseCredentialByte[s[i]] {
+			continue // a byte no case below starts at
+		}
 		switch c := s[i] | 0x20; {
 		case c == 'b' || c == 't':
 			if scheme, ok := wordAt(s, i); ok && (len(scheme) == 5 || len(scheme) == 6) {
@@ -204,6 +207,16 @@ func proseCredential(s string, allASCII bool) string {
 	}
 	return ""
 }
+
+// proseCredentialByte holds the bytes proseCredential reads on from:
+// the first letter of a scheme (b, t), an option's "-", a separator (":",
+// "=") and the "i" of "is".
+var proseCredentialByte = func() (t [256]bool) {
+	for _, c := range []byte("bBtT-:=i") {
+		t[c] = true
+	}
+	return t
+}()
 
 // lowerScheme is strings.ToLower(w) for an ASCII word w of five or six
 // bytes when it is one of the authentication schemes proseCredential
