@@ -265,8 +265,10 @@ func (a asciiSet) meets(b asciiSet) bool { return a[0]&b[0] != 0 || a[1]&b[1] !=
 // more: it puts the trigrams of the padded folded text in tg (which must
 // be empty), as tg.add would, and returns the set of the bytes of s
 // that fold reads as gaps between words (all but letters, digits,
-// apostrophes and backquotes).
-func foldPaddedScan(s string, tg *trigrams) (string, asciiSet) {
+// apostrophes and backquotes), and how many of the words of s between
+// spaces (strings.Split(s, " ")) are one byte other than ".": four in a
+// row are what spacedLettersHalved looks for.
+func foldPaddedScan(s string, tg *trigrams) (string, asciiSet, int) {
 	b := make([]byte, 0, len(s)+12)
 	b = append(b, ". "...)
 	var gaps asciiSet
@@ -275,6 +277,7 @@ func foldPaddedScan(s string, tg *trigrams) (string, asciiSet) {
 	gap, stop, digits := true, false, false
 	var v uint32
 	n := 0
+	ones, space := 0, -1 // the last space
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		f := asciiFolded[c]
@@ -301,10 +304,19 @@ func foldPaddedScan(s string, tg *trigrams) (string, asciiSet) {
 		if f == asciiGap {
 			gap = true
 			gaps.add(c)
+			if c == ' ' {
+				if i-space == 2 && s[i-1] != '.' {
+					ones++
+				}
+				space = i
+			}
 			if !stop && mayEndSentence[c] {
 				stop = endsSentence(c, s[i+1:])
 			}
 		}
+	}
+	if len(s)-space == 2 && s[len(s)-1] != '.' {
+		ones++
 	}
 	b = append(b, " ."...)
 	// As foldASCII: b is not written to again.
@@ -316,7 +328,7 @@ func foldPaddedScan(s string, tg *trigrams) (string, asciiSet) {
 		*tg = trigrams{}
 		tg.add(folded)
 	}
-	return folded, gaps
+	return folded, gaps, ones
 }
 
 // markerSet is markerBytes as a set.

@@ -29,9 +29,10 @@ func injectionOf(s string, allASCII, example bool) string {
 	var tg *trigrams
 	var padded string
 	var markers bool
+	ones := 4 // one-byte words of s between spaces, when ASCII: 4, any number
 	if allASCII {
 		var gaps asciiSet
-		padded, gaps = foldPaddedScan(s, &tgBuf)
+		padded, gaps, ones = foldPaddedScan(s, &tgBuf)
 		tg, markers = &tgBuf, gaps.meets(markerSet)
 	} else {
 		padded, markers = foldPaddedOf(s, false), mayHoldMarker(s, false)
@@ -73,7 +74,11 @@ func injectionOf(s string, allASCII, example bool) string {
 		var ok bool
 		switch i {
 		case 0:
-			v, ok = despaced(s)
+			// Four one-character words in a row (spacedLettersHalved)
+			// are four words of one byte, in ASCII text.
+			if ones >= 4 {
+				v, ok = despaced(s)
+			}
 		case 1:
 			v, ok = unhyphenated(s, allASCII)
 		default:

@@ -35,8 +35,17 @@ func trigramsSound(t *testing.T, s string) {
 func scanSame(t *testing.T, s string) {
 	t.Helper()
 	var got, want trigrams
-	padded, gaps := foldPaddedScan(s, &got)
+	padded, gaps, ones := foldPaddedScan(s, &got)
 	want.add(foldASCII(s, true))
+	wantOnes := 0
+	for _, w := range strings.Split(s, " ") {
+		if len(w) == 1 && w != "." {
+			wantOnes++
+		}
+	}
+	if ones != wantOnes {
+		t.Fatalf("foldPaddedScan(%q) counts %d one-byte words, want %d", s, ones, wantOnes)
+	}
 	if padded != foldASCII(s, true) || got != want || gaps.meets(markerSet) != mayHoldMarker(s, true) {
 		t.Fatalf("foldPaddedScan(%q) = %q, markers %v; foldASCII %q, mayHoldMarker %v, trigrams the same: %v",
 			s, padded, gaps.meets(markerSet), foldASCII(s, true), mayHoldMarker(s, true), got == want)
