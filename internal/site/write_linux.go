@@ -12,9 +12,9 @@ import (
 // file it wrote, taken from the open file (fstat) rather than by looking
 // its path up again once it is closed; closing a file changes none of what
 // fileStat holds. It makes the system calls itself, as package os would
-// (the same flags, the same errors), without an os.File: that would add
-// the runtime's poller's work, a finalizer and an os.FileInfo to every
-// file a build writes.
+// (the same flags, the same errors, one write(2) even of no bytes),
+// without an os.File: that would add an fcntl(2), a finalizer and an
+// os.FileInfo to every file a build writes.
 func writeStat(path string, data []byte) (fileStat, error) {
 	var fd int
 	for {
@@ -58,6 +58,14 @@ func writeStat(path string, data []byte) (fileStat, error) {
 // written.
 func writeAll(fd int, data []byte) error {
 	const maxRW = 1 << 30
+	if len(data) == 0 {
+		// os.File.Write makes the call even so: a file may refuse it.
+		for {
+			if _, err := syscall.Write(fd, data); err != syscall.EINTR {
+				return err
+			}
+		}
+	}
 	for len(data) > 0 {
 		n, err := syscall.Write(fd, data[:min(len(data), maxRW)])
 		switch {
