@@ -9,8 +9,9 @@ import "unicode/utf8"
 // holds what Decode might refuse or read otherwise (an extension's params,
 // which may hold numbers and nest deep; signatures; a string that is not
 // valid UTF-8, which encoding/json changes; map keys that differ only in
-// letter case; a v0.3 security scheme that Compact refuses). The caller
-// then decodes the text, and gets Decode's answer, error and all.
+// letter case, or a map of more names than keysOK compares; a v0.3
+// security scheme that Compact refuses). The caller then decodes the
+// text, and gets Decode's answer, error and all.
 func DecodedOf(v any) (doc map[string]any, ok bool) {
 	t := treeBuilder{ok: true}
 	switch c := v.(type) {
@@ -57,8 +58,9 @@ func (t *treeBuilder) strings(list []string) any {
 	return out
 }
 
-// keys checks a map's names: valid UTF-8, and no two that fold alike,
-// which Decode refuses.
+// keysOK checks a map's names: valid UTF-8, and no two that fold alike,
+// which Decode refuses; more than linearNames of them are not checked
+// here (t.ok turns false, and the caller decodes the text).
 func keysOK[V any](t *treeBuilder, m map[string]V) {
 	if len(m) > linearNames {
 		t.ok = false
