@@ -11,10 +11,13 @@ import (
 	"unicode/utf8"
 )
 
-// This file keeps InText and Scanner.Scan as they were before the
+// This file keeps InText and Scanner.Scan as they ran before the
 // detectors were gated on what they need (gate.go): every detector run
 // on every text, in the same order. gate_test.go holds the gated ones to
-// these.
+// these. The run finders and decoders they call (encodedRuns, groupedHex,
+// hexRuns, decodeText, decodeB64) are today's: each has its own
+// reference and fuzz target (FuzzEncodedRuns, FuzzGroupedHex, FuzzHexRuns,
+// FuzzUnescape, FuzzDecodeB64).
 
 // inTextReference is inText running every detector.
 func inTextReference(data []byte, depth int) (Finding, bool) {

@@ -198,7 +198,11 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	text := data
 	if bytes.IndexByte(data, '&') >= 0 {
 		buf := unescaped.Get().(*[]byte)
-		defer unescaped.Put(buf)
+		defer func() {
+			if cap(*buf) <= 1<<20 { // not a huge file's
+				unescaped.Put(buf)
+			}
+		}()
 		*buf = unescape((*buf)[:0], data)
 		text = *buf
 		if f, ok := s.literal(data); ok {
