@@ -29,7 +29,9 @@ func injectionOf(s string, allASCII, example bool) string {
 	var tg *trigrams
 	var padded string
 	var markers bool
-	ones := 4 // one-byte words of s between spaces, when ASCII: 4, any number
+	// ones is how many one-byte words s has between spaces, counted for
+	// ASCII text; for other text 4, so that despaced always runs.
+	ones := 4
 	if allASCII {
 		var gaps asciiSet
 		padded, gaps, ones = foldPaddedScan(s, &tgBuf)

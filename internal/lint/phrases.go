@@ -362,6 +362,10 @@ func (g *gateWord) mayMatchLazy(pm *phraseMay, sentence, strict bool) bool {
 	return false
 }
 
+// lazyTextLimit is the longest text whose patterns phraseMay is asked
+// for (folded and padded, in bytes).
+const lazyTextLimit = 4096
+
 // phraseMay tells which patterns a text may hold, as phraseSet's Mark
 // does, one pattern at a time, when first asked, by the trigrams of the
 // text (trigram.go): most patterns of the gate words a text has need
@@ -472,8 +476,11 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 	var possible []bool
 	// With the text's trigrams, which patterns it may hold is asked
 	// pattern by pattern, of those of the gate words it has, instead.
+	// Only for text of a field's usual length: in long text the trigrams
+	// fill up, and asking pattern by pattern would read the text once per
+	// string asked where Mark reads it once.
 	var pm phraseMay
-	lazy := fw.tg != nil && phraseSet().Len() <= len(pm.state)
+	lazy := fw.tg != nil && len(text) <= lazyTextLimit && phraseSet().Len() <= len(pm.state)
 	if lazy {
 		pm.tg, pm.text = fw.tg, text
 	}
