@@ -95,3 +95,26 @@ func FuzzTrigrams(f *testing.F) {
 		scanSame(t, s)
 	})
 }
+
+// TestForeignHintsFolded checks that every foreign hint is a word as fold
+// writes it: the word pass looks hints up among folded words only, so a
+// hint fold would change could never be found, and mayBeForeign would be
+// passed over for text that holds it.
+func TestForeignHintsFolded(t *testing.T) {
+	for w := range foreignHints {
+		if got := fold(w); got != w {
+			t.Errorf("foreign hint %q folds to %q", w, got)
+		}
+	}
+}
+
+// TestPhraseMayHoldsEveryPattern checks that phraseMay has a state for
+// every phrase pattern: with more patterns than that, matchPaddedWords
+// would silently stop asking pattern by pattern, and the differential
+// tests would compare the old path with itself.
+func TestPhraseMayHoldsEveryPattern(t *testing.T) {
+	var pm phraseMay
+	if n := phraseSet().Len(); n > len(pm.state) {
+		t.Fatalf("%d phrase patterns, phraseMay holds %d: size its state to the patterns", n, len(pm.state))
+	}
+}
