@@ -462,7 +462,7 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if i += plainRun(s[i:]); i >= len(s) {
+		if i += unescapedRun(s[i:], true); i >= len(s) {
 			break
 		}
 		c := s[i]
@@ -481,7 +481,7 @@ func appendJSONString(b []byte, s string) []byte {
 			continue
 		}
 		if c >= 0x20 && c != '"' && c != '\\' {
-			i++ // plainRun stops a little early now and then
+			i++ // unescapedRun stops a little early now and then
 			continue
 		}
 		b = append(b, s[start:i]...)
@@ -506,28 +506,4 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// plainRun is how many bytes s begins with, or a few less, that every
-// JSON encoder writes as they are: ASCII but for control characters, '"'
-// and '\\'. It looks at eight bytes at a time.
-func plainRun(s string) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		t := s[i : i+8] // one bounds check for the eight loads, which the compiler joins
-		x := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		// A byte of 0x80 or more, below 0x20, or a zero byte of q or bs.
-		if (x|(x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
-			break
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
-			break
-		}
-	}
-	return i
 }
