@@ -27,40 +27,29 @@ func armour(data []byte, long, scanner bool) (Finding, bool) {
 	return Finding{}, false
 }
 
-// hasPuTTY reports whether data holds puttyHeader: each Y, the rarest of
-// its bytes in text and markup, looked for at memory speed, and the bytes
-// around it compared.
-func hasPuTTY(data []byte) bool {
-	const y = 4 // puttyHeader[y] is 'Y'
-	for off := y; off < len(data); {
-		i := bytes.IndexByte(data[off:], 'Y')
-		if i < 0 {
-			return false
-		}
-		i += off
-		if i+len(puttyHeader)-y <= len(data) && string(data[i-y:i-y+len(puttyHeader)]) == puttyHeader {
-			return true
-		}
-		off = i + 1
-	}
-	return false
-}
+// hasPuTTY reports whether data holds puttyHeader, by its Y, the rarest
+// of its bytes in text and markup.
+func hasPuTTY(data []byte) bool { return holdsByPivot(data, puttyHeader, 4) }
 
 // pemBegin starts PEM armour (pemArmour).
 const pemBegin = "-----BEGIN "
 
-// hasPEMBegin reports whether data holds pemBegin: each G, the rarest of
-// its bytes in text and markup, looked for at memory speed, and the bytes
-// around it compared.
-func hasPEMBegin(data []byte) bool {
-	const g = 7 // pemBegin[g] is 'G'
-	for off := g; off < len(data); {
-		i := bytes.IndexByte(data[off:], 'G')
+// hasPEMBegin reports whether data holds pemBegin, by its G, the rarest
+// of its bytes in text and markup.
+func hasPEMBegin(data []byte) bool { return holdsByPivot(data, pemBegin, 7) }
+
+// holdsByPivot reports whether data holds needle: each byte of data equal
+// to needle[pivot] (one rare in text) is found at memory speed, and the
+// bytes around it compared with needle.
+func holdsByPivot(data []byte, needle string, pivot int) bool {
+	c := needle[pivot]
+	for off := pivot; off < len(data); {
+		i := bytes.IndexByte(data[off:], c)
 		if i < 0 {
 			return false
 		}
 		i += off
-		if i+len(pemBegin)-g <= len(data) && string(data[i-g:i-g+len(pemBegin)]) == pemBegin {
+		if i+len(needle)-pivot <= len(data) && string(data[i-pivot:i-pivot+len(needle)]) == needle {
 			return true
 		}
 		off = i + 1
