@@ -104,17 +104,34 @@ func joinNarrowSpaces(s string) string {
 }
 
 // foldASCII is fold for ASCII text; padded, ". " + fold(s) + " .".
-func foldASCII(s string, padded bool) string {
+func foldASCII(s string, padded bool) string { return foldASCIIScan(s, padded, nil) }
+
+// asciiScan is what foldASCIIScan finds in a text besides its fold, when
+// asked (foldPaddedScan): the trigrams of the folded text (tg, which
+// must be empty), the set of the bytes read as gaps between words, and
+// how many words between spaces are one byte other than ".".
+type asciiScan struct {
+	tg   *trigrams
+	gaps asciiSet
+	ones int
+}
+
+// foldASCIIScan is foldASCII, which also fills sc when it is not nil.
+func foldASCIIScan(s string, padded bool, sc *asciiScan) string {
 	b := make([]byte, 0, len(s)+12)
 	from := 0 // where the folded text starts in b
 	if padded {
 		b = append(b, ". "...)
 		from = 2
 	}
-	// stop is true only while gap is.
+	// stop is true only while gap is; v holds the last bytes of the word
+	// being written, n how many it has; space is where the last space is.
 	gap, stop, digits := true, false, false
+	var v uint32
+	n, space := 0, -1
 	for i := 0; i < len(s); i++ {
-		f := asciiFolded[s[i]]
+		c := s[i]
+		f := asciiFolded[c]
 		if f > asciiDropped {
 			if gap {
 				if len(b) > from {
@@ -124,20 +141,37 @@ func foldASCII(s string, padded bool) string {
 						b = append(b, ' ')
 					}
 				}
-				gap, stop = false, false
+				gap, stop, n = false, false, 0
 			}
-			if f <= '9' {
-				digits = true
-			}
+			digits = digits || f <= '9'
 			b = append(b, f)
+			if sc != nil {
+				v = v<<8 | uint32(f)
+				if n++; n >= 3 {
+					h := trigramHash(v)
+					sc.tg[h>>6] |= 1 << (h & 63)
+				}
+			}
 			continue
 		}
 		if f == asciiGap {
 			gap = true
-			if c := s[i]; !stop && mayEndSentence[c] {
+			if sc != nil {
+				sc.gaps.add(c)
+				if c == ' ' {
+					if i-space == 2 && s[i-1] != '.' {
+						sc.ones++
+					}
+					space = i
+				}
+			}
+			if !stop && mayEndSentence[c] {
 				stop = endsSentence(c, s[i+1:])
 			}
 		}
+	}
+	if sc != nil && len(s)-space == 2 && s[len(s)-1] != '.' {
+		sc.ones++
 	}
 	if padded {
 		b = append(b, " ."...)
@@ -147,7 +181,13 @@ func foldASCII(s string, padded bool) string {
 	// without letters, and leaves them.
 	folded := unsafe.String(unsafe.SliceData(b), len(b))
 	if digits {
-		return leet(folded)
+		folded = leet(folded)
+		if sc != nil {
+			// leet reads digits as letters: the trigrams are the
+			// text's as it ends.
+			*sc.tg = trigrams{}
+			sc.tg.add(folded)
+		}
 	}
 	return folded
 }
@@ -269,66 +309,9 @@ func (a asciiSet) meets(b asciiSet) bool { return a[0]&b[0] != 0 || a[1]&b[1] !=
 // spaces (strings.Split(s, " ")) are one byte other than ".": four in a
 // row are what spacedLettersHalved looks for.
 func foldPaddedScan(s string, tg *trigrams) (string, asciiSet, int) {
-	b := make([]byte, 0, len(s)+12)
-	b = append(b, ". "...)
-	var gaps asciiSet
-	// stop is true only while gap is; v holds the last bytes of the word
-	// being written, n how many it has.
-	gap, stop, digits := true, false, false
-	var v uint32
-	n := 0
-	ones, space := 0, -1 // the last space
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		f := asciiFolded[c]
-		if f > asciiDropped {
-			if gap {
-				if len(b) > 2 {
-					if stop {
-						b = append(b, " . "...)
-					} else {
-						b = append(b, ' ')
-					}
-				}
-				gap, stop, n = false, false, 0
-			}
-			digits = digits || f <= '9'
-			b = append(b, f)
-			v = v<<8 | uint32(f)
-			if n++; n >= 3 {
-				h := trigramHash(v)
-				tg[h>>6] |= 1 << (h & 63)
-			}
-			continue
-		}
-		if f == asciiGap {
-			gap = true
-			gaps.add(c)
-			if c == ' ' {
-				if i-space == 2 && s[i-1] != '.' {
-					ones++
-				}
-				space = i
-			}
-			if !stop && mayEndSentence[c] {
-				stop = endsSentence(c, s[i+1:])
-			}
-		}
-	}
-	if len(s)-space == 2 && s[len(s)-1] != '.' {
-		ones++
-	}
-	b = append(b, " ."...)
-	// As foldASCII: b is not written to again.
-	folded := unsafe.String(unsafe.SliceData(b), len(b))
-	if digits {
-		// leet reads digits as letters: the trigrams are the text's
-		// as it ends.
-		folded = leet(folded)
-		*tg = trigrams{}
-		tg.add(folded)
-	}
-	return folded, gaps, ones
+	sc := asciiScan{tg: tg}
+	folded := foldASCIIScan(s, true, &sc)
+	return folded, sc.gaps, sc.ones
 }
 
 // markerSet is markerBytes as a set.
