@@ -176,11 +176,11 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	// Without "kty" in any letter case (most files), a JSON file is no
 	// JWK, and its text holds none either when it is the file itself,
 	// without references to decode (jwkText would look for kty again).
-	anyKty := !strings.HasSuffix(name, ".json") || containsKty(data)
-	if !anyKty && bytes.IndexByte(data, '&') < 0 {
+	isJSON := strings.HasSuffix(name, ".json")
+	if isJSON && bytes.IndexByte(data, '&') < 0 && !containsKty(data) {
 		textJWK = false
 	}
-	if anyKty && strings.HasSuffix(name, ".json") && bytes.Contains(data, []byte("kty")) && shallowJSON(data) {
+	if isJSON && bytes.Contains(data, []byte("kty")) && shallowJSON(data) {
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()
 		var v any
