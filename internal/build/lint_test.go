@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentcards/agentcards/internal/lint"
+	"github.com/agentcards/agentcards/internal/manifest"
 	"github.com/agentcards/agentcards/internal/terminal"
 )
 
@@ -80,4 +81,24 @@ func printAll(cards map[string][]lint.Finding) string {
 		fmt.Fprintf(&w, "warning: lint found %s and %s in the cards this build signed; `agentcards lint` lists them with their fixes (README, \"Linting\")\n", count(errs, "error"), count(warns, "warning"))
 	}
 	return w.String()
+}
+
+// TestInspectRefusesWhatItCannotLint: a card the linter cannot read is
+// not waved through unlinted (its credentials unchecked): Inspect fails.
+func TestInspectRefusesWhatItCannotLint(t *testing.T) {
+	l := &Lint{}
+	a := &manifest.Agent{ID: "agent-\x1b[31m"}
+	for _, unsigned := range []string{`{"name":`, `{"name":"a","name":"b"}`, "\xff"} {
+		err := l.Inspect(a, []byte(unsigned), nil)
+		if err == nil {
+			t.Errorf("Inspect(%q): no error; a card that cannot be linted would be published", unsigned)
+			continue
+		}
+		if strings.ContainsRune(err.Error(), 0x1b) {
+			t.Errorf("Inspect(%q): error %q holds a raw escape", unsigned, err)
+		}
+	}
+	if err := l.Inspect(a, []byte(`{"name":"a"}`), nil); err != nil {
+		t.Errorf("Inspect of a card that decodes: %v", err)
+	}
 }
