@@ -12,12 +12,12 @@
 #   each, agentcards only: (c) a build after a one-word change to one
 #   agent's description (incremental), (d) `agentcards verify` of the built
 #   site, each followed by the verify floor over the same site (every card
-#   read, JCS, each strict Ed25519 signature checked, on all cores; and the
+#   read, JCS, each Ed25519 signature checked, on all cores; and the
 #   same signatures checked again with their inputs built, Ed25519 alone:
 #   testdata/bench/verifyfloor).
 # After each clean agentcards build, two floors over that build's output:
 # the same tree written from memory on all cores (testdata/bench/writefloor)
-# and JCS plus one Ed25519 signature per card on all cores
+# and JCS plus Ed25519 for every signature the cards carry, on all cores
 # (testdata/bench/floor), each timed by the program itself.
 # Each command is timed with /usr/bin/time -v; prints the median wall time
 # and the median peak RSS of each, the floors' medians, the clean-build
@@ -118,8 +118,9 @@ for i in $(seq "$RUNS"); do
 	# The floors over this run's output, each timed by the program itself
 	# (both read their input first, untimed). The file-system floor: the
 	# same files and folders written from memory on all cores into a new
-	# folder, computing nothing. The computing floor: JCS and one Ed25519
-	# signature per card, all cores.
+	# folder, computing nothing. The computing floor: JCS and Ed25519 for
+	# each signature of each card (over the card or its SDK projection),
+	# all cores.
 	sync
 	"$work/writefloor" "$in/clean/ac-$i/public" "$in/clean/writefloor-$i" >"$work/out"
 	read -r write_s write_files write_bytes <"$work/out"
@@ -166,8 +167,9 @@ grep -q "$word" "$in/public/agents/agent-$((N / 2))/.well-known/agent-card.json"
 
 # (d) Verify every card of the built site against its own JWKS, and after
 # each run the verify floor over the same site: every card read, its
-# signatures taken out, JCS, and each strict Ed25519 signature checked, on
-# all cores, nothing reported (testdata/bench/verifyfloor, timed by itself).
+# signatures taken out, JCS, and each Ed25519 signature checked (over the
+# card or its SDK projection), on all cores, nothing reported
+# (testdata/bench/verifyfloor, timed by itself).
 for _ in $(seq "$RUNS"); do
 	sync
 	measure verify env -u CI "$ac" verify "$in/public"
@@ -192,7 +194,7 @@ row "agentcards build, clean (warm lint)" warm
 row "hugo, clean" hugo
 floorrow() { printf '%-40s %8.2f %13s\n' "$1" "$(col "$2" 1)" "-"; }
 floorrow "floor: write the output, all cores" write
-floorrow "floor: JCS + Ed25519 per card, all cores" sign
+floorrow "floor: JCS + Ed25519 per signature, all cores" sign
 floorrow "floor: write + sign (sum per run)" floors
 row "agentcards build, one agent changed" change
 row "agentcards verify, whole site" verify

@@ -1,8 +1,9 @@
 // Command verifyfloor times the least any verifier must do to check the
 // cards of a built site: for every card under DIR/agents/*/.well-known,
-// read the file, take its signatures out, put the rest in RFC 8785 form
-// (github.com/gowebpki/jcs), and check each detached Ed25519 JWS signature
-// over it with the key of DIR/.well-known/jwks.json (read once, untimed),
+// read the file, take its signatures out, put the rest (or, for a
+// signature over the card's SDK projection, that projection) in RFC 8785
+// form (github.com/gowebpki/jcs), and check each detached Ed25519 JWS
+// signature over it with the key of DIR/.well-known/jwks.json (read once, untimed),
 // on all cores, reporting nothing. It is the floor for `agentcards verify`
 // (testdata/bench/run.sh), which also checks the catalog, the key set's
 // rules and the cards' text. It prints the elapsed seconds, the number of
@@ -88,44 +89,43 @@ type verification struct {
 // check reads the card at path and verifies every signature it holds,
 // returning them; any failure ends the program. A signature over the
 // SDK projection of a card (marked "agentcards:payload" in its protected
-// header) is passed over: the floor does less than verify, never more.
+// header) is checked over that projection, made from the card as read
+// (sitecards.Payload), as verify checks it.
 func check(path string, keys map[string]ed25519.PublicKey) []verification {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}
-	unsigned, signatures, err := sitecards.Split(data)
+	unsigned, raw, err := sitecards.Split(data)
 	if err != nil {
 		log.Fatalf("%s: %v", path, err)
 	}
-	var sigs []struct{ Protected, Signature string }
-	if err := json.Unmarshal(signatures, &sigs); err != nil || len(sigs) == 0 {
-		log.Fatalf("%s: no signatures", path)
-	}
-	canonical, err := jcs.Transform(unsigned)
+	sigs, err := sitecards.Signatures(raw)
 	if err != nil {
-		log.Fatal(err)
+		log.Fatalf("%s: %v", path, err)
 	}
-	payload := base64.RawURLEncoding.EncodeToString(canonical)
+	payloads := map[string]string{} // by sitecards.Signature.Payload
 	var checked []verification
 	for _, sig := range sigs {
-		header, err := base64.RawURLEncoding.DecodeString(sig.Protected)
-		if err != nil {
-			log.Fatalf("%s: %v", path, err)
+		if sig.Alg != "EdDSA" {
+			log.Fatalf("%s: alg %q", path, sig.Alg)
 		}
-		var h struct {
-			Alg, Kid string
-			Payload  string `json:"agentcards:payload"`
-		}
-		if err := json.Unmarshal(header, &h); err != nil || h.Alg != "EdDSA" {
-			log.Fatalf("%s: header %s", path, header)
-		}
-		if h.Payload != "" {
-			continue // over the SDK projection: the floor checks less than verify
-		}
-		key, ok := keys[h.Kid]
+		payload, ok := payloads[sig.Payload]
 		if !ok {
-			log.Fatalf("%s: no key %q", path, h.Kid)
+			input, err := sitecards.Payload(unsigned, sig)
+			if err != nil {
+				log.Fatalf("%s: %v", path, err)
+			}
+			canonical, err := jcs.Transform(input)
+			if err != nil {
+				log.Fatal(err)
+			}
+			payload = base64.RawURLEncoding.EncodeToString(canonical)
+			payloads[sig.Payload] = payload
+		}
+		key, ok := keys[sig.Kid]
+		if !ok {
+			log.Fatalf("%s: no key %q", path, sig.Kid)
 		}
 		signature, err := base64.RawURLEncoding.DecodeString(sig.Signature)
 		if err != nil {
