@@ -24,6 +24,8 @@ func TestDependencies(t *testing.T) {
 		// secret's expressions run through it; it needs only the standard
 		// library.
 		mod + "/internal/prefilter": true, mod + "/internal/ascii": true,
+		// How the wire format writes JSON strings; standard library only.
+		mod + "/internal/jsonstr": true,
 	}
 	var deps []string
 	for _, p := range strings.Fields(string(out)) {

@@ -2,7 +2,8 @@ package card
 
 import (
 	"slices"
-	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/jsonstr"
 )
 
 // The cards a build signs are V1 and V03 values. Compact writes them with
@@ -68,7 +69,7 @@ func (w *compactWriter) key(name string) {
 
 func (w *compactWriter) str(name, s string) {
 	w.key(name)
-	w.b = appendJSONString(w.b, s)
+	w.b = jsonstr.Append(w.b, s, jsonstr.Plain)
 }
 
 // optStr is str for an omitempty member.
@@ -117,7 +118,7 @@ func (w *compactWriter) stringList(list []string) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendJSONString(w.b, s)
+		w.b = jsonstr.Append(w.b, s, jsonstr.Plain)
 	}
 	w.b = append(w.b, ']')
 }
@@ -155,7 +156,7 @@ func mapOf[V any](w *compactWriter, m map[string]V, each func(V)) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendJSONString(w.b, k)
+		w.b = jsonstr.Append(w.b, k, jsonstr.Plain)
 		w.b = append(w.b, ':')
 		each(m[k])
 	}
@@ -338,7 +339,7 @@ func (w *compactWriter) flow(name string, f *Flow) {
 	w.optStr("refreshUrl", f.RefreshURL)
 	if len(f.Scopes) > 0 {
 		w.key("scopes")
-		mapOf(w, f.Scopes, func(s string) { w.b = appendJSONString(w.b, s) })
+		mapOf(w, f.Scopes, func(s string) { w.b = jsonstr.Append(w.b, s, jsonstr.Plain) })
 	}
 	w.optTrue("pkceRequired", f.PKCERequired)
 	w.close()
@@ -451,59 +452,4 @@ func (w *compactWriter) securityV03(list []map[string][]string) {
 	listOf(w, list, func(m *map[string][]string) {
 		mapOf(w, *m, w.stringList)
 	})
-}
-
-// appendJSONString appends s as encoding/json writes a string without
-// HTML escaping: '"', '\\' and control characters escaped (\b, \f, \n,
-// \r, \t short), U+2028 and U+2029 as \u escapes, and each byte of
-// invalid UTF-8 as \ufffd.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i += unescapedRun(s[i:], true); i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-				b = append(b, s[start:i]...)
-				if r == utf8.RuneError {
-					b = append(b, `\ufffd`...)
-				} else {
-					b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-				}
-				start = i + size
-			}
-			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++ // unescapedRun stops a little early now and then
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -9,13 +9,15 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/jsonstr"
 )
 
 // hostileStrings are strings that JSON encoders and readers treat
 // differently, or that a build's cards hold: escapes, control characters,
 // HTML, U+2028 and U+2029 (encoding/json escapes them, JCS does not),
 // invalid UTF-8 (encoding/json writes U+FFFD), non-ASCII runes cut by the
-// eight-byte steps of UnescapedRun, case variants of one name.
+// eight-byte steps of jsonstr.Run, case variants of one name.
 var hostileStrings = []string{
 	"", "a", "key", "Key", "KEY", "url", "URL", "\u212aey", "X-API-Key", "header",
 	"https://agent.example.com/a2a?x=1&y=<2>", "JSONRPC", "1.0", "text/plain",
@@ -149,16 +151,17 @@ func TestCompactMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestAppendJSONString: every hostile string, and each of them cut at
-// every byte and joined to others, is written as encoding/json writes it.
-func TestAppendJSONString(t *testing.T) {
+// TestPlainStrings: every hostile string, and each of them cut at every
+// byte and joined to others, is written by jsonstr.Plain, the form
+// Compact writes strings in, as marshalPlain writes it.
+func TestPlainStrings(t *testing.T) {
 	for _, a := range hostileStrings {
 		for _, b := range hostileStrings {
 			s := a + b
 			for i := range len(s) + 1 {
 				want, _ := marshalPlain(s[i:])
-				if got := appendJSONString(nil, s[i:]); !bytes.Equal(got, want) {
-					t.Fatalf("appendJSONString(%q) = %s, want %s", s[i:], got, want)
+				if got := jsonstr.Append(nil, s[i:], jsonstr.Plain); !bytes.Equal(got, want) {
+					t.Fatalf("jsonstr.Append(%q, jsonstr.Plain) = %s, want %s", s[i:], got, want)
 				}
 			}
 		}

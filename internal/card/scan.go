@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/jsonstr"
 )
 
 // reader is a strict single-pass JSON reader over a whole document, for
@@ -307,7 +309,7 @@ func (r *reader) str() (string, error) {
 	i := r.i + 1
 	st := i
 	// The common case: no escapes.
-	i += UnescapedRun(r.src[i:])
+	i += jsonstr.Run(r.src[i:])
 	if i < len(d) && d[i] == '"' {
 		r.i = i + 1
 		return r.src[st:i], nil

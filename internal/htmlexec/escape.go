@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/jsonstr"
 )
 
 // This file holds html/template's escapers that the compiled programs
@@ -472,7 +474,7 @@ func appendJSON(dst []byte, a any, depth int) ([]byte, bool) {
 		if !utf8.ValidString(v) {
 			return dst, false
 		}
-		return appendJSONString(dst, v), true
+		return jsonstr.Append(dst, v, jsonstr.HTML), true
 	case map[string]any:
 		if v == nil {
 			return append(dst, "null"...), true
@@ -494,7 +496,7 @@ func appendJSON(dst []byte, a any, depth int) ([]byte, bool) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSONString(dst, k)
+			dst = jsonstr.Append(dst, k, jsonstr.HTML)
 			dst = append(dst, ':')
 			var ok bool
 			if dst, ok = appendJSON(dst, v[k], depth+1); !ok {
@@ -505,67 +507,3 @@ func appendJSON(dst []byte, a any, depth int) ([]byte, bool) {
 	}
 	return dst, false
 }
-
-// appendJSONString is encoding/json's appendString with HTML escaped
-// (json.Marshal's): s quoted, with '"', '\\', control bytes, '<', '>'
-// and '&' escaped, an invalid UTF-8 byte as \ufffd, U+2028 and U+2029 as
-// \u2028 and \u2029.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if jsonSafe[b] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if c == '\u2028' || c == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// jsonSafe are the ASCII bytes json.Marshal writes as they are: printable
-// but for '"', '\\', '<', '>' and '&'.
-var jsonSafe = func() (t [utf8.RuneSelf]bool) {
-	for c := byte(' '); c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()

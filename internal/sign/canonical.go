@@ -13,7 +13,7 @@ import (
 
 	"github.com/gowebpki/jcs"
 
-	"github.com/agentcards/agentcards/internal/card"
+	"github.com/agentcards/agentcards/internal/jsonstr"
 )
 
 // CanonicalValue is the RFC 8785 (JCS) form of a decoded JSON value (as
@@ -125,7 +125,7 @@ func (w *canonicalWriter) write(b []byte, v any) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case string:
-		return appendCanonicalString(b, x), nil
+		return jsonstr.Append(b, x, jsonstr.Canonical), nil
 	case json.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
@@ -172,7 +172,7 @@ func (w *canonicalWriter) write(b []byte, v any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			k := w.keys[i]
-			b = appendCanonicalString(b, k)
+			b = jsonstr.Append(b, k, jsonstr.Canonical)
 			b = append(b, ':')
 			var err error
 			if b, err = w.append(b, x[k]); err != nil {
@@ -202,52 +202,3 @@ func compareUTF16(a, b string) int {
 	ua, ub := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
 	return slices.Compare(ua, ub)
 }
-
-// appendCanonicalString writes s as ECMAScript's JSON.stringify does: ",
-// \ and control characters escaped (short forms where they exist), all else
-// as it is. s must be valid UTF-8 (card.Decode makes sure of it).
-func appendCanonicalString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		// Runs that need no escape are skipped eight bytes at a time.
-		if i += card.UnescapedRun(s[i:]); i >= len(s) {
-			break
-		}
-		c := s[i]
-		if !mustEscape[c] {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// mustEscape marks the bytes appendCanonicalString escapes: ", \ and the
-// control characters.
-var mustEscape = func() (t [256]bool) {
-	for c := range 0x20 {
-		t[c] = true
-	}
-	t['"'], t['\\'] = true, true
-	return t
-}()
