@@ -89,6 +89,9 @@ func (b *builder) run() (*Report, map[string][]byte, error) {
 	if err := b.prune(ids, names); err != nil {
 		return nil, nil, err
 	}
+	// Nothing reads the live tree's record from here on, and the last
+	// steps hold the most (the sums file, its scan).
+	b.live.st.dropRecord()
 	if err := b.tree.checksums(); err != nil {
 		return nil, nil, err
 	}

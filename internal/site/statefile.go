@@ -49,6 +49,9 @@ func (t *treeState) sizeHint() int {
 	if t == nil {
 		return 1
 	}
+	if t.raw != nil {
+		return 1 + len(t.raw)
+	}
 	return 64 + t.Agents.len()*320 + len(t.Agents.sources)*32 + len(t.Files)*96
 }
 

@@ -243,3 +243,36 @@ func TestStateDescribesTrees(t *testing.T) {
 		}
 	}
 }
+
+// TestDropRecordSavesTheSame: a tree read from a state file saves the
+// same bytes once its record is dropped (it is saved from those bytes),
+// and drops nothing otherwise; either way, the state file saved with it
+// reads back as before.
+func TestDropRecordSavesTheSame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".public.state")
+	if err := sampleState().save(path); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := loadState(path)
+	if read.Live.raw == nil {
+		t.Fatal("a tree read from a state file has no raw bytes")
+	}
+	read.Live.dropRecord()
+	if read.Live.Agents.len() != 0 || len(read.Live.Files) != 0 {
+		t.Error("the record of a tree read from a state file is kept")
+	}
+	if got := read.encode(); !bytes.Equal(got, want) {
+		t.Error("a tree whose record was dropped saves other bytes")
+	}
+	made := sampleState()
+	made.Live.dropRecord()
+	if !sameAgents(made.Live, sampleState().Live) || !reflect.DeepEqual(made.Live.Files, sampleState().Live.Files) {
+		t.Error("the record of a tree not read from a state file is dropped: saving it would lose it")
+	}
+	var none *treeState
+	none.dropRecord()
+}
