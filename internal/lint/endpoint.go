@@ -85,11 +85,83 @@ func protectedHeader(b64 string) map[string]any {
 	if err != nil {
 		return nil
 	}
+	if h, ok := flatHeader(data); ok {
+		return h
+	}
 	var h map[string]any
 	if json.Unmarshal(data, &h) != nil {
 		return nil
 	}
 	return h
+}
+
+// flatHeader reads data as json.Unmarshal reads it into a map, when data
+// is a JSON object of plain strings (printable ASCII without escapes, as
+// the headers of JWS signatures are), with white space only between
+// tokens: ok is false for any other data, which json.Unmarshal is left
+// to read.
+func flatHeader(data []byte) (h map[string]any, ok bool) {
+	i := skipJSONSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return nil, false
+	}
+	h = map[string]any{}
+	i = skipJSONSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return h, skipJSONSpace(data, i+1) == len(data)
+	}
+	for {
+		k, next, ok := plainJSONString(data, i)
+		if !ok {
+			return nil, false
+		}
+		i = skipJSONSpace(data, next)
+		if i == len(data) || data[i] != ':' {
+			return nil, false
+		}
+		v, next, ok := plainJSONString(data, skipJSONSpace(data, i+1))
+		if !ok {
+			return nil, false
+		}
+		h[k] = v // the last of a name given twice, as json.Unmarshal keeps
+		i = skipJSONSpace(data, next)
+		if i == len(data) {
+			return nil, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipJSONSpace(data, i+1)
+		case '}':
+			return h, skipJSONSpace(data, i+1) == len(data)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// skipJSONSpace is where the JSON white space of data from i ends.
+func skipJSONSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// plainJSONString reads the JSON string at data[i] when it holds only
+// printable ASCII and no escape, returning its text and where it ends.
+func plainJSONString(data []byte, i int) (string, int, bool) {
+	if i == len(data) || data[i] != '"' {
+		return "", 0, false
+	}
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return string(data[i+1 : j]), j + 1, true
+		case c < 0x20 || c > 0x7e || c == '\\':
+			return "", 0, false
+		}
+	}
+	return "", 0, false
 }
 
 // iface checks an interface's URL; binding is its protocol binding or
