@@ -74,31 +74,9 @@ func despaced(s string) (string, bool) {
 // uses. allASCII says whether s is all ASCII.
 func unhyphenated(s string, allASCII bool) (string, bool) {
 	if allASCII {
-		if strings.IndexByte(s, '-') < 0 {
-			return "", false // no word to join
-		}
 		// Without building anything: does joining a hyphenated word make
 		// a pattern's word?
-		made := false
-		for i := 0; i < len(s) && !made; {
-			if !isLetterByte(s[i]) {
-				i++
-				continue
-			}
-			j, hyphens := i, 0
-			for j < len(s) && (isLetterByte(s[j]) || s[j] == '-' && j+1 < len(s) && isLetterByte(s[j+1]) && j > i) {
-				if s[j] == '-' {
-					hyphens++
-				}
-				j++
-			}
-			if hyphens > 0 {
-				w := strings.ToLower(strings.ReplaceAll(s[i:j], "-", ""))
-				made = isPatternWord(w)
-			}
-			i = j
-		}
-		if !made {
+		if !hyphenMakesPatternWord(s) {
 			return "", false
 		}
 	} else if !strings.ContainsAny(s, "-\u2010\u2011") {
@@ -137,6 +115,61 @@ func unhyphenated(s string, allASCII bool) (string, bool) {
 		made = true
 	}
 	return string(out), made
+}
+
+// hyphenMakesPatternWord reports whether ASCII s holds a hyphenated
+// word (ASCII letters, with a hyphen between two of them now and then)
+// that, its hyphens taken out and lower-cased, is a word some pattern
+// uses. Only the hyphens are looked for; each word is read from one
+// that joins two letters.
+func hyphenMakesPatternWord(s string) bool {
+	for from := 0; ; {
+		d := strings.IndexByte(s[from:], '-')
+		if d < 0 {
+			return false
+		}
+		h := from + d
+		from = h + 1
+		if h == 0 || h+1 == len(s) || !isLetterByte(s[h-1]) || !isLetterByte(s[h+1]) {
+			continue // joins no two letters
+		}
+		// The word around it: letters, and hyphens between two.
+		start := h - 1
+		for start > 0 {
+			if isLetterByte(s[start-1]) {
+				start--
+			} else if s[start-1] == '-' && start >= 2 && isLetterByte(s[start-2]) {
+				start -= 2
+			} else {
+				break
+			}
+		}
+		end := h + 2
+		for end < len(s) {
+			if isLetterByte(s[end]) {
+				end++
+			} else if s[end] == '-' && end+1 < len(s) && isLetterByte(s[end+1]) {
+				end += 2
+			} else {
+				break
+			}
+		}
+		// Its letters, lower-cased, where a word of a pattern may be.
+		var buf [32]byte
+		n := 0
+		for i := start; i < end && n <= len(buf); i++ {
+			if c := s[i]; c != '-' {
+				if n < len(buf) {
+					buf[n] = lowerByte(c)
+				}
+				n++
+			}
+		}
+		if n <= len(buf) && isPatternWord(string(buf[:n])) || n > len(buf) && isPatternWord(strings.ToLower(strings.ReplaceAll(s[start:end], "-", ""))) {
+			return true
+		}
+		from = end
+	}
 }
 
 // joinShortSentences drops the sentence ends of folded text that close a
