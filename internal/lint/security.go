@@ -133,10 +133,10 @@ func (l *linter) credential(path, key, s string, allASCII bool) {
 		l.add(lintrule.CredentialInCard, path, m)
 		return
 	}
-	if underSecurity(path) || looksLikeURL(s) {
-		return
-	}
-	if (!ascii.Is(key) || hasCredentialStem(key) || strings.HasPrefix(strings.TrimSpace(s), "{")) && secret.HeldCredential(key, s) {
+	// The member's name first: most are no credential's, which makes
+	// where s stands and what it is no matter.
+	if (!ascii.Is(key) || hasCredentialStem(key) || strings.HasPrefix(strings.TrimSpace(s), "{")) &&
+		!underSecurity(path) && !looksLikeURL(s) && secret.HeldCredential(key, s) {
 		l.add(lintrule.CredentialInCard, path, fmt.Sprintf("the member %s holds a value (not repeated here): a credential in a card is published to everyone", quote(key, 40)))
 	}
 }
