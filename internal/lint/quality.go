@@ -180,6 +180,7 @@ func (l *linter) skills(skills []any) {
 	ids := map[string]int{}   // id -> first skill
 	spellings := map[string]string{}
 	reportedCase := map[string]bool{}
+	seen := map[string]int{} // a skill's tags, how often each
 	for i, v := range skills {
 		s := object(v)
 		p := index("skills", i)
@@ -225,7 +226,7 @@ func (l *linter) skills(skills []any) {
 				descs[key] = i
 			}
 		}
-		seen := map[string]int{}
+		clear(seen)
 		for j, t := range list(s["tags"]) {
 			tag, ok := t.(string)
 			if !ok {
