@@ -4,6 +4,8 @@ import (
 	"html"
 	"net/url"
 	"strings"
+
+	"github.com/agentcards/agentcards/internal/ascii"
 )
 
 // Text dressed as something it is not: links that run script or carry a
@@ -40,7 +42,10 @@ func linkOrder(s string) string {
 			t = d
 		}
 	}
-	if lower := strings.ToLower(t); strings.Contains(lower, "script:") || strings.Contains(lower, "data:") {
+	// ASCII text holds the schemes lower-cased when scriptLinkSchemes says
+	// so, without a lower-cased copy.
+	if tASCII := ascii.Is(t); tASCII && scriptLinkSchemes.inLower(t) != 0 || !tASCII && containsAny(strings.ToLower(t), "script:", "data:") {
+		lower := strings.ToLower(t)
 		if loc := scriptLink().FindStringIndex(lower); loc != nil {
 			end := min(len(t), loc[1]+40)
 			return "a link that runs script: " + strings.TrimSpace(t[loc[0]:end])
@@ -58,6 +63,9 @@ func linkOrder(s string) string {
 	}
 	return ""
 }
+
+// scriptLinkSchemes are the ends of the schemes scriptLink finds.
+var scriptLinkSchemes = newLitSet("script:", "data:")
 
 // roleFrame matches text dressed as a message from a role other than the
 // card's writer: a tool's result, the platform, an operator, a system
