@@ -41,7 +41,7 @@ func injectionOf(s string, allASCII, example bool) string {
 	}
 	folded := padded[2 : len(padded)-2]
 	// Markers need their punctuation, or a phrase the folded text holds.
-	if markers || strings.Contains(folded, "system prompt") {
+	if markers || tg == nil && strings.Contains(folded, "system prompt") || tg != nil && systemPrompt.holdsAny(tg, folded) {
 		if m := marker(s, allASCII, example, tg); m != "" {
 			return m
 		}
@@ -110,6 +110,10 @@ func injectionOf(s string, allASCII, example bool) string {
 	}
 	return structuralInjection(s, folded, allASCII, example, &fw)
 }
+
+// systemPrompt is the phrase that lets marker run on text without a
+// marker's punctuation, for a quick look first.
+var systemPrompt = newProbes([]string{"system prompt"}, false)
 
 // marker returns the chat-template or prompt marker of s, lower-cased,
 // that a marker pattern finds, or "": each pattern runs over the text
