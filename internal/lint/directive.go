@@ -104,10 +104,10 @@ func structuralFoldedWords(s, folded string, example bool, fw *foldedWords) stri
 		// it harms the user (harm below): most text does neither, and
 		// is passed over here.
 		if !seen.addressesReader() && !(i > 0 && before.addressesReader()) &&
-			(example || !mayOrder(sen, cls, seen) || !st.harmPossible(tg)) {
+			(example || !mayOrder(sen, cls, seen) || !st.harmPossible(tg, fw)) {
 			continue
 		}
-		if m := st.sentence(i, cls, seen, before, example); m != "" {
+		if m := st.sentence(fw, i, cls, seen, before, example); m != "" {
 			return m
 		}
 	}
@@ -146,13 +146,14 @@ type structure struct {
 	harm, harmDone   bool
 }
 
-// prepare works out all and the expressions' tests over its parts.
-func (st *structure) prepare() {
+// prepare works out all and the expressions' tests over its parts; fw,
+// when not nil, holds folded's sentences (split).
+func (st *structure) prepare(fw *foldedWords) {
 	if st.allDone {
 		return
 	}
 	st.allDone = true
-	st.split()
+	st.split(fw)
 	// Every text matched below (a sentence, with its neighbours, with a
 	// space around) is part of the sentences joined by spaces: an
 	// expression whose literals that lacks matches none of them.
@@ -194,9 +195,12 @@ func (st *structure) isWorld(part string) bool      { return st.match(worldExpr,
 func (st *structure) isHarm(part string) bool       { return st.match(harmExpr, part) }
 func (st *structure) isProtective(part string) bool { return st.match(protectiveExpr, part) }
 
-// split splits folded into its sentences.
-func (st *structure) split() {
-	if st.sentences == nil {
+// split splits folded into its sentences, as fw has them when it is
+// not nil (matchPaddedWords found where they end).
+func (st *structure) split(fw *foldedWords) {
+	if st.sentences == nil && fw != nil {
+		st.sentences = fw.split(st.folded)
+	} else if st.sentences == nil {
 		st.sentences = strings.Split(st.folded, " . ")
 	}
 }
@@ -213,8 +217,9 @@ func (st *structure) isSnake() bool {
 // harmPossible reports whether any sentence, alone or with its
 // neighbours, may be found to harm the user: false when the text names
 // no snake-case function and harmRe may match no part of it. tg, when
-// not nil, is the trigrams of ". " + folded + " .".
-func (st *structure) harmPossible(tg *trigrams) bool {
+// not nil, is the trigrams of ". " + folded + " ."; fw, when not nil,
+// holds folded's sentences.
+func (st *structure) harmPossible(tg *trigrams, fw *foldedWords) bool {
 	if !st.harmDone {
 		st.harmDone = true
 		// Text without the pieces of any string harmRe's matches need
@@ -224,10 +229,10 @@ func (st *structure) harmPossible(tg *trigrams) bool {
 				return false
 			}
 		}
-		st.split()
+		st.split(fw)
 		all := st.all
 		if !st.allDone && len(st.sentences) > 1 {
-			st.prepare()
+			st.prepare(fw)
 			all = st.all
 		}
 		if all == "" {
@@ -270,9 +275,10 @@ func hasComma(s string) bool {
 
 // sentence returns sentence i when it gives the reader an order, or "";
 // cls are the classes of its words, seen theirs together and before
-// those of the sentence before.
-func (st *structure) sentence(i int, cls []wordClass, seen, before wordClass, example bool) string {
-	st.prepare()
+// those of the sentence before; fw, when not nil, holds folded's
+// sentences.
+func (st *structure) sentence(fw *foldedWords, i int, cls []wordClass, seen, before wordClass, example bool) string {
+	st.prepare(fw)
 	sentences, s := st.sentences, st.s
 	sen := sentences[i]
 	t := " " + sen + " "

@@ -455,7 +455,8 @@ func TestMatchPaddedSameAsPlain(t *testing.T) {
 
 // TestFoldedWordsSameAsClassify: the classes matchPaddedWords reads with
 // the gate words are, sentence by sentence, what classifyFolded makes of
-// each sentence strings.Split(folded, " . ") has, whether the words hold
+// each sentence strings.Split(folded, " . ") has (and fw.split has those
+// sentences), whether the words hold
 // spaced letters is spacedLetters's answer, and it finds what matchPadded
 // finds.
 func TestFoldedWordsSameAsClassify(t *testing.T) {
@@ -496,6 +497,9 @@ func TestFoldedWordsSameAsClassify(t *testing.T) {
 		}
 		if !fw.done || fw.sentences() != len(sentences) {
 			t.Fatalf("%q: %d sentences (done %v), want %d", folded, fw.sentences(), fw.done, len(sentences))
+		}
+		if split := fw.split(folded); !slices.Equal(split, sentences) {
+			t.Fatalf("%q: split %q, want %q", folded, split, sentences)
 		}
 		for i, sen := range sentences {
 			if got := fw.text(folded, i); got != sen {

@@ -310,6 +310,16 @@ func (fw *foldedWords) text(folded string, i int) string {
 	return folded[fw.marks[i] : fw.marks[i+1]-3]
 }
 
+// split returns folded's sentences, as strings.Split(folded, " . ") has
+// them.
+func (fw *foldedWords) split(folded string) []string {
+	out := make([]string, fw.sentences())
+	for i := range out {
+		out[i] = fw.text(folded, i)
+	}
+	return out
+}
+
 // sentence returns the classes of the words of sentence i, and the
 // classes any of them has, as classifyFolded does.
 func (fw *foldedWords) sentence(i int) ([]wordClass, wordClass) {
