@@ -374,8 +374,11 @@ var hiddenHTML = lazyRegexp(`<[a-z][^>]{0,300}(?:style\s*=\s*["'][^"']{0,200}(?:
 // isExample reports whether path is one of a skill's examples: a request
 // a person makes of the agent, which may fairly ask it to play a role.
 func isExample(path string) bool {
+	if !strings.HasSuffix(path, "]") {
+		return false // most paths: a member's
+	}
 	i := strings.LastIndex(path, ".examples[")
-	return i >= 0 && strings.HasSuffix(path, "]") && !strings.Contains(path[i+1:], ".")
+	return i >= 0 && !strings.Contains(path[i+1:], ".")
 }
 
 // looksLikeURL reports whether s is a URL (scheme://...) with no white
