@@ -118,6 +118,135 @@ type asciiScan struct {
 
 // foldASCIIScan is foldASCII, which also fills sc when it is not nil.
 func foldASCIIScan(s string, padded bool, sc *asciiScan) string {
+	var tg trigrams // for a scan thrown away
+	if sc == nil {
+		sc = &asciiScan{tg: &tg}
+	}
+	folded, ok := foldASCIIQuick(s, padded, sc)
+	if !ok {
+		// Words apart by sentence ends, often: the room ran out.
+		*sc.tg = trigrams{}
+		sc.gaps, sc.ones = asciiSet{}, 0
+		folded = foldASCIIOnce(s, padded, sc)
+	}
+	return folded
+}
+
+// foldASCIIQuick is foldASCIIScan, with sc not nil, in one loop that
+// calls nothing and keeps few values (so that what it reads and writes
+// stays in registers), writing to room it makes first: len(s), an eighth
+// more and the padding. ok is false when that is not room enough (words
+// separated by sentence ends, " . ", more often than one in eight bytes).
+//
+// b starts with the padding, ". ", taken off at the end when not asked
+// for; state is 0 in a word, gapState between words, and stopState
+// between two sentences; v holds the last bytes of the word being
+// written above a 1 bit put before its first (so that v has a run of
+// three once v >= 1<<24); space is where the last space is; all is the
+// letters and digits written and-ed together (a digit lacks the 0x40
+// bit of the lower-case letters).
+func foldASCIIQuick(s string, padded bool, sc *asciiScan) (folded string, ok bool) {
+	b := make([]byte, len(s)+len(s)/8+8)
+	b[0], b[1] = '.', ' '
+	j := 2 // how much of b is written
+	tg := sc.tg
+	const gapState, stopState = 1, 2
+	state := uint8(gapState)
+	all := byte(0xff)
+	var v uint64
+	space, ones := -1, 0
+	var gaps asciiSet
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		f := asciiFolded[c]
+		if f > asciiDropped {
+			if state != 0 {
+				if j+3 > len(b) {
+					return "", false
+				}
+				if j > 2 {
+					if state == stopState {
+						b[j], b[j+1], b[j+2] = ' ', '.', ' '
+						j += 3
+					} else {
+						b[j] = ' '
+						j++
+					}
+				}
+				state, v = 0, 1
+			}
+			if j >= len(b) {
+				return "", false
+			}
+			all &= f
+			b[j] = f
+			j++
+			if v = v<<8 | uint64(f); v >= 1<<24 {
+				h := trigramHash(uint32(v))
+				tg[h>>6] |= 1 << (h & 63)
+			}
+			continue
+		}
+		if f == asciiDropped {
+			continue
+		}
+		gaps[c>>6&1] |= 1 << (c & 63)
+		if state == 0 {
+			state = gapState
+		}
+		switch c {
+		case ' ':
+			if i-space == 2 && s[i-1] != '.' {
+				ones++
+			}
+			space = i
+		case '!', '?', ';', '<', '>', '(':
+			state = stopState
+		case '.', ':':
+			// Before white space: not "example.com", "v1.2", "https:".
+			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t' || s[i+1] == '\n' || s[i+1] == '\r' {
+				state = stopState
+			}
+		case '\n':
+			// An empty line, not a line wrapped.
+			k := i + 1
+			for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r') {
+				k++
+			}
+			if k < len(s) && s[k] == '\n' {
+				state = stopState
+			}
+		}
+	}
+	if len(s)-space == 2 && s[len(s)-1] != '.' {
+		ones++
+	}
+	if j+2 > len(b) {
+		return "", false
+	}
+	b[j], b[j+1] = ' ', '.'
+	j += 2
+	if !padded {
+		b, j = b[2:], j-4
+	}
+	// b is not written to again: the string may share its memory (as
+	// strings.Builder's does). leet reads the padding's "." as words
+	// without letters, and leaves them.
+	folded = unsafe.String(unsafe.SliceData(b), j)
+	if all&0x40 == 0 {
+		// leet reads digits as letters: the trigrams are the text's as
+		// it ends.
+		folded = leet(folded)
+		*tg = trigrams{}
+		tg.add(folded)
+	}
+	sc.gaps, sc.ones = gaps, ones
+	return folded, true
+}
+
+// foldASCIIOnce is foldASCIIScan, with sc not nil, one byte at a time
+// with room made as needed: for the text foldASCIIQuick has no room for.
+func foldASCIIOnce(s string, padded bool, sc *asciiScan) string {
 	b := make([]byte, 0, len(s)+12)
 	from := 0 // where the folded text starts in b
 	if padded {
