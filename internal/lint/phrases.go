@@ -496,11 +496,10 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 	}
 	run := 0 // one-character words in a row
 	for lo := 0; lo < len(text); {
-		end := strings.IndexByte(text[lo:], ' ')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += lo
+		// Words are short: read to the next space.
+		end := lo
+		for end < len(text) && text[end] != ' ' {
+			end++
 		}
 		w := text[lo:end]
 		var g *gateWord
