@@ -1,12 +1,14 @@
 package lint
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/lintrule"
@@ -257,8 +259,10 @@ func (l *linter) value(path, key, s string) {
 
 // checkValue checks one string value: what value remembers.
 func (l *linter) checkValue(path, key, s string) {
-	allASCII := ascii.Is(s)
-	h := findHiddenOf(s, allASCII)
+	h, allASCII := asciiHidden(s)
+	if !allASCII {
+		h = findHiddenOf(s, false)
+	}
 	if h.count > 0 {
 		l.add(lintrule.HiddenText, path, h.describe())
 	} else if m := hiddenMarkup(s); m != "" {
@@ -499,6 +503,49 @@ func isEmoji(r rune) bool {
 // ideographic variation selectors after a Han character, and the tag
 // characters of a flag emoji are what they are meant to be, and pass.
 func findHidden(s string) hidden { return findHiddenOf(s, ascii.Is(s)) }
+
+// asciiHidden is findHidden of s and whether s is all ASCII, for ASCII s
+// (for other text, the hidden characters are not looked for: h is zero),
+// eight bytes at a time: only eight that hold a control character are
+// read one by one.
+func asciiHidden(s string) (h hidden, allASCII bool) {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	bs := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(bs[i:])
+		if x&high != 0 {
+			return hidden{}, false
+		}
+		// A byte below 0x20, or 0x7f (x^del has a zero byte): for
+		// bytes below 0x80 these tell whether there is one.
+		del := x ^ 0x7f*ones
+		if (x-0x20*ones)&^x&high == 0 && (del-ones)&^del&high == 0 {
+			continue
+		}
+		h = asciiControls(h, bs[i:i+8])
+	}
+	for _, c := range bs[i:] {
+		if c >= utf8.RuneSelf {
+			return hidden{}, false
+		}
+	}
+	return asciiControls(h, bs[i:]), true
+}
+
+// asciiControls is h with the control characters of ASCII b counted, as
+// findHiddenOf counts them: all but tabs and line breaks.
+func asciiControls(h hidden, b []byte) hidden {
+	for _, c := range b {
+		if (c < 0x20 || c == 0x7f) && c != '\t' && c != '\n' && c != '\r' {
+			if h.count == 0 {
+				h.first = rune(c)
+			}
+			h.count++
+		}
+	}
+	return h
+}
 
 // findHiddenOf is findHidden; allASCII says whether s is all ASCII.
 func findHiddenOf(s string, allASCII bool) hidden {

@@ -1,0 +1,68 @@
+package lint
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/agentcards/agentcards/internal/ascii"
+)
+
+// asciiHiddenRef is what checkValue did before asciiHidden: ascii.Is,
+// then findHiddenOf one byte at a time.
+func asciiHiddenRef(s string) (hidden, bool) {
+	allASCII := ascii.Is(s)
+	if !allASCII {
+		return hidden{}, false
+	}
+	return findHiddenOf(s, true), true
+}
+
+// sameASCIIHidden fails t when asciiHidden and asciiHiddenRef read s
+// differently.
+func sameASCIIHidden(t *testing.T, s string) {
+	t.Helper()
+	h, ok := asciiHidden(s)
+	want, wantOK := asciiHiddenRef(s)
+	if h != want || ok != wantOK {
+		t.Fatalf("asciiHidden(%q) = %+v, %v; as first written %+v, %v", s, h, ok, want, wantOK)
+	}
+}
+
+// hiddenTexts hold control characters and bytes outside ASCII, at every
+// place of an eight-byte word.
+var hiddenTexts = []string{
+	"", "a", "\x00", "\x1f", "\x7f", "\t\n\r", "plain text of some length, no controls at all",
+	"abcdefg\x00", "abcdefgh\x01abcdefgh", "\x7fabcdefgh", "abc\tdef\nghi\rjkl", "abcdefgh\x80", "abcdefghé", "é",
+	"seven b\x1b[31mred\x1b[0m", "\u200b", strings.Repeat("x", 63) + "\x08", "\x1f\x20\x7e\x7f\x80",
+}
+
+// TestASCIIHiddenSameAsRef: asciiHidden finds what ascii.Is and
+// findHiddenOf did, in the gate texts and in random bytes around
+// control characters.
+func TestASCIIHiddenSameAsRef(t *testing.T) {
+	for _, s := range append(hiddenTexts, gateTexts(t)...) {
+		sameASCIIHidden(t, s)
+	}
+	pieces := []string{"a", "bc", "defgh", " ", "\t", "\n", "\r", "\x00", "\x1f", "\x20", "\x7e", "\x7f", "\x80", "é", "\x1b"}
+	rng := rand.New(rand.NewPCG(17, 18))
+	found := 0
+	for range 30000 {
+		s := randomText(rng, pieces, 24)
+		sameASCIIHidden(t, s)
+		if h, ok := asciiHiddenRef(s); ok && h.count > 0 {
+			found++
+		}
+	}
+	if found < 1000 {
+		t.Fatalf("only %d random texts hold control characters", found)
+	}
+}
+
+// FuzzASCIIHidden holds asciiHidden to asciiHiddenRef on any text.
+func FuzzASCIIHidden(f *testing.F) {
+	for _, s := range hiddenTexts {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { sameASCIIHidden(t, s) })
+}
