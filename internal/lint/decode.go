@@ -110,6 +110,12 @@ func decodeBase64Text(run string) (string, bool) {
 // whether s is all ASCII; tg, when not nil, is the trigrams of s's padded
 // folded text.
 func decodedVariants(s string, allASCII bool, tg *trigrams) []string {
+	return decodedVariantsOf(s, allASCII, tg, nil)
+}
+
+// decodedVariantsOf is decodedVariants; present, when not nil, is the set
+// of the bytes of ASCII s that fold reads as gaps.
+func decodedVariantsOf(s string, allASCII bool, tg *trigrams, present *asciiSet) []string {
 	var out []string
 	if d := hexTexts(s); d != nil {
 		out = append(out, d...)
@@ -131,17 +137,17 @@ func decodedVariants(s string, allASCII bool, tg *trigrams) []string {
 			}
 		}
 	}
-	if strings.Contains(s, "%") {
+	if present.mayHold('%') && strings.Contains(s, "%") {
 		if d, err := url.QueryUnescape(s); err == nil && d != s {
 			out = append(out, d)
 		}
 	}
-	if strings.Contains(s, `\u`) {
+	if present.mayHold('\\') && strings.Contains(s, `\u`) {
 		if d, ok := unescapeU(s); ok {
 			out = append(out, d)
 		}
 	}
-	if strings.Count(s, ".") >= 6 && letterDots(s) {
+	if present.mayHold('.') && strings.Count(s, ".") >= 6 && letterDots(s) {
 		if d, ok := undotted(s); ok {
 			out = append(out, d)
 		}

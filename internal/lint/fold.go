@@ -430,6 +430,11 @@ type asciiSet [2]uint64
 func (a *asciiSet) add(c byte)           { a[c>>6&1] |= 1 << (c & 63) }
 func (a asciiSet) meets(b asciiSet) bool { return a[0]&b[0] != 0 || a[1]&b[1] != 0 }
 
+// mayHold reports whether text whose gap bytes are a (foldPaddedScan) may
+// hold c, a byte fold reads as a gap: false says it does not. A nil a
+// knows nothing, and says it may.
+func (a *asciiSet) mayHold(c byte) bool { return a == nil || a[c>>6&1]&(1<<(c&63)) != 0 }
+
 // foldPaddedScan is foldPaddedOf(s, true) for ASCII s, read once for
 // more: it puts the trigrams of the padded folded text in tg (which must
 // be empty), as tg.add would, and returns the set of the bytes of s

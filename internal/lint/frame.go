@@ -29,8 +29,12 @@ var pathParam = lazyRegexp(`/\{[A-Za-z][A-Za-z0-9_]{0,40}(?:[iI][dD]|[sS]lug|[uU
 
 // linkOrder returns a link in s that runs script or carries a template of
 // what the model knows, or "".
-func linkOrder(s string) string {
-	if !strings.Contains(s, ":") {
+func linkOrder(s string) string { return linkOrderOf(s, nil) }
+
+// linkOrderOf is linkOrder; present, when not nil, is the set of the
+// bytes of ASCII s that fold reads as gaps.
+func linkOrderOf(s string, present *asciiSet) string {
+	if !present.mayHold(':') || !strings.Contains(s, ":") {
 		return ""
 	}
 	t := s

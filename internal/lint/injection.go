@@ -29,13 +29,16 @@ func injectionOf(s string, allASCII, example bool) string {
 	var tg *trigrams
 	var padded string
 	var markers bool
+	// present, for ASCII text, is the set of its bytes that fold reads
+	// as gaps: the rules ask it whether s holds one before looking.
+	var present *asciiSet
 	// ones is how many one-byte words s has between spaces, counted for
 	// ASCII text; for other text 4, so that despaced always runs.
 	ones := 4
 	if allASCII {
 		var gaps asciiSet
 		padded, gaps, ones = foldPaddedScan(s, &tgBuf)
-		tg, markers = &tgBuf, gaps.meets(markerSet)
+		tg, markers, present = &tgBuf, gaps.meets(markerSet), &gaps
 	} else {
 		padded, markers = foldPaddedOf(s, false), mayHoldMarker(s, false)
 	}
@@ -82,9 +85,13 @@ func injectionOf(s string, allASCII, example bool) string {
 				v, ok = despaced(s)
 			}
 		case 1:
-			v, ok = unhyphenated(s, allASCII)
+			if present.mayHold('-') {
+				v, ok = unhyphenated(s, allASCII)
+			}
 		default:
-			v, ok = unescapedHTML(s)
+			if present.mayHold('&') && present.mayHold(';') {
+				v, ok = unescapedHTML(s)
+			}
 		}
 		if ok {
 			if m := matchFolded(fold(v), example); m != "" {
@@ -108,7 +115,7 @@ func injectionOf(s string, allASCII, example bool) string {
 			return "base64 for " + m
 		}
 	}
-	return structuralInjection(s, folded, allASCII, example, &fw)
+	return structuralInjection(s, folded, allASCII, example, &fw, present)
 }
 
 // systemPrompt is the phrase that lets marker run on text without a
@@ -180,12 +187,14 @@ var markerGates = sync.OnceValue(func() (g struct {
 // sentences that give the reader orders, orders in other languages, and
 // all of these once decoded. folded is fold(s), and allASCII says whether s
 // is all ASCII; fw holds the classes of folded's words, when done, and,
-// when its tg is not nil, the trigrams of ". " + folded + " .".
-func structuralInjection(s, folded string, allASCII, example bool, fw *foldedWords) string {
-	if m := linkOrder(s); m != "" {
+// when its tg is not nil, the trigrams of ". " + folded + " ."; present,
+// when not nil, is the set of the bytes of ASCII s that fold reads as
+// gaps.
+func structuralInjection(s, folded string, allASCII, example bool, fw *foldedWords, present *asciiSet) string {
+	if m := linkOrderOf(s, present); m != "" {
 		return m
 	}
-	if (fw.tg == nil || roleProbes.mayHoldAny(fw.tg, s)) && roleGate.in(s) != 0 {
+	if (fw.tg == nil || roleProbes.mayHoldAnyOf(fw.tg, s, present)) && roleGate.in(s) != 0 {
 		if m := roleFrame().FindString(s); m != "" {
 			return strings.TrimSpace(m)
 		}
@@ -201,7 +210,7 @@ func structuralInjection(s, folded string, allASCII, example bool, fw *foldedWor
 			return m
 		}
 	}
-	for _, d := range decodedVariants(s, allASCII, fw.tg) {
+	for _, d := range decodedVariantsOf(s, allASCII, fw.tg, present) {
 		if m := matchFolded(fold(d), example); m != "" {
 			return "decoded, " + m
 		}

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // A quick proof that text holds none of a set of strings, for the gates
@@ -214,6 +215,31 @@ func (ps *probes) mayHoldAny(t *trigrams, raw string) bool {
 	}
 	for i := range ps.rest {
 		if p := &ps.rest[i]; !p.exact || raw == "" || strings.Contains(raw, p.lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayHoldAnyOf is mayHoldAny; present, when not nil, is the set of the
+// bytes of ASCII raw that fold reads as gaps, which tells for a string of
+// one such byte whether raw holds it.
+func (ps *probes) mayHoldAnyOf(t *trigrams, raw string, present *asciiSet) bool {
+	if present == nil || raw == "" {
+		return ps.mayHoldAny(t, raw)
+	}
+	if ps.keyed(t, func(*probe) bool { return true }) {
+		return true
+	}
+	for i := range ps.rest {
+		p := &ps.rest[i]
+		if len(p.lit) == 1 && p.lit[0] < utf8.RuneSelf && asciiFolded[p.lit[0]] == asciiGap && p.exact {
+			if present.mayHold(p.lit[0]) {
+				return true
+			}
+			continue
+		}
+		if !p.exact || raw == "" || strings.Contains(raw, p.lit) {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // trigramsSound fails t when the trigrams of ASCII s's padded folded text
@@ -26,6 +27,24 @@ func trigramsSound(t *testing.T, s string) {
 					t.Fatalf("the trigrams of %q rule out %q, which %q holds", padded, lit, c.text)
 				}
 			}
+		}
+	}
+}
+
+// presentSame fails t when mayHoldAnyOf, told the gap bytes of ASCII s,
+// says other than mayHoldAny of the gates' probes.
+func presentSame(t *testing.T, s string) {
+	t.Helper()
+	var tg trigrams
+	_, gaps, _ := foldPaddedScan(s, &tg)
+	for _, ps := range []*probes{roleProbes, encodedProbes, markerGates().probes, newProbes([]string{"<", "a", "-x", ":", "\n"}, true)} {
+		if got, want := ps.mayHoldAnyOf(&tg, s, &gaps), ps.mayHoldAny(&tg, s); got != want {
+			t.Fatalf("mayHoldAnyOf(%q) = %v, mayHoldAny %v", s, got, want)
+		}
+	}
+	for c := range byte(utf8.RuneSelf) {
+		if asciiFolded[c] == asciiGap && gaps.mayHold(c) != (strings.IndexByte(s, c) >= 0) {
+			t.Fatalf("the gaps of %q say %v for %q", s, gaps.mayHold(c), c)
 		}
 	}
 }
@@ -65,6 +84,7 @@ func TestTrigramsSound(t *testing.T) {
 		}
 		trigramsSound(t, b.String())
 		scanSame(t, b.String())
+		presentSame(t, b.String())
 	}
 	var tg trigrams
 	tg.add(foldPaddedOf("Find the workflows of the easy team for this week.", true))
@@ -93,6 +113,7 @@ func FuzzTrigrams(f *testing.F) {
 		}
 		trigramsSound(t, s)
 		scanSame(t, s)
+		presentSame(t, s)
 	})
 }
 
