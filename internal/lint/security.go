@@ -161,6 +161,10 @@ func proseCredential(s string, allASCII bool) string {
 		}
 		switch c := s[i] | 0x20; {
 		case c == 'b' || c == 't':
+			// A word starts here, or wordAt finds none.
+			if i > 0 && isWordByte(s[i-1]) {
+				continue
+			}
 			if scheme, ok := wordAt(s, i); ok && (len(scheme) == 5 || len(scheme) == 6) {
 				// The scheme's ASCII letters, lower-cased without a copy
 				// (most words starting so are no scheme).
@@ -180,7 +184,7 @@ func proseCredential(s string, allASCII bool) string {
 			if m := optionCredential(s, i); m != "" {
 				return m
 			}
-		case s[i] == ':' || s[i] == '=' || s[i] == 'i' && strings.HasPrefix(s[i:], "is ") && i > 0 && s[i-1] == ' ':
+		case s[i] == ':' || s[i] == '=' || s[i] == 'i' && i > 0 && s[i-1] == ' ' && strings.HasPrefix(s[i:], "is "):
 			sep := 1
 			if s[i] == 'i' {
 				sep = 2
