@@ -415,7 +415,7 @@ func matchPaddedPlain(text string, example bool) string {
 		if g, _ := gateIndex.get(text[lo:end]); g != nil {
 			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
 			atWord := g.mayMatch(possible, false, example)
-			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
+			if m := matchRef(g, text, lo, end, atSentence, atWord, example); m != "" {
 				return m
 			}
 		}

@@ -233,8 +233,8 @@ var (
 // one that does not compile fails at once, not on the first card that
 // needs it).
 func compileAll() {
-	for _, g := range byGate {
-		g.once.Do(g.compile)
+	for i := range injectionPatterns {
+		anchoredPattern(i)
 	}
 	markerPatterns()
 	foreignPatterns()

@@ -333,10 +333,45 @@ func (fw *foldedWords) sentence(i int) ([]wordClass, wordClass) {
 
 // gateWord is the patterns of one gate word.
 type gateWord struct {
-	once                    sync.Once
-	patterns                []int
-	any, strict             *regexp.Regexp // nil: none
-	sentenceAny, sentStrict *regexp.Regexp
+	patterns []int
+	// kinds are the patterns by kind, in order: kinds[sentence][strict]
+	// are those that match at the sentence's start before the word
+	// (sentence 1) or at the word (0), and, strict 1, that a request (a
+	// skill's example) may not say.
+	kinds [2][2][]int
+}
+
+// anchoredPatterns are the injection patterns, each anchored at the
+// start of the text (compiled on first use, as anchoredPattern asks).
+var anchoredPatterns = make([]struct {
+	once sync.Once
+	re   *regexp.Regexp
+}, len(injectionPatterns))
+
+// anchoredPattern is pattern i, anchored at the start of the text.
+func anchoredPattern(i int) *regexp.Regexp {
+	a := &anchoredPatterns[i]
+	a.once.Do(func() { a.re = regexp.MustCompile(`^(?:` + injectionPatterns[i].re + `)`) })
+	return a.re
+}
+
+// firstMatch returns the end of the match that the first of patterns to
+// match at the start of window finds, or -1: what their alternation,
+// anchored at the start, finds (the first alternative that matches,
+// leftmost-first). may, when not nil, tells which patterns the text may
+// hold; the others are passed over. Each pattern runs alone, a small
+// program the backtracker runs, where their alternation is a large one
+// the NFA runs.
+func firstMatch(patterns []int, window string, may func(int) bool) int {
+	for _, i := range patterns {
+		if may != nil && !may(i) {
+			continue
+		}
+		if loc := anchoredPattern(i).FindStringIndex(window); loc != nil {
+			return loc[1]
+		}
+	}
+	return -1
 }
 
 // phraseSet finds which patterns a text may hold (package prefilter), so
@@ -434,25 +469,20 @@ func gatePatterns() map[string]*gateWord {
 			gates[w].patterns = append(gates[w].patterns, i)
 		}
 	}
-	return gates
-}
-
-// compile joins the word's patterns.
-func (g *gateWord) compile() {
-	join := func(sentence, strict bool) *regexp.Regexp {
-		var alts []string
+	for _, g := range gates {
 		for _, i := range g.patterns {
-			if sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) {
-				alts = append(alts, `(?:`+injectionPatterns[i].re+`)`)
+			sentence := 0
+			if sentencePattern(i) {
+				sentence = 1
+			}
+			for strict := range 2 {
+				if strict == 0 || !injectionPatterns[i].request {
+					g.kinds[sentence][strict] = append(g.kinds[sentence][strict], i)
+				}
 			}
 		}
-		if alts == nil {
-			return nil
-		}
-		return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)`)
 	}
-	g.any, g.strict = join(false, false), join(false, true)
-	g.sentenceAny, g.sentStrict = join(true, false), join(true, true)
+	return gates
 }
 
 // windowWords is how many words from its first a match may span: more
@@ -533,7 +563,7 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 		if g != nil && lazy {
 			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatchLazy(&pm, true, example)
 			atWord := g.mayMatchLazy(&pm, false, example)
-			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
+			if m := g.match(text, lo, end, atSentence, atWord, example, pm.may); m != "" {
 				return m, foldedWords{}
 			}
 		} else if g != nil {
@@ -546,7 +576,7 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 			}
 			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
 			atWord := g.mayMatch(possible, false, example)
-			if m := g.match(text, lo, end, atSentence, atWord, example); m != "" {
+			if m := g.match(text, lo, end, atSentence, atWord, example, func(i int) bool { return possible[i] }); m != "" {
 				return m, foldedWords{}
 			}
 		}
@@ -558,27 +588,27 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 
 // match tries the word's patterns on text, at the word at lo (ending at
 // end), and at the sentence's start before it when atSentence; those
-// matching at the word only when atWord. It compiles them first: the
-// expressions are read only after that.
-func (g *gateWord) match(text string, lo, end int, atSentence, atWord, example bool) string {
+// matching at the word only when atWord; of a request's (example) only
+// those it may not say. may, when not nil, tells which patterns text may
+// hold: the others cannot match.
+func (g *gateWord) match(text string, lo, end int, atSentence, atWord, example bool, may func(int) bool) string {
 	if !atSentence && !atWord {
 		return ""
 	}
-	g.once.Do(g.compile)
-	sentence, at := g.sentenceAny, g.any
+	strict := 0
 	if example {
-		sentence, at = g.sentStrict, g.strict
+		strict = 1
 	}
 	to := windowEnd(text, end)
 	// A match at the sentence's start starts earlier, at its ". ".
-	if atSentence && sentence != nil {
-		if loc := sentence.FindStringIndex(text[lo-2 : to]); loc != nil {
-			return strings.ReplaceAll(strings.Trim(text[lo-2:lo-2+loc[1]], ". "), " . ", ". ")
+	if atSentence {
+		if n := firstMatch(g.kinds[1][strict], text[lo-2:to], may); n >= 0 {
+			return strings.ReplaceAll(strings.Trim(text[lo-2:lo-2+n], ". "), " . ", ". ")
 		}
 	}
-	if atWord && at != nil {
-		if loc := at.FindStringIndex(text[lo:to]); loc != nil && !benign().MatchString(text[lo:to]) {
-			return strings.ReplaceAll(strings.Trim(text[lo:lo+loc[1]], ". "), " . ", ". ")
+	if atWord {
+		if n := firstMatch(g.kinds[0][strict], text[lo:to], may); n >= 0 && !benign().MatchString(text[lo:to]) {
+			return strings.ReplaceAll(strings.Trim(text[lo:lo+n], ". "), " . ", ". ")
 		}
 	}
 	return ""
