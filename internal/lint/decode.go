@@ -310,10 +310,17 @@ func undotted(s string) (string, bool) {
 // letterDots reports whether s holds letters written with dots between
 // them: "I.G.N".
 func letterDots(s string) bool {
-	for i := 0; i+3 < len(s); i++ {
-		if isLetterByte(s[i]) && s[i+1] == '.' && isLetterByte(s[i+2]) && s[i+3] == '.' {
+	// From each dot that may be the first of the two.
+	for from := 1; from+2 < len(s); {
+		d := strings.IndexByte(s[from:len(s)-2], '.')
+		if d < 0 {
+			return false
+		}
+		i := from + d // s[i-1] a letter, s[i+1] a letter, s[i+2] a dot?
+		if isLetterByte(s[i-1]) && isLetterByte(s[i+1]) && s[i+2] == '.' {
 			return true
 		}
+		from = i + 1
 	}
 	return false
 }
