@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentcards/agentcards/internal/ascii"
 	"github.com/agentcards/agentcards/internal/lintrule"
@@ -140,8 +141,11 @@ func textKey(s string) string { return textKeyOf(s, ascii.Is(s)) }
 // textKeyOf is textKey; allASCII says whether s is all ASCII.
 func textKeyOf(s string, allASCII bool) string {
 	if allASCII {
-		// Runs of letters and digits, lower-cased, one space between.
-		b := make([]byte, 0, len(s))
+		// Runs of letters and digits, lower-cased, one space between:
+		// no longer than s (a space stands for one byte or more), so
+		// written in place, in a loop that calls nothing.
+		b := make([]byte, len(s))
+		j := 0
 		gap := false
 		for i := 0; i < len(s); i++ {
 			c := s[i]
@@ -153,13 +157,16 @@ func textKeyOf(s string, allASCII bool) string {
 				gap = true
 				continue
 			}
-			if gap && len(b) > 0 {
-				b = append(b, ' ')
+			if gap && j > 0 {
+				b[j] = ' '
+				j++
 			}
 			gap = false
-			b = append(b, c)
+			b[j] = c
+			j++
 		}
-		return string(b)
+		// b is not written to again: the string may share its memory.
+		return unsafe.String(unsafe.SliceData(b), j)
 	}
 	return strings.Join(strings.FieldsFunc(foldCase(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
