@@ -191,11 +191,11 @@ func (l *linter) walk(v any, path, key string, depth int) {
 
 // name checks a member name.
 func (l *linter) name(path, k string) {
+	if cardMembers[k] {
+		return // the specification's own names, plain letters all
+	}
 	if h := findHidden(k); h.count > 0 {
 		l.add(lintrule.HiddenText, path, "the member name "+h.describe())
-	}
-	if cardMembers[k] {
-		return // the specification's own names
 	}
 	if inj := injection(splitCamel(k), false); inj != "" {
 		l.add(lintrule.PromptInjection, path, "the member name is addressed to a model: "+quote(inj, 80))
