@@ -119,10 +119,14 @@ func endsText(s string) bool {
 	return strings.ContainsRune(".!?\u3002\uff01\uff1f", r)
 }
 
+// sentenceMark holds the bytes that end a sentence before a space or a
+// line break: ".", "!" and "?".
+var sentenceMark = [256]bool{'.': true, '!': true, '?': true}
+
 // firstSentence is s up to its first sentence's end, at most 200 bytes.
 func firstSentence(s string) string {
 	for i := 0; i+1 < len(s) && i < 200; i++ {
-		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (s[i+1] == ' ' || s[i+1] == '\n') {
+		if sentenceMark[s[i]] && (s[i+1] == ' ' || s[i+1] == '\n') {
 			return s[:i+1]
 		}
 	}
@@ -135,7 +139,7 @@ func firstSentence(s string) string {
 // lastSentence is s from its last sentence's start, at most 200 bytes.
 func lastSentence(s string) string {
 	for i := len(s) - 2; i > 0 && i > len(s)-200; i-- {
-		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (s[i+1] == ' ' || s[i+1] == '\n') {
+		if sentenceMark[s[i]] && (s[i+1] == ' ' || s[i+1] == '\n') {
 			return s[i+2:]
 		}
 	}
