@@ -266,8 +266,10 @@ func tagKey(tag string) string {
 	if !ascii.Is(tag) {
 		return strings.Join(strings.FieldsFunc(foldCase(tag), isTagBreak), " ")
 	}
-	// ASCII: lower-cased byte by byte, as foldCase does, in one copy.
-	b := make([]byte, 0, len(tag))
+	// ASCII: lower-cased byte by byte, as foldCase does, in place (no
+	// longer than the tag: a space stands for one byte or more).
+	b := make([]byte, len(tag))
+	j := 0
 	gap := false
 	for i := 0; i < len(tag); i++ {
 		c := tag[i]
@@ -275,13 +277,16 @@ func tagKey(tag string) string {
 			gap = true
 			continue
 		}
-		if gap && len(b) > 0 {
-			b = append(b, ' ')
+		if gap && j > 0 {
+			b[j] = ' '
+			j++
 		}
 		gap = false
-		b = append(b, lowerByte(c))
+		b[j] = lowerByte(c)
+		j++
 	}
-	return string(b)
+	// b is not written to again: the string may share its memory.
+	return unsafe.String(unsafe.SliceData(b), j)
 }
 
 // isTagBreak reports whether r separates the words of a tag.
