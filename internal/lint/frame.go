@@ -47,8 +47,8 @@ func linkOrderOf(s string, present *asciiSet) string {
 		}
 	}
 	// ASCII text holds the schemes lower-cased when scriptLinkSchemes says
-	// so, without a lower-cased copy.
-	if tASCII := ascii.Is(t); tASCII && scriptLinkSchemes.inLower(t) != 0 || !tASCII && containsAny(strings.ToLower(t), "script:", "data:") {
+	// so, without a lower-cased copy (s is ASCII when present is known).
+	if tASCII := present != nil && t == s || ascii.Is(t); tASCII && scriptLinkSchemes.inLower(t) != 0 || !tASCII && containsAny(strings.ToLower(t), "script:", "data:") {
 		lower := strings.ToLower(t)
 		if loc := scriptLink().FindStringIndex(lower); loc != nil {
 			end := min(len(t), loc[1]+40)
