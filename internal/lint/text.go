@@ -77,9 +77,11 @@ func (l *linter) crossField(doc map[string]any) {
 			if endsText(fs[i]) {
 				continue
 			}
-			window := lastSentence(fs[i]) + " " + firstSentence(fs[i+1])
+			var window string
 			if i+2 < len(fs) && !endsText(fs[i+1]) && len(fs[i+1]) <= 80 {
-				window += " " + firstSentence(fs[i+2])
+				window = lastSentence(fs[i]) + " " + firstSentence(fs[i+1]) + " " + firstSentence(fs[i+2])
+			} else {
+				window = lastSentence(fs[i]) + " " + firstSentence(fs[i+1])
 			}
 			if m := l.windowInjection(window, part.example); m != "" {
 				l.add(lintrule.PromptInjection, "", "across fields, text addressed to a model: "+quote(m, 80))
