@@ -520,7 +520,8 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 	// fill up, and asking pattern by pattern would read the text once per
 	// string asked where Mark reads it once.
 	var pm phraseMay
-	lazy := fw.tg != nil && len(text) <= lazyTextLimit && phraseSet().Len() <= len(pm.state)
+	// phraseSet has one expression per pattern.
+	lazy := fw.tg != nil && len(text) <= lazyTextLimit && len(injectionPatterns) <= len(pm.state)
 	if lazy {
 		pm.tg, pm.text = fw.tg, text
 	}

@@ -138,4 +138,8 @@ func TestPhraseMayHoldsEveryPattern(t *testing.T) {
 	if n := phraseSet().Len(); n > len(pm.state) {
 		t.Fatalf("%d phrase patterns, phraseMay holds %d: size its state to the patterns", n, len(pm.state))
 	}
+	// matchPaddedWords counts the patterns without asking phraseSet.
+	if phraseSet().Len() != len(injectionPatterns) {
+		t.Fatalf("phraseSet has %d expressions for %d patterns", phraseSet().Len(), len(injectionPatterns))
+	}
 }
