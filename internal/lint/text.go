@@ -39,7 +39,11 @@ func (l *linter) text(doc map[string]any) {
 // first are read together (and the one after, when the next is a
 // fragment too). Examples are people's requests, read apart, as such.
 func (l *linter) crossField(doc map[string]any) {
-	var prose, examples []string
+	// Room for the fields of a card of the usual shape: its provider and
+	// description, each skill's name, description and tags, and two
+	// examples of each.
+	skills := list(doc["skills"])
+	prose, examples := make([]string, 0, 2+3*len(skills)), make([]string, 0, 2*len(skills))
 	add := func(to *[]string, s string) {
 		if s = strings.TrimSpace(s); s != "" {
 			*to = append(*to, s)
@@ -55,12 +59,13 @@ func (l *linter) crossField(doc map[string]any) {
 			add(&prose, str(params[k]))
 		}
 	}
-	for _, sk := range list(doc["skills"]) {
+	for _, sk := range skills {
 		sk := object(sk)
 		add(&prose, str(sk["name"]))
 		add(&prose, str(sk["description"]))
-		var tags []string
-		for _, t := range list(sk["tags"]) {
+		tagList := list(sk["tags"])
+		tags := make([]string, 0, len(tagList))
+		for _, t := range tagList {
 			tags = append(tags, str(t))
 		}
 		add(&prose, strings.Join(tags, " "))
