@@ -182,6 +182,9 @@ func (l *linter) walk(v any, path, key string, depth int) {
 		for i, e := range v {
 			l.walk(e, index(path, i), key, depth+1)
 			if s, ok := e.(string); ok {
+				if parts == nil {
+					parts = make([]string, 0, len(v)) // one allocation
+				}
 				parts = append(parts, s)
 			}
 		}
