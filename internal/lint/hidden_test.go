@@ -66,3 +66,24 @@ func FuzzASCIIHidden(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { sameASCIIHidden(t, s) })
 }
+
+// TestConfusableNameOnlyOutsideASCII: whether a text is a name changes
+// what confusable finds only in text that is neither ASCII nor a URL,
+// which checkValue alone asks isNameField for.
+func TestConfusableNameOnlyOutsideASCII(t *testing.T) {
+	texts := append(gateTexts(t), "Pаypal", "ｐａｙｐａｌ", "https://xn--pypal-4ve.example.com/", "https://pаypal.example.com/", "𝐏𝐚𝐲𝐏𝐚𝐥", "Ѕcan")
+	differ := 0
+	for _, s := range texts {
+		allASCII, isURL := ascii.Is(s), looksLikeURL(s)
+		name, other := confusable(s, true, isURL, allASCII), confusable(s, false, isURL, allASCII)
+		if name != other && (allASCII || isURL) {
+			t.Fatalf("confusable(%q) as a name %q, not as a name %q", s, name, other)
+		}
+		if name != other {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Fatal("no text is read otherwise as a name")
+	}
+}

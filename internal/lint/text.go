@@ -308,7 +308,9 @@ func (l *linter) checkValue(path, key, s string) {
 	if inj != "" {
 		l.add(lintrule.PromptInjection, path, "text addressed to a model: "+quote(inj, 80))
 	}
-	if msg := confusable(s, isNameField(path), isURL, allASCII); msg != "" {
+	// Whether s is a name matters only for text that is not ASCII (nor a
+	// URL), which confusable alone reads word by word.
+	if msg := confusable(s, !allASCII && isNameField(path), isURL, allASCII); msg != "" {
 		l.add(lintrule.ConfusableText, path, msg)
 	}
 	l.credential(path, key, s, allASCII)
