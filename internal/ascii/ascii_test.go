@@ -24,3 +24,14 @@ func TestIs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIs reads a card description's worth of ASCII text.
+func BenchmarkIs(b *testing.B) {
+	s := strings.Repeat("Reads invoices and returns their totals. ", 15)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if !Is(s) {
+			b.Fatal("not ASCII")
+		}
+	}
+}
