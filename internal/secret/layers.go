@@ -44,9 +44,10 @@ func layers(data []byte, depth int) (Finding, bool) {
 			}
 			continue
 		}
-		start, segments := i, 0
+		start, segments, cut := i, 0, 0
 		run = run[:0]
 		for {
+			before := len(run)
 			j := i
 			for j < len(data) && b64[data[j]] != 0 {
 				run = append(run, b64[data[j]])
@@ -59,6 +60,9 @@ func layers(data []byte, depth int) (Finding, bool) {
 			segments++
 			i = j
 			if seg < minSegment {
+				if segments > 1 {
+					cut = before
+				}
 				break
 			}
 			// A blank continues the run when a base64 character follows.
@@ -84,10 +88,20 @@ func layers(data []byte, depth int) (Finding, bool) {
 				return f, true
 			}
 		}
-		if depth >= maxDepth || len(run) < minTextRun || budget <= 0 {
+		if depth >= maxDepth || budget <= 0 {
 			continue
 		}
-		text, ok := decodeText(run)
+		var text []byte
+		ok := false
+		if len(run) >= minTextRun {
+			text, ok = decodeText(run)
+		}
+		if !ok && cut >= minTextRun {
+			// A short last segment, after a blank, is more often the
+			// word that follows a blob ("... LS0tLQo= before you
+			// start") than the blob's last line: the run without it.
+			text, ok = decodeText(run[:cut])
+		}
 		if !ok {
 			continue
 		}

@@ -12,7 +12,8 @@ import (
 )
 
 // TestInTextFindsEncodedKeys: private keys in the encodings issue 26's
-// review published (A1): base64 of PEM files and of credential files,
+// review published (A1): base64 of PEM files and of credential files
+// (also followed by more words, which a blank does not join to the run),
 // base64url of a private JWK, PEM bodies wrapped with blanks, and JWK
 // members in any letter case.
 func TestInTextFindsEncodedKeys(t *testing.T) {
@@ -30,6 +31,8 @@ func TestInTextFindsEncodedKeys(t *testing.T) {
 		"base64 of a service account":   b64(gcp),
 		"base64 of base64 of a PEM":     b64([]byte(b64(edPEM))),
 		"base64 of a PEM, mid-sentence": "Load it from " + b64(edPEM) + " at start-up.",
+		"base64 of a PEM, then words":   b64(edPEM) + " before you start.",
+		"base64 of a JWK, then a word":  b64([]byte(jwk)) + " thanks",
 		"PEM body wrapped with spaces":  wrap(body, 64, " "),
 		"PEM body wrapped with tabs":    wrap(body, 64, "\t"),
 		"PEM body wrapped, indented":    "key:\n    " + wrap(body, 64, "\n    "),
