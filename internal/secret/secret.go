@@ -213,6 +213,9 @@ func ktyMember(data []byte) int {
 			continue
 		}
 		if quote != 0 {
+			if end+1 < len(data) && data[end] == '\\' && data[end+1] == quote {
+				end++ // an escaped quote, inside a JSON string: \"kty\"
+			}
 			if end >= len(data) || data[end] != quote {
 				continue
 			}
@@ -264,6 +267,9 @@ func membersNamed(data []byte, match func([]byte) bool) []int {
 		if j > 0 && (data[j-1] == '"' || data[j-1] == '\'') {
 			quote = data[j-1]
 			j--
+			if j > 0 && data[j-1] == '\\' {
+				j-- // an escaped quote, inside a JSON string: \"d\":
+			}
 			end = j
 		}
 		start := j

@@ -77,6 +77,7 @@ func TestInTextFinds(t *testing.T) {
 		"PEM in a JSON string":   {string(jsonPEM), "PEM private key"},
 		"JWK as JSON":            {`{"kty":"OKP","crv":"Ed25519","x":"LDCm","d":"cvwI"}`, "private JSON Web Key"},
 		"JWK in a JWKS":          {`{"keys":[{"kty":"RSA","n":"0vx7","e":"AQAB","p":"83i-","q":"3dfO"}]}`, "private JSON Web Key"},
+		"JWK in a JSON string":   {`{"env":"prod","JWK":"{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"LDCm\",\"d\":\"cvwI\"}"}`, "private JSON Web Key"},
 		"oct JWK as TOML":        {`{kty = "oct", k = "GawgguFyGrWKav7AX4VKUg"}`, "private JSON Web Key"},
 		"JWK as JS":              {`const key = {kty: 'EC', crv: 'P-256', x: 'f83O', y: 'x_FE', d: 'jpsQ'};`, "private JSON Web Key"},
 		"JWK mid-sentence":       {`Use this: {"kty": "oct", "k": "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"} please`, "private JSON Web Key"},
@@ -287,6 +288,12 @@ func TestScannerFindsKeysInUse(t *testing.T) {
 	template.Must(template.New("p").Parse(`<code>{{.}}</code>`)).Execute(&jwkPage, `{"kty":"EC","crv":"P-256","x":"f83O","y":"x_FE","d":"jpsQ"}`)
 	if f, ok := s.Scan("page/index.html", jwkPage.Bytes()); !ok || f.Kind != "private JSON Web Key" {
 		t.Errorf("escaped JWK in HTML (%s): %+v %v", jwkPage.String(), f, ok)
+	}
+	// ... and inside a JSON string shown in a page.
+	jwkPage.Reset()
+	template.Must(template.New("p").Parse(`<code>{{.}}</code>`)).Execute(&jwkPage, `{"JWK":"{\"kty\":\"EC\",\"crv\":\"P-256\",\"x\":\"f83O\",\"y\":\"x_FE\",\"d\":\"jpsQ\"}"}`)
+	if f, ok := s.Scan("page/index.html", jwkPage.Bytes()); !ok || f.Kind != "private JSON Web Key" {
+		t.Errorf("JWK in a JSON string in HTML (%s): %+v %v", jwkPage.String(), f, ok)
 	}
 }
 
