@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/pem"
 	"math/rand/v2"
+	urlpkg "net/url"
 	"regexp/syntax"
 	"strings"
 	"testing"
@@ -90,12 +91,14 @@ func TestContainsKty(t *testing.T) {
 
 // gatePieces build texts near every gate's edge: runs one short of what a
 // detector needs and just long enough, the letters (?i) folds, base64 of
-// keys and of text holding them, and prose.
+// keys and of text holding them, the escapes the percent and JSON views
+// read and those they leave, and prose.
 func gatePieces(t testing.TB) []string {
 	k := testKeys()
 	b64, url := base64.StdEncoding.EncodeToString, base64.RawURLEncoding.EncodeToString
 	edDER := pkcs8(t, k.ed)
 	edPEM := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: edDER}))
+	jwk := `{"kty":"OKP","d":"` + url(k.ed.Seed()) + `"}`
 	forty := "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 	return []string{
 		" ", "\n", "\\n", "\t", "=", "\"", ":", "-", "----", "-----", "BEGIN ", "PRIVATE KEY", "-----BEGIN PRIVATE KEY-----",
@@ -105,20 +108,27 @@ func gatePieces(t testing.TB) []string {
 		edPEM, b64([]byte(edPEM)), url([]byte(edPEM))[:70], b64(edDER), hex.EncodeToString(edDER)[:40], hex.EncodeToString(edDER),
 		wrap(b64(edDER), 16, " "), `{kty: \"oct\", k: \"x\"}`, "0x30, 0x2e, 0x02, ", "aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ", "find-workflows-0", "eErapfE2qrl4VcdRyOlep1NW1C8Q__sBISP2TBBO3OM",
 		"Plans trips and books hotels. ", "https://agent-0.example.com/a2a", "&#43;", "&amp;", "&#x2F;", "%2F", "\\/", "é", "\xff", "東京",
+		"%0A", "%0d", "%22", "%2b", "%25", "%20", "%41", "%", "+", "BEGIN+", "\\u006b", "\\u0064", "\\u0026", "\\u00", "\\ud83d\\ude00", "\\\\",
+		urlpkg.QueryEscape(edPEM), urlpkg.PathEscape(edPEM)[:90], urlpkg.QueryEscape(b64([]byte(edPEM))), b64([]byte(jwk)), urlpkg.QueryEscape(jwk),
+		`{"\u006bty":"oct","\u006b":"x"}`, b64([]byte(b64([]byte(edPEM)))),
 	}
 }
 
 // TestInTextSameAsReference: InText, which runs each detector only where
 // its gate lets it, finds what every detector run on every text finds
-// (inTextReference): the same kind at the same offset, on the strings of a
-// card and on texts built at the gates' edges.
+// (inTextReference, reading the views): the same kind at the same offset,
+// on the strings of a card and on texts built at the gates' edges; and it
+// finds something wherever InText did before it read the views.
 func TestInTextSameAsReference(t *testing.T) {
 	check := func(s string) {
 		t.Helper()
 		got, gok := InText(s)
-		want, wok := inTextReference([]byte(s), 0)
+		want, wok := inTextReference([]byte(s), 0, true)
 		if got != want || gok != wok {
 			t.Fatalf("InText(%q) = %+v %v, reference %+v %v", s, got, gok, want, wok)
+		}
+		if old, ook := inTextReference([]byte(s), 0, false); ook && !gok {
+			t.Fatalf("InText(%q) finds nothing; before the views it found %+v", s, old)
 		}
 	}
 	for _, s := range cardStrings {
@@ -139,7 +149,8 @@ func TestInTextSameAsReference(t *testing.T) {
 }
 
 // TestScanSameAsReference: Scan, with its gates, finds what
-// scanReference does, in HTML and JSON files alike.
+// scanReference (reading what files decode to) does, in HTML and JSON
+// files alike, and something wherever Scan did before it read them.
 func TestScanSameAsReference(t *testing.T) {
 	k := testKeys()
 	s, err := NewScanner([]crypto.Signer{k.ed}, "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI")
@@ -155,17 +166,27 @@ func TestScanSameAsReference(t *testing.T) {
 		}
 		for _, name := range []string{"a/index.html", "a/agent-card.json"} {
 			data := []byte(b.String())
-			got, gok := s.Scan(name, data)
-			want, wok := s.scanReference(name, data)
-			if got != want || gok != wok {
-				t.Fatalf("Scan(%q, %q) = %+v %v, reference %+v %v", name, data, got, gok, want, wok)
-			}
+			checkScan(t, s, name, data)
 		}
 	}
 }
 
+// checkScan holds Scan to scanReference on one file: the same finding as
+// with views, and one wherever there was one without.
+func checkScan(t *testing.T, s *Scanner, name string, data []byte) {
+	t.Helper()
+	got, gok := s.Scan(name, data)
+	want, wok := s.scanReference(name, data, true)
+	if got != want || gok != wok {
+		t.Fatalf("Scan(%q, %q) = %+v %v, reference %+v %v", name, data, got, gok, want, wok)
+	}
+	if old, ook := s.scanReference(name, data, false); ook && !gok {
+		t.Fatalf("Scan(%q, %q) finds nothing; before the views it found %+v", name, data, old)
+	}
+}
+
 // FuzzInTextGated: InText finds what inTextReference finds, at the same
-// offset, on any text.
+// offset, on any text, and something wherever it did before the views.
 func FuzzInTextGated(f *testing.F) {
 	for _, s := range append(gatePieces(f), cardStrings...) {
 		f.Add(s)
@@ -175,15 +196,18 @@ func FuzzInTextGated(f *testing.F) {
 	f.Add(strings.Repeat("ab-", 40) + "-----BEGIN EC PRIVATE KEY-----")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, gok := InText(s)
-		want, wok := inTextReference([]byte(s), 0)
+		want, wok := inTextReference([]byte(s), 0, true)
 		if got != want || gok != wok {
 			t.Fatalf("InText = %+v %v, reference %+v %v", got, gok, want, wok)
+		}
+		if old, ook := inTextReference([]byte(s), 0, false); ook && !gok {
+			t.Fatalf("InText finds nothing; before the views it found %+v", old)
 		}
 	})
 }
 
 // FuzzScanGated: Scan finds what scanReference finds, for HTML and JSON
-// files alike.
+// files alike, and something wherever it did before the views.
 func FuzzScanGated(f *testing.F) {
 	seed := make([]byte, ed25519.SeedSize)
 	for i := range seed {
@@ -202,11 +226,7 @@ func FuzzScanGated(f *testing.F) {
 		if !utf8.ValidString(name) {
 			return
 		}
-		got, gok := s.Scan(name, data)
-		want, wok := s.scanReference(name, data)
-		if got != want || gok != wok {
-			t.Fatalf("Scan = %+v %v, reference %+v %v", got, gok, want, wok)
-		}
+		checkScan(t, s, name, data)
 	})
 }
 

@@ -18,16 +18,30 @@ import (
 // hexRuns, decodeText, decodeB64) are today's: each has its own
 // reference and fuzz target (FuzzEncodedRuns, FuzzGroupedHex, FuzzHexRuns,
 // FuzzUnescape, FuzzDecodeB64).
+//
+// With views set, the references also read what today's InText and Scan
+// read besides: the percent and JSON views (throughViews, whose decoders
+// have their own fuzz targets, FuzzPercentDecode and FuzzJSONUnescape),
+// each text read by every detector. Without views they
+// are the references as they were, which today's must still find
+// something wherever they did.
 
-// inTextReference is inText running every detector.
-func inTextReference(data []byte, depth int) (Finding, bool) {
+// inTextReference is inText running every detector (and reading the
+// views when views is set).
+func inTextReference(data []byte, depth int, views bool) (Finding, bool) {
 	if f, ok := genericReference(data); ok {
 		return f, true
 	}
 	if f, ok := aws(data); ok {
 		return f, true
 	}
-	return layersReference(data, depth)
+	if f, ok := layersReference(data, depth, views); ok {
+		return f, true
+	}
+	if !views || depth >= maxDepth {
+		return Finding{}, false
+	}
+	return throughViews(data, percentEscaped(data), jsonEscaped(data), func(view []byte, _ bool) (Finding, bool) { return inTextReference(view, depth+1, true) })
 }
 
 // genericReference is generic running every detector.
@@ -104,7 +118,7 @@ func containsKtyReference(data []byte) bool {
 }
 
 // layersReference is layers, decoding into inTextReference.
-func layersReference(data []byte, depth int) (Finding, bool) {
+func layersReference(data []byte, depth int, views bool) (Finding, bool) {
 	budget := maxDecoded
 	var run []byte
 	for i := 0; i < len(data); {
@@ -177,7 +191,7 @@ func layersReference(data []byte, depth int) (Finding, bool) {
 			continue
 		}
 		budget -= len(text)
-		if f, ok := decodedFindingReference(text, depth+1); ok {
+		if f, ok := decodedFindingReference(text, depth+1, views); ok {
 			f.Offset = start
 			return f, true
 		}
@@ -186,8 +200,8 @@ func layersReference(data []byte, depth int) (Finding, bool) {
 }
 
 // decodedFindingReference is decodedFinding with inTextReference.
-func decodedFindingReference(text []byte, depth int) (Finding, bool) {
-	if f, ok := inTextReference(text, depth); ok {
+func decodedFindingReference(text []byte, depth int, views bool) (Finding, bool) {
+	if f, ok := inTextReference(text, depth, views); ok {
 		f.Kind = "base64-encoded " + strings.TrimPrefix(f.Kind, "the ")
 		return f, true
 	}
@@ -200,10 +214,12 @@ func decodedFindingReference(text []byte, depth int) (Finding, bool) {
 	return Finding{}, false
 }
 
-// scanReference is Scanner.Scan running every detector.
-func (s *Scanner) scanReference(name string, data []byte) (Finding, bool) {
-	textJWK := true
-	if strings.HasSuffix(name, ".json") && bytes.Contains(data, []byte("kty")) && shallowJSON(data) {
+// scanReference is Scanner.Scan running every detector (and reading what
+// the file decodes to when views is set).
+func (s *Scanner) scanReference(name string, data []byte, views bool) (Finding, bool) {
+	textJWK, structural := true, false
+	escaped := views && strings.HasSuffix(name, ".json") && jsonEscaped(data)
+	if strings.HasSuffix(name, ".json") && (escaped || bytes.Contains(data, []byte("kty"))) && shallowJSON(data) {
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()
 		var v any
@@ -211,7 +227,7 @@ func (s *Scanner) scanReference(name string, data []byte) (Finding, bool) {
 			if kind, ok := jwkValue(v, 0); ok {
 				return Finding{Kind: kind}, true
 			}
-			textJWK = false
+			textJWK, structural = false, true
 		}
 	}
 	text := data
@@ -227,7 +243,28 @@ func (s *Scanner) scanReference(name string, data []byte) (Finding, bool) {
 	if s.keys.in(data) {
 		return Finding{Kind: "the signing key in use (raw bytes)"}, true
 	}
-	return Finding{}, false
+	if !views {
+		return Finding{}, false
+	}
+	return s.viewsReference(text, !structural, 0)
+}
+
+// viewsReference is Scanner.views with every detector.
+func (s *Scanner) viewsReference(text []byte, jsonJWK bool, depth int) (Finding, bool) {
+	if depth >= maxDepth {
+		return Finding{}, false
+	}
+	return throughViews(text, percentEscaped(text), jsonEscaped(text), func(view []byte, json bool) (Finding, bool) {
+		return s.scanTextReference(view, !json || jsonJWK, depth+1)
+	})
+}
+
+// scanTextReference is Scanner.scanText running every detector.
+func (s *Scanner) scanTextReference(text []byte, jwk bool, depth int) (Finding, bool) {
+	if f, ok := s.viewReference(text, jwk); ok {
+		return f, true
+	}
+	return s.viewsReference(text, true, depth)
 }
 
 // viewReference is Scanner.view running every detector.

@@ -78,10 +78,12 @@ func (c *chunks) anywhere(b []byte) bool {
 }
 
 // Scanner finds key material in files about to be published: what InText
-// finds, except the AWS heuristic (too loose for whole pages), plus the
-// secret bytes of particular private keys (raw, base64, base64url or hex,
-// at any alignment, and any fragment of 31 bytes or more) and literal
-// strings such as the value of $AGENTCARDS_SIGNING_KEY. It is safe for
+// finds, except the AWS heuristic (too loose for whole pages) and what
+// InText finds in base64 runs' text, plus the secret bytes of particular
+// private keys (raw, base64, base64url or hex, at any alignment, and any
+// fragment of 31 bytes or more) and literal strings such as the value of
+// $AGENTCARDS_SIGNING_KEY; all of it also in what a file decodes to, two
+// layers deep: its percent and JSON views (throughViews). It is safe for
 // concurrent use.
 type Scanner struct {
 	keys     *chunks
@@ -130,7 +132,7 @@ func NewScanner(keys []crypto.Signer, literals ...string) (*Scanner, error) {
 		}
 	}
 	h := sha256.New()
-	h.Write([]byte("agentcards secret scanner 1\n"))
+	h.Write([]byte("agentcards secret scanner 2\n"))
 	for _, b := range append(slices.Clone(secrets), s.literals...) {
 		sum := sha256.Sum256(b)
 		h.Write(sum[:])
@@ -171,16 +173,19 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	// A JSON file is read as values: an object is a private JWK only with
 	// kty and a private member of its own, and every string is text. Other
 	// files, JSON that does not decode and JSON nested deeper than
-	// maxJSONDepth are text throughout.
-	textJWK := true
+	// maxJSONDepth are text throughout. Member names may be written with
+	// \u escapes ("\u006bty"), which decoding reads.
+	textJWK, structural := true, false
 	// Without "kty" in any letter case (most files), a JSON file is no
 	// JWK, and its text holds none either when it is the file itself,
-	// without references to decode (jwkText would look for kty again).
+	// without references to decode (jwkText would look for kty again) or
+	// escapes to read.
 	isJSON := strings.HasSuffix(name, ".json")
-	if isJSON && bytes.IndexByte(data, '&') < 0 && !containsKty(data) {
+	escaped := isJSON && jsonEscaped(data)
+	if isJSON && !escaped && bytes.IndexByte(data, '&') < 0 && !containsKty(data) {
 		textJWK = false
 	}
-	if isJSON && bytes.Contains(data, []byte("kty")) && shallowJSON(data) {
+	if isJSON && (escaped || bytes.Contains(data, []byte("kty"))) && shallowJSON(data) {
 		d := json.NewDecoder(bytes.NewReader(data))
 		d.UseNumber()
 		var v any
@@ -188,7 +193,7 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 			if kind, ok := jwkValue(v, 0); ok {
 				return Finding{Kind: kind}, true
 			}
-			textJWK = false
+			textJWK, structural = false, true
 		}
 	}
 	// Text detectors read the file with character references decoded: all
@@ -215,7 +220,39 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 	if s.keys.in(data) {
 		return Finding{Kind: "the signing key in use (raw bytes)"}, true
 	}
-	return Finding{}, false
+	// Then the percent and JSON views of the text. The JSON view of a
+	// JSON file read as values is what decoding read: no JWK is looked
+	// for in it as text.
+	pct := percentEscaped(text)
+	if !isJSON || len(text) != len(data) {
+		// (Read above for a JSON file's data, which text is unless
+		// references were decoded: each decoded makes it shorter.)
+		escaped = jsonEscaped(text)
+	}
+	return s.views(text, pct, escaped, !structural, 0)
+}
+
+// views looks through the percent and JSON views of text (throughViews;
+// pct and json say whether text is percentEscaped and jsonEscaped), at a
+// depth of decoding, each read as scanText reads it; jsonJWK says whether
+// a private JWK is looked for as text in the JSON view.
+func (s *Scanner) views(text []byte, pct, json, jsonJWK bool, depth int) (Finding, bool) {
+	if depth >= maxDepth || !pct && !json {
+		return Finding{}, false
+	}
+	return throughViews(text, pct, json, func(view []byte, json bool) (Finding, bool) {
+		return s.scanText(view, !json || jsonJWK, depth+1)
+	})
+}
+
+// scanText reads a text that a file decoded to, at depth, with every
+// detector of view (the private-JWK text detector when jwk is set), then
+// its views.
+func (s *Scanner) scanText(text []byte, jwk bool, depth int) (Finding, bool) {
+	if f, ok := s.view(text, jwk); ok {
+		return f, true
+	}
+	return s.views(text, percentEscaped(text), jsonEscaped(text), true, depth)
 }
 
 // HexShown reports the secret bytes of a key the scanner holds that raw,

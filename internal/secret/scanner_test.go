@@ -71,6 +71,8 @@ func TestScanAdversarialInputs(t *testing.T) {
 		"BEGIN armour":           {"x.html", bytes.Repeat([]byte("-----BEGIN "), 1<<17)},
 		"unterminated refs":      {"x.html", bytes.Repeat([]byte("&#x1234567"), 1<<17)},
 		"key prefixes":           {"x.html", bytes.Repeat(k.ed.Seed()[:2], 1<<20)},
+		"1 MB of %0A":            {"x.html", bytes.Repeat([]byte("%0A"), 1<<18)},
+		"escapes, twice":         {"x.html", bytes.Repeat([]byte("%25%0A+\\u0041\\/"), 1<<16)},
 	}
 	start := time.Now()
 	for name, in := range inputs {

@@ -4,8 +4,10 @@
 // armour, private JSON Web Keys in any notation, unarmored DER private keys
 // in base64, base64url or hex (PKCS #8, SEC 1, PKCS #1), OpenSSH and PuTTY
 // private keys, AWS secret access keys (InText only), and, for a Scanner,
-// the secret bytes of the very keys a build holds in any of those encodings.
-// It never reports the secret itself, only what kind it found and where.
+// the secret bytes of the very keys a build holds in any of those encodings;
+// and all of them again inside base64, percent-encoding and JSON escapes,
+// two layers deep. It never reports the secret itself, only what kind it
+// found and where.
 package secret
 
 import (
@@ -77,11 +79,14 @@ func IsPrivateJWK(m map[string]any) bool {
 // InText reports the first credential or key material in free-form text:
 // everything a Scanner finds without specific keys, plus AWS secret access
 // keys (a 40-character key next to an access key id, or after a name such
-// as aws_secret_access_key), key material in base64 runs cut by blanks,
-// and all of these once more inside text that base64 or base64url runs
-// decode to (two layers deep). Credentials in URLs and connection strings
-// are InURLs': lint reports them, where a reason can silence a finding
-// that is none.
+// as aws_secret_access_key) and key material in base64 runs cut by blanks,
+// and all of these once more inside what the text decodes to, two layers
+// deep: the text base64 or base64url runs decode to, the text
+// percent-decoded (where it holds escapes of line breaks, quotes, ':',
+// '=', '+', '/' or '%') and the text JSON-unescaped (where it holds
+// \u00XX escapes of printable ASCII, or \/). Credentials in URLs and
+// connection strings are InURLs': lint reports them, where a reason can
+// silence a finding that is none.
 func InText(s string) (Finding, bool) {
 	// The detectors only read their data (none writes to it, nor appends
 	// to a slice of it: TestInTextReadsOnly), so they read the string's
@@ -97,18 +102,26 @@ func inText(data []byte, depth int) (Finding, bool) {
 	if f, ok := generic(data, long); ok {
 		return f, true
 	}
-	if !long {
-		return Finding{}, false
-	}
-	if mayHoldAWS(data) {
+	if long && mayHoldAWS(data) {
 		if f, ok := aws(data); ok {
 			return f, true
 		}
 	}
-	if !mayHoldLayers(data) {
+	if long && mayHoldLayers(data) {
+		if f, ok := layers(data, depth); ok {
+			return f, true
+		}
+	}
+	if depth >= maxDepth {
 		return Finding{}, false
 	}
-	return layers(data, depth)
+	// The percent and JSON views of the text (views.go), a layer as a
+	// base64 run's text is.
+	pct, json := percentEscaped(data), jsonEscaped(data)
+	if !pct && !json {
+		return Finding{}, false
+	}
+	return throughViews(data, pct, json, func(view []byte, _ bool) (Finding, bool) { return inText(view, depth+1) })
 }
 
 // generic runs the detectors that need no knowledge of particular keys;
