@@ -51,12 +51,14 @@ func init() {
 // characters, at each of the four character offsets, and every hex run of
 // at least minHexRun digits, at both offsets, and looks in the bytes for
 // DER private keys, OpenSSH private keys and, when keys is set, the secret
-// bytes of those keys. A base64 run continues across line breaks (CR, LF,
-// and the escapes \n and \r inside JSON strings), padding and escaped
-// characters (joiner), so PEM bodies and wrapped blobs are read whole; it
-// does not continue across spaces. Hex digits are base64 characters too,
-// so hex runs are looked for inside each segment of alphabet characters.
-func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
+// bytes of those keys; when text is set, it also calls text on every
+// stretch of a base64 run's bytes that reads as text (textSpans). A base64
+// run continues across line breaks (CR, LF, and the escapes \n and \r
+// inside JSON strings), padding and escaped characters (joiner), so PEM
+// bodies and wrapped blobs are read whole; it does not continue across
+// spaces. Hex digits are base64 characters too, so hex runs are looked for
+// inside each segment of alphabet characters.
+func encodedRuns(data []byte, keys *chunks, text func([]byte) (Finding, bool)) (Finding, bool) {
 	// Every run encodedRunsIn can find lies in a region of at least
 	// runStride bytes that are base64 characters or what joins them
 	// (runish): nextRun finds each, reading a few bytes in runStride
@@ -68,7 +70,7 @@ func encodedRuns(data []byte, keys *chunks) (Finding, bool) {
 			return Finding{}, false
 		}
 		end := runEnd(data, from+runStride, &runish)
-		if f, ok := encodedRunsIn(data[from:min(end+1, len(data))], keys); ok {
+		if f, ok := encodedRunsIn(data[from:min(end+1, len(data))], keys, text); ok {
 			f.Offset += from
 			return f, true
 		}
@@ -84,7 +86,7 @@ const runStride = min(minRun, minHexRun)
 var runish [256]bool
 
 // encodedRunsIn is encodedRuns read at every byte.
-func encodedRunsIn(data []byte, keys *chunks) (Finding, bool) {
+func encodedRunsIn(data []byte, keys *chunks, text func([]byte) (Finding, bool)) (Finding, bool) {
 	var run, dec []byte // reused for every run
 	for i := 0; i < len(data); {
 		if b64[data[i]] == 0 {
@@ -141,6 +143,14 @@ func encodedRunsIn(data []byte, keys *chunks) (Finding, bool) {
 			n := decodeB64(dec, s)
 			if kind, ok := inBytes(dec[:n], keys); ok {
 				return Finding{Kind: kind + " (base64)", Offset: start}, true
+			}
+			if text == nil {
+				continue
+			}
+			if f, ok := textSpans(dec[:n], text); ok {
+				f.Kind = "base64-encoded " + strings.TrimPrefix(f.Kind, "the ")
+				f.Offset = start
+				return f, true
 			}
 		}
 	}

@@ -86,21 +86,35 @@ func lowerEscapes(s string) string {
 	return string(b)
 }
 
-// encodedForms are the ways a key file's text is pasted encoded:
-// percent-encoding as url.QueryEscape and url.PathEscape write it (and in
-// lower case, twice, in a link), inside a JSON string, and JSON's \u
-// escapes; and the file's own lines joined by <br>.
+// encodedForms are the ways a key file's text is pasted encoded: base64
+// in its alphabets and wrappings (with line breaks, HTML's, Markdown's
+// hard ones), two layers of it, percent-encoding as url.QueryEscape and
+// url.PathEscape write it (and in lower case, twice, and of base64), and
+// JSON's \u escapes; and the file's own lines joined by <br>.
 func encodedForms() map[string]func(string) string {
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 	return map[string]func(string) string{
-		"query-escaped":        url.QueryEscape,
-		"path-escaped":         url.PathEscape,
-		"query-escaped, %2b":   func(s string) string { return lowerEscapes(url.QueryEscape(s)) },
-		"query-escaped twice":  func(s string) string { return url.QueryEscape(url.QueryEscape(s)) },
-		"in a URL query":       func(s string) string { return "https://vault.example.com/import?key=" + url.QueryEscape(s) + "&v=2" },
-		"lines joined by <br>": func(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "<br>\n") },
+		"base64":                       func(s string) string { return b64(s) },
+		"base64 wrapped at 76":         func(s string) string { return wrap(b64(s), 76, "\n") },
+		"base64 wrapped at 64":         func(s string) string { return wrap(b64(s), 64, "\r\n") },
+		"base64url":                    func(s string) string { return base64.URLEncoding.EncodeToString([]byte(s)) },
+		"base64 of base64":             func(s string) string { return b64(b64(s)) },
+		"base64 in a sentence":         func(s string) string { return "Set KEY to " + b64(s) + " before you start." },
+		"query-escaped":                url.QueryEscape,
+		"path-escaped":                 url.PathEscape,
+		"query-escaped, %2b":           func(s string) string { return lowerEscapes(url.QueryEscape(s)) },
+		"query-escaped twice":          func(s string) string { return url.QueryEscape(url.QueryEscape(s)) },
+		"query-escaped base64":         func(s string) string { return url.QueryEscape(b64(s)) },
+		"in a URL query":               func(s string) string { return "https://vault.example.com/import?key=" + url.QueryEscape(s) + "&v=2" },
+		"lines joined by <br>":         func(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "<br>\n") },
+		"base64, lines joined by <br>": func(s string) string { return wrap(b64(s), 76, "<br>\n") },
 		"in a JSON string": func(s string) string {
 			b, _ := json.Marshal(map[string]string{"env": "prod", "key": s})
 			return string(b)
+		},
+		"base64 of JSON-escaped": func(s string) string {
+			b, _ := json.Marshal(map[string]string{"key": s})
+			return b64(string(bytes.ReplaceAll(b, []byte("/"), []byte(`\/`))))
 		},
 		"every byte \\u-escaped": func(s string) string {
 			var b strings.Builder
@@ -150,9 +164,10 @@ func otherKeyScanner(t testing.TB) *Scanner {
 }
 
 // TestScanFindsEncodedKeys: a private key's PEM file or private JWK,
+// base64-encoded (one or two layers, any alphabet, wrapped or not),
 // percent-encoded (query or path style, upper or lower case, once or
-// twice) or written with JSON \u escapes, is found in a page and in a
-// JSON file.
+// twice, or of its base64) or written with JSON \u escapes, is found in a
+// page and in a JSON file.
 func TestScanFindsEncodedKeys(t *testing.T) {
 	s := otherKeyScanner(t)
 	pems, jwks := encodedKeys(t)
@@ -165,6 +180,10 @@ func TestScanFindsEncodedKeys(t *testing.T) {
 	}
 	for tname, text := range texts {
 		for fname, form := range encodedForms() {
+			if fname == "base64, lines joined by <br>" && strings.HasPrefix(tname, "JWK") {
+				// Each line is read alone: kty and d are in different ones.
+				continue
+			}
 			for cname, put := range containers(t) {
 				t.Run(tname+"/"+fname+"/"+cname, func(t *testing.T) {
 					file, data := put(form(text))
@@ -181,7 +200,7 @@ func TestScanFindsEncodedKeys(t *testing.T) {
 
 // TestScanFindsEscapedJWKNames: a private JWK whose member names are
 // written with JSON escapes ("\u006bty", "\u0064") is found as a JSON
-// file, as JSON text in a page, and inside a JSON string.
+// file, as JSON text in a page, inside a JSON string, and base64-encoded.
 func TestScanFindsEscapedJWKNames(t *testing.T) {
 	s := otherKeyScanner(t)
 	_, jwks := encodedKeys(t)
@@ -196,10 +215,11 @@ func TestScanFindsEscapedJWKNames(t *testing.T) {
 				t.Fatalf("%s does not decode to a private JWK: %v", esc, err)
 			}
 			cases := map[string][]byte{
-				"x.json":                   []byte(esc),
-				"jwks.json":                []byte(`{"keys": [` + esc + `]}`),
-				"notes/index.html":         []byte("<pre><code>" + template.HTMLEscapeString(esc) + "</code></pre>"),
-				"agents/x/agent-card.json": must(json.Marshal(map[string]string{"description": "Key: " + esc})),
+				"x.json":                       []byte(esc),
+				"jwks.json":                    []byte(`{"keys": [` + esc + `]}`),
+				"notes/index.html":             []byte("<pre><code>" + template.HTMLEscapeString(esc) + "</code></pre>"),
+				"agents/x/agent-card.json":     must(json.Marshal(map[string]string{"description": "Key: " + esc})),
+				"agents/x/base64-in-card.json": must(json.Marshal(map[string]string{"description": base64.StdEncoding.EncodeToString([]byte(esc))})),
 			}
 			for file, data := range cases {
 				t.Run(fmt.Sprintf("%s/all=%v/%s", name, all, file), func(t *testing.T) {

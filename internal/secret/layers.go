@@ -83,7 +83,7 @@ func layers(data []byte, depth int) (Finding, bool) {
 		}
 		if segments > 1 && len(run) >= minRun {
 			// encodedRuns read each segment alone; read them joined.
-			if f, ok := encodedRunsIn(run, nil); ok {
+			if f, ok := encodedRunsIn(run, nil, nil); ok {
 				f.Offset = start
 				return f, true
 			}

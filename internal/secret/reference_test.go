@@ -20,9 +20,10 @@ import (
 // FuzzUnescape, FuzzDecodeB64).
 //
 // With views set, the references also read what today's InText and Scan
-// read besides: the percent and JSON views (throughViews, whose decoders
-// have their own fuzz targets, FuzzPercentDecode and FuzzJSONUnescape),
-// each text read by every detector. Without views they
+// read besides: for Scan, the text in base64 runs (textSpans, through
+// encodedRuns); for both, the percent and JSON views (throughViews, whose
+// decoders have their own fuzz targets, FuzzPercentDecode and
+// FuzzJSONUnescape), each text read by every detector. Without views they
 // are the references as they were, which today's must still find
 // something wherever they did.
 
@@ -55,7 +56,7 @@ func genericReference(data []byte) (Finding, bool) {
 	if f, ok := jwkTextReference(data); ok {
 		return f, true
 	}
-	if f, ok := encodedRuns(data, nil); ok {
+	if f, ok := encodedRuns(data, nil, nil); ok {
 		return f, true
 	}
 	return groupedHex(data, nil)
@@ -168,7 +169,7 @@ func layersReference(data []byte, depth int, views bool) (Finding, bool) {
 			i = k
 		}
 		if segments > 1 && len(run) >= minRun {
-			if f, ok := encodedRunsIn(run, nil); ok {
+			if f, ok := encodedRunsIn(run, nil, nil); ok {
 				f.Offset = start
 				return f, true
 			}
@@ -237,7 +238,7 @@ func (s *Scanner) scanReference(name string, data []byte, views bool) (Finding, 
 			return f, true
 		}
 	}
-	if f, ok := s.viewReference(text, textJWK); ok {
+	if f, ok := s.viewReference(text, textJWK, views, 0); ok {
 		return f, true
 	}
 	if s.keys.in(data) {
@@ -261,14 +262,15 @@ func (s *Scanner) viewsReference(text []byte, jsonJWK bool, depth int) (Finding,
 
 // scanTextReference is Scanner.scanText running every detector.
 func (s *Scanner) scanTextReference(text []byte, jwk bool, depth int) (Finding, bool) {
-	if f, ok := s.viewReference(text, jwk); ok {
+	if f, ok := s.viewReference(text, jwk, true, depth); ok {
 		return f, true
 	}
 	return s.viewsReference(text, true, depth)
 }
 
-// viewReference is Scanner.view running every detector.
-func (s *Scanner) viewReference(data []byte, textJWK bool) (Finding, bool) {
+// viewReference is Scanner.view running every detector (reading the text
+// in base64 runs when views is set).
+func (s *Scanner) viewReference(data []byte, textJWK, views bool, depth int) (Finding, bool) {
 	if f, ok := s.literal(data); ok {
 		return f, true
 	}
@@ -283,7 +285,11 @@ func (s *Scanner) viewReference(data []byte, textJWK bool) (Finding, bool) {
 			return f, true
 		}
 	}
-	if f, ok := encodedRuns(data, s.keys); ok {
+	var text func([]byte) (Finding, bool)
+	if views && depth < maxDepth {
+		text = func(t []byte) (Finding, bool) { return s.scanTextReference(t, true, depth+1) }
+	}
+	if f, ok := encodedRuns(data, s.keys, text); ok {
 		return f, true
 	}
 	return groupedHex(data, s.keys)

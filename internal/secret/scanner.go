@@ -78,17 +78,61 @@ func (c *chunks) anywhere(b []byte) bool {
 }
 
 // Scanner finds key material in files about to be published: what InText
-// finds, except the AWS heuristic (too loose for whole pages) and what
-// InText finds in base64 runs' text, plus the secret bytes of particular
-// private keys (raw, base64, base64url or hex, at any alignment, and any
-// fragment of 31 bytes or more) and literal strings such as the value of
-// $AGENTCARDS_SIGNING_KEY; all of it also in what a file decodes to, two
-// layers deep: its percent and JSON views (throughViews). It is safe for
-// concurrent use.
+// finds, except the AWS heuristic and the API tokens and credential files
+// InText finds in base64 (too loose for whole pages), plus the secret
+// bytes of particular private keys (raw, base64, base64url or hex, at any
+// alignment, and any fragment of 31 bytes or more) and literal strings
+// such as the value of $AGENTCARDS_SIGNING_KEY; all of it also in what a
+// file decodes to, two layers deep: the text in its base64 and base64url
+// runs (textSpans), and its percent and JSON views (throughViews). It is
+// safe for concurrent use.
 type Scanner struct {
 	keys     *chunks
 	literals [][]byte
 	digest   []byte
+	clean    cleanTexts
+}
+
+// cleanTexts remembers texts that base64 runs decoded to and that held
+// nothing, by the depth of decoding they were read at: every card of a
+// site carries the same few (the protected header of its signing key's
+// signatures), which are then read once rather than once per card. Only
+// texts of up to maxCleanText bytes are kept, up to maxCleanTexts at each
+// depth.
+type cleanTexts struct {
+	mu  sync.RWMutex
+	set [maxDepth]map[string]struct{}
+}
+
+const (
+	maxCleanText  = 1024
+	maxCleanTexts = 1024
+)
+
+// has reports whether t was found clean at depth.
+func (c *cleanTexts) has(depth int, t []byte) bool {
+	if len(t) > maxCleanText {
+		return false
+	}
+	c.mu.RLock()
+	_, ok := c.set[depth][string(t)]
+	c.mu.RUnlock()
+	return ok
+}
+
+// add remembers that t was found clean at depth.
+func (c *cleanTexts) add(depth int, t []byte) {
+	if len(t) > maxCleanText {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.set[depth] == nil {
+		c.set[depth] = map[string]struct{}{}
+	}
+	if len(c.set[depth]) < maxCleanTexts {
+		c.set[depth][string(t)] = struct{}{}
+	}
 }
 
 // Digest identifies what the scanner looks for (a SHA-256 over hashes of
@@ -214,7 +258,7 @@ func (s *Scanner) Scan(name string, data []byte) (Finding, bool) {
 			return f, true
 		}
 	}
-	if f, ok := s.view(text, textJWK); ok {
+	if f, ok := s.view(text, textJWK, 0); ok {
 		return f, true
 	}
 	if s.keys.in(data) {
@@ -249,7 +293,7 @@ func (s *Scanner) views(text []byte, pct, json, jsonJWK bool, depth int) (Findin
 // detector of view (the private-JWK text detector when jwk is set), then
 // its views.
 func (s *Scanner) scanText(text []byte, jwk bool, depth int) (Finding, bool) {
-	if f, ok := s.view(text, jwk); ok {
+	if f, ok := s.view(text, jwk, depth); ok {
 		return f, true
 	}
 	return s.views(text, percentEscaped(text), jsonEscaped(text), true, depth)
@@ -366,9 +410,11 @@ func charRef(digits []byte) (r rune, ok bool) {
 	return rune(n), true
 }
 
-// view runs every text detector but AWS's over one view of a file; the
-// private-JWK text detector only when textJWK is set.
-func (s *Scanner) view(data []byte, textJWK bool) (Finding, bool) {
+// view runs every text detector but AWS's over one view of a file, at a
+// depth of decoding; the private-JWK text detector only when textJWK is
+// set. Below maxDepth, the text that base64 runs decode to is read too
+// (scanText, one layer deeper).
+func (s *Scanner) view(data []byte, textJWK bool, depth int) (Finding, bool) {
 	if f, ok := s.literal(data); ok {
 		return f, true
 	}
@@ -380,7 +426,20 @@ func (s *Scanner) view(data []byte, textJWK bool) (Finding, bool) {
 			return f, true
 		}
 	}
-	if f, ok := encodedRuns(data, s.keys); ok {
+	var text func([]byte) (Finding, bool)
+	if depth < maxDepth {
+		text = func(t []byte) (Finding, bool) {
+			if s.clean.has(depth, t) {
+				return Finding{}, false
+			}
+			f, ok := s.scanText(t, true, depth+1)
+			if !ok {
+				s.clean.add(depth, t)
+			}
+			return f, ok
+		}
+	}
+	if f, ok := encodedRuns(data, s.keys, text); ok {
 		return f, true
 	}
 	return groupedHex(data, s.keys)

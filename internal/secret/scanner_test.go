@@ -8,6 +8,7 @@ import (
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/pem"
 	"math/big"
 	"strings"
 	"sync"
@@ -73,6 +74,8 @@ func TestScanAdversarialInputs(t *testing.T) {
 		"key prefixes":           {"x.html", bytes.Repeat(k.ed.Seed()[:2], 1<<20)},
 		"1 MB of %0A":            {"x.html", bytes.Repeat([]byte("%0A"), 1<<18)},
 		"escapes, twice":         {"x.html", bytes.Repeat([]byte("%25%0A+\\u0041\\/"), 1<<16)},
+		"base64 of text":         {"x.json", []byte(base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("kty: 'x' %0A \\u006b YWJj"), 1<<16)))},
+		"base64 of base64":       {"x.html", []byte(base64.StdEncoding.EncodeToString([]byte(base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("-----BEGIN "), 1<<16)))))},
 	}
 	start := time.Now()
 	for name, in := range inputs {
@@ -175,6 +178,12 @@ func TestScanConcurrently(t *testing.T) {
 	}
 	leak := []byte("<p>" + hex.EncodeToString(k.ed.Seed()) + "</p>")
 	clean := []byte(`{"kty":"OKP","x":"LDCm","sig":"` + base64.RawURLEncoding.EncodeToString(make([]byte, 64)) + `"}`)
+	// The text in base64 runs, which the scanner remembers when clean: the
+	// same header beside a key's PEM file in base64, and alone.
+	header := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"EdDSA","jku":"https://agents.example.com/.well-known/jwks.json","typ":"JOSE"}`))
+	pemFile := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8(t, k.rsa)})
+	leak64 := []byte(`{"protected":"` + header + `","note":"` + base64.StdEncoding.EncodeToString(pemFile) + `"}`)
+	clean64 := []byte(`{"protected":"` + header + `"}`)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -183,6 +192,12 @@ func TestScanConcurrently(t *testing.T) {
 					t.Error("leak not found")
 				}
 				if f, ok := s.Scan("jwks.json", clean); ok {
+					t.Errorf("flagged %+v", f)
+				}
+				if f, ok := s.Scan("b.json", leak64); !ok || f.Kind != "base64-encoded PEM private key" {
+					t.Errorf("leak in base64: %+v %v", f, ok)
+				}
+				if f, ok := s.Scan("c.json", clean64); ok {
 					t.Errorf("flagged %+v", f)
 				}
 			}

@@ -133,7 +133,7 @@ func generic(data []byte, long bool) (Finding, bool) {
 	if f, ok := jwkText(data); ok {
 		return f, true
 	}
-	if f, ok := encodedRuns(data, nil); ok {
+	if f, ok := encodedRuns(data, nil, nil); ok {
 		return f, true
 	}
 	return groupedHex(data, nil)

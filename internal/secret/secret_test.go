@@ -496,9 +496,12 @@ func FuzzEncodedRuns(f *testing.F) {
 	for _, s := range []string{key, "x " + key, strings.Repeat("q ", 20) + key, strings.ReplaceAll(key, "A", "A\\n"), key[:30] + "\\/" + key[30:], key + "\\/", key + "%2F\"", "302e020100300506032b657004220420" + strings.Repeat("ab", 32), ""} {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(base64.StdEncoding.EncodeToString([]byte(`x {"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg"} y`))))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, gok := encodedRuns(data, nil)
-		want, wok := encodedRunsIn(data, nil)
+		// The text of runs too: what jwkText finds in it.
+		text := func(b []byte) (Finding, bool) { return jwkText(b) }
+		got, gok := encodedRuns(data, nil, text)
+		want, wok := encodedRunsIn(data, nil, text)
 		if got != want || gok != wok {
 			t.Fatalf("encodedRuns = %+v %v, reading every byte %+v %v", got, gok, want, wok)
 		}

@@ -3,18 +3,20 @@ package secret
 import (
 	"bytes"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// This file holds what Scan and InText read besides a text itself and the
-// text of its base64 runs (layers): the text percent-decoded, as a URL or
-// a form body carries a PEM file or a JWK, and the text JSON-unescaped, as
-// a JSON string carries a JWK whose member names are written "\u006bty"
-// (throughViews). A view is read only where the text holds what makes it
-// differ in what the detectors look for (percentEscaped, jsonEscaped):
-// ordinary pages and cards hold neither, and cost two memory-speed
-// searches.
+// This file holds what Scan and InText read besides a text itself: the
+// text percent-decoded, as a URL or a form body carries a PEM file or a
+// JWK, and the text JSON-unescaped, as a JSON string carries a JWK whose
+// member names are written "\u006bty" (throughViews); and, for Scan, the
+// stretches of text in the bytes a base64 run decodes to (textSpans),
+// where InText reads whole runs as text (layers). A view is read only
+// where the text holds what makes it differ in what the detectors look
+// for (percentEscaped, jsonEscaped): ordinary pages and cards hold
+// neither, and cost two memory-speed searches.
 
 // pctBytes are the bytes whose percent escapes make a text's percent view
 // worth reading: line breaks (every PEM file has them), the quotes, ':'
@@ -207,3 +209,75 @@ func throughViews(data []byte, pct, json bool, look func(view []byte, json bool)
 	}
 	return Finding{}, false
 }
+
+// minSpan is the fewest bytes of text in a row that textSpans reads: a
+// private key in any notation takes more, and binary bytes (a signature,
+// an image) seldom hold so many printable ones in a row.
+const minSpan = 16
+
+// spanBytes are the bytes of text textSpans reads in a row: printable
+// ASCII, tabs and line breaks.
+var spanBytes = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = true
+	}
+	t['\t'], t['\n'], t['\r'] = true, true, true
+	return t
+}()
+
+// textSpans calls look on each stretch of dec that reads as text: at
+// least minSpan spanBytes in a row, and what follows and precedes them
+// while it is spanBytes or a printable UTF-8 character. dec is what a
+// base64 run decoded to: the text of a file (or the file whose base64 it
+// is) is one stretch, and the bytes that a word or padding around it
+// decodes to, which are no text, are left out; a run of binary bytes
+// (most runs: signatures, hashes, images) holds none, and costs a read of
+// one byte in minSpan.
+func textSpans(dec []byte, look func([]byte) (Finding, bool)) (Finding, bool) {
+	for p := minSpan - 1; p < len(dec); {
+		if !spanBytes[dec[p]] {
+			p += minSpan
+			continue
+		}
+		start, end := p, p+1
+		for start > 0 && spanBytes[dec[start-1]] {
+			start--
+		}
+		for end < len(dec) && spanBytes[dec[end]] {
+			end++
+		}
+		if end-start < minSpan {
+			p = end + minSpan
+			continue
+		}
+		for start > 0 {
+			if spanBytes[dec[start-1]] {
+				start--
+			} else if r, n := utf8.DecodeLastRune(dec[:start]); n > 1 && printable(r) {
+				start -= n
+			} else {
+				break
+			}
+		}
+		for end < len(dec) {
+			if spanBytes[dec[end]] {
+				end++
+			} else if r, n := utf8.DecodeRune(dec[end:]); n > 1 && printable(r) {
+				end += n
+			} else {
+				break
+			}
+		}
+		if f, ok := look(dec[start:end]); ok {
+			return f, true
+		}
+		p = end + minSpan
+	}
+	return Finding{}, false
+}
+
+// printable reports whether a character decoded from more than one byte
+// is text: not U+FFFD (which DecodeRune also returns for bad bytes), not a
+// C1 control, not a surrogate or beyond Unicode (which DecodeRune does not
+// return).
+func printable(r rune) bool { return r != utf8.RuneError && !unicode.IsControl(r) }

@@ -114,3 +114,54 @@ func FuzzJSONUnescape(f *testing.F) {
 		}
 	})
 }
+
+// textSpansReference is textSpans reading every byte forward: the
+// stretches of spanBytes and printable UTF-8 characters that hold
+// minSpan spanBytes in a row.
+func textSpansReference(dec []byte) [][2]int {
+	var out [][2]int
+	start, row, longest := 0, 0, 0
+	flush := func(end int) {
+		if longest >= minSpan {
+			out = append(out, [2]int{start, end})
+		}
+	}
+	for i := 0; i < len(dec); {
+		n := 0
+		if spanBytes[dec[i]] {
+			n, row = 1, row+1
+			longest = max(longest, row)
+		} else if r, size := utf8.DecodeRune(dec[i:]); size > 1 && printable(r) {
+			n, row = size, 0
+		}
+		if n == 0 {
+			flush(i)
+			start, row, longest = i+1, 0, 0
+			i++
+			continue
+		}
+		i += n
+	}
+	flush(len(dec))
+	return out
+}
+
+// FuzzTextSpans: textSpans, which reads one byte in minSpan of binary,
+// calls look on the stretches textSpansReference finds, in order.
+func FuzzTextSpans(f *testing.F) {
+	for _, s := range []string{"", strings.Repeat("a", 15), strings.Repeat("a", 16), "\x00" + strings.Repeat("b", 20) + "\xffé" + strings.Repeat("c", 5),
+		"é" + strings.Repeat("d", 16) + "€😀x\xc3", "\xc3\xa9\xa9" + strings.Repeat("e", 17), strings.Repeat("f", 16) + "\x85" + strings.Repeat("g", 16)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, dec []byte) {
+		var got [][2]int
+		textSpans(dec, func(span []byte) (Finding, bool) {
+			start := cap(dec) - cap(span) // span is dec[start:end]
+			got = append(got, [2]int{start, start + len(span)})
+			return Finding{}, false
+		})
+		if want := textSpansReference(dec); !slices.Equal(got, want) {
+			t.Fatalf("textSpans(%q) = %v, reference %v", dec, got, want)
+		}
+	})
+}
