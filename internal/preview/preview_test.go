@@ -228,7 +228,10 @@ func TestRebuild(t *testing.T) {
 	}
 	// Broken: last good site, error shown.
 	os.WriteFile(manifestPath, []byte(strings.Replace(string(good), `version = "2.4.1"`, `version = ""`, 1)), 0o644)
-	waitFor("the failure", func() bool { _, e := srv.Status(); return e != "" })
+	// os.WriteFile truncates before it writes: a rebuild may read the
+	// file half written, fail otherwise, and the watcher then rebuilds
+	// once more. Wait for this change's error.
+	waitFor("the failure", func() bool { _, e := srv.Status(); return strings.Contains(e, "version: must not be empty") })
 	resp, body := get(t, srv.URL+"/")
 	if resp.StatusCode != 200 || !strings.Contains(body, "Renamed agents") || !strings.Contains(body, `role="alert"`) || !strings.Contains(body, `agents[&#34;travel-planner&#34;].version: must not be empty`) {
 		t.Errorf("failed rebuild: %d\n%s", resp.StatusCode, body[:min(len(body), 600)])
