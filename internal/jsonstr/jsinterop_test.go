@@ -4,32 +4,25 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agentcards/agentcards/internal/prereq"
 )
 
 // TestCanonicalMatchesJSCanonicalize holds Canonical to the canonicalize
 // package (RFC 8785 in ECMAScript, JSON.stringify's strings) the A2A JS
 // SDK signs and verifies with, for the hostile strings, every rune class
 // boundary and random valid UTF-8: a string the two write differently
-// would be signed over bytes the SDK never computes. Skipped without node
-// and testdata/interop's packages.
+// would be signed over bytes the SDK never computes. Needs node and
+// testdata/interop's packages (prereq.Node: skipped without them, failed
+// under CI).
 func TestCanonicalMatchesJSCanonicalize(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node")
-	}
-	mod, err := filepath.Abs("../../testdata/interop/node_modules/canonicalize/lib/canonicalize.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(mod); err != nil {
-		t.Skip("no testdata/interop/node_modules (npm ci --prefix testdata/interop)")
-	}
+	node := prereq.Node(t, "canonicalize")
+	mod := filepath.Join(prereq.InteropDir(t), "node_modules", "canonicalize", "lib", "canonicalize.js")
 	var in []string
 	for _, s := range hostile {
 		if utf8.ValidString(s) {
