@@ -97,7 +97,7 @@ func Run(opts Options) (*Result, error) {
 	}
 	res.Report, err = site.Build(site.Options{Source: src, OutDir: m.OutputDir(), PrivateDir: opts.PrivateDir,
 		ConfiguredOutDir: configuredOut, ConfiguredPrivateDir: configuredPriv,
-		Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets, Inspect: res.Lint.Inspect})
+		Keys: ring.Keys, Signers: ring.Signers, Secrets: secrets, Inspect: res.Lint.Inspect, InspectUpstream: res.Lint.Upstream})
 	if err == nil {
 		// A cache that cannot be written only makes the next build
 		// lint every card again.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/lintcache"
 	"github.com/agentcards/agentcards/internal/lintrule"
@@ -57,6 +58,26 @@ func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte, doc map[string]any) e
 	return nil
 }
 
+// Upstream checks the owner's card that remote agent a republishes
+// beside its own (site.Options.InspectUpstream) as Inspect checks the
+// agent's card: a credential lint finds in it, not silenced for a, fails
+// the build, and so does a card that cannot be linted. Its other findings
+// are its owner's, for the owner to mend: they are not counted.
+// (The build names the agent in front of the error.)
+func (l *Lint) Upstream(a *manifest.Agent, data []byte) error {
+	findings, err := l.Cache.Findings(data, nil)
+	if err != nil {
+		return fmt.Errorf("the owner's card it republishes as %s could not be linted (%s); nothing was published", layout.UpstreamCardFile, terminal.Escape(err.Error()))
+	}
+	lint.Silence(findings, a.Silenced())
+	for _, f := range findings {
+		if f.Rule == lintrule.CredentialInCard && f.Severity == lint.Error && f.Silenced == "" {
+			return fmt.Errorf("the owner's card it republishes as %s, byte for byte, would publish a credential: %s; take a snapshot of a card without it, or remove the remote agent (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", layout.UpstreamCardFile, terminal.Escape(f.String()))
+		}
+	}
+	return nil
+}
+
 // Add counts the findings of agent id's card.
 func (l *Lint) Add(id string, findings []lint.Finding) {
 	if len(findings) == 0 {
@@ -99,7 +120,8 @@ func (l *Lint) keep(f finding) {
 // lists them all.
 const MaxLintLines = 20
 
-// Print writes the findings as warnings: lint never fails a build.
+// Print writes the findings as warnings (a build fails for none of them
+// but a credential, which Inspect and Upstream refuse).
 func (l *Lint) Print(w io.Writer) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

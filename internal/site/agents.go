@@ -214,6 +214,11 @@ func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 			return nil, err
 		}
 	}
+	if a.Remote != nil && b.opts.InspectUpstream != nil {
+		if err := b.opts.InspectUpstream(a, []byte(a.Remote.Upstream.Card)); err != nil {
+			return nil, err
+		}
+	}
 	if out.page, err = b.pages.agentPage(a, len(out.projected) > 0 && b.m.Site.ProjectionSignatures()); err != nil {
 		return nil, fmt.Errorf("page: %w", err)
 	}

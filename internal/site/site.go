@@ -51,6 +51,12 @@ type Options struct {
 	// build decoded to sign the card and still reads: Inspect must not
 	// change it.
 	Inspect func(a *manifest.Agent, unsigned []byte, doc map[string]any) error
+	// InspectUpstream, when set, is shown the owner's card each remote
+	// agent the build signs republishes beside its own, byte for byte
+	// (layout.UpstreamCardFile), with Inspect's rules: called from many
+	// goroutines at once; an error fails the build, and nothing is
+	// published.
+	InspectUpstream func(a *manifest.Agent, card []byte) error
 }
 
 // Report says what a build did.
