@@ -91,24 +91,24 @@ func layers(data []byte, depth int) (Finding, bool) {
 		if depth >= maxDepth || budget <= 0 {
 			continue
 		}
-		var text []byte
-		ok := false
-		if len(run) >= minTextRun {
-			text, ok = decodeText(run)
-		}
-		if !ok && cut >= minTextRun {
-			// A short last segment, after a blank, is more often the
-			// word that follows a blob ("... LS0tLQo= before you
-			// start") than the blob's last line: the run without it.
-			text, ok = decodeText(run[:cut])
-		}
-		if !ok {
-			continue
-		}
-		budget -= len(text)
-		if f, ok := decodedFinding(text, depth+1); ok {
-			f.Offset = start
-			return f, true
+		// The run; and, when it held nothing, the run without a short
+		// last segment after a blank, which is more often the word that
+		// follows a blob ("... LS0tLQo= before you start") than the
+		// blob's last line: a word such as "end" decodes to text too,
+		// glued to the blob's.
+		for k, r := range [2][]byte{run, run[:cut]} {
+			if len(r) < minTextRun || budget <= 0 || k == 1 && cut == len(run) {
+				continue
+			}
+			text, ok := decodeText(r)
+			if !ok {
+				continue
+			}
+			budget -= len(text)
+			if f, ok := decodedFinding(text, depth+1); ok {
+				f.Offset = start
+				return f, true
+			}
 		}
 	}
 	return Finding{}, false

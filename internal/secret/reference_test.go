@@ -23,7 +23,9 @@ import (
 // read besides: for Scan, the text in base64 runs (textSpans, through
 // encodedRuns); for both, the percent and JSON views (throughViews, whose
 // decoders have their own fuzz targets, FuzzPercentDecode and
-// FuzzJSONUnescape), each text read by every detector. Without views they
+// FuzzJSONUnescape), each text read by every detector, and a base64 run
+// followed by a short word is read without it also when the whole run
+// decodes to text that holds nothing. Without views they
 // are the references as they were, which today's must still find
 // something wherever they did.
 
@@ -175,6 +177,23 @@ func layersReference(data []byte, depth int, views bool) (Finding, bool) {
 			}
 		}
 		if depth >= maxDepth || budget <= 0 {
+			continue
+		}
+		if views {
+			// Today's: the run, then, when it held nothing, the run
+			// without its short last segment.
+			for k, r := range [2][]byte{run, run[:cut]} {
+				if len(r) < minTextRun || budget <= 0 || k == 1 && cut == len(run) {
+					continue
+				}
+				if text, ok := decodeText(r); ok {
+					budget -= len(text)
+					if f, ok := decodedFindingReference(text, depth+1, views); ok {
+						f.Offset = start
+						return f, true
+					}
+				}
+			}
 			continue
 		}
 		var text []byte

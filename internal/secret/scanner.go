@@ -10,11 +10,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"math/big"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -332,47 +334,62 @@ func (s *Scanner) HexShown(raw []byte) (Finding, bool) {
 // after file.
 var unescaped = sync.Pool{New: func() any { return new([]byte) }}
 
-// unescape appends to out data with the character references HTML
-// escapers write decoded: numeric ones (&#43; &#x2F;) and &amp; &lt; &gt;
-// &quot; &apos;. Others stay as they are.
+// unescape appends to out data with its character references decoded as
+// browsers decode them (html.UnescapeString): what html/template writes
+// (&#43; &#34; &amp; &lt; ...) by hand, and, where data holds any other
+// reference (HTML5's named ones, &plus; &sol; &colon;, or one without its
+// ';'), all of data through html.UnescapeString.
 func unescape(out, data []byte) []byte {
+	start := len(out)
 	out = slices.Grow(out, len(data))
+	rest := data
 	for {
-		i := bytes.IndexByte(data, '&')
+		i := bytes.IndexByte(rest, '&')
 		if i < 0 {
-			return append(out, data...)
+			return append(out, rest...)
 		}
-		out = append(out, data[:i]...)
-		data = data[i:]
-		end := bytes.IndexByte(data[:min(len(data), 10)], ';')
-		if end < 0 {
-			out = append(out, '&')
-			data = data[1:]
-			continue
+		out = append(out, rest[:i]...)
+		rest = rest[i:]
+		r, n := plainRef(rest)
+		if n == 0 {
+			return append(out[:start], html.UnescapeString(string(data))...)
 		}
-		ref := data[1:end]
-		switch {
-		case string(ref) == "amp":
-			out = append(out, '&')
-		case string(ref) == "lt":
-			out = append(out, '<')
-		case string(ref) == "gt":
-			out = append(out, '>')
-		case string(ref) == "quot":
-			out = append(out, '"')
-		case string(ref) == "apos":
-			out = append(out, '\'')
-		case len(ref) > 1 && ref[0] == '#':
-			if r, ok := charRef(ref[1:]); ok {
-				out = utf8.AppendRune(out, r)
-			} else {
-				out = append(out, data[:end+1]...)
-			}
-		default:
-			out = append(out, data[:end+1]...)
-		}
-		data = data[end+1:]
+		out = utf8.AppendRune(out, r)
+		rest = rest[n:]
 	}
+}
+
+// plainRef reads the character reference b starts with ('&') when it is
+// one html/template writes, which html.UnescapeString would read as the
+// character it names: &amp; &lt; &gt; &quot; &apos;, or a number with its
+// ';' that names a character other than NUL, a C1 control (which browsers
+// read as Windows-1252) or a surrogate. n is the reference's length, 0
+// for any other.
+func plainRef(b []byte) (r rune, n int) {
+	end := bytes.IndexByte(b[:min(len(b), 10)], ';')
+	if end < 0 {
+		return 0, 0
+	}
+	switch ref := b[1:end]; {
+	case string(ref) == "amp":
+		r = '&'
+	case string(ref) == "lt":
+		r = '<'
+	case string(ref) == "gt":
+		r = '>'
+	case string(ref) == "quot":
+		r = '"'
+	case string(ref) == "apos":
+		r = '\''
+	case len(ref) > 1 && ref[0] == '#':
+		var ok bool
+		if r, ok = charRef(ref[1:]); !ok || r == 0 || r >= 0x80 && r <= 0x9f || utf16.IsSurrogate(r) {
+			return 0, 0
+		}
+	default:
+		return 0, 0
+	}
+	return r, end + 1
 }
 
 // charRef reads the number of a numeric character reference (what
@@ -499,6 +516,13 @@ func jwkValue(v any, depth int) (string, bool) {
 	case string:
 		if _, ok := jwkText([]byte(x)); ok {
 			return "private JSON Web Key", true
+		}
+		// Written with character references (&quot;kty&quot;), as a
+		// page's text shows it.
+		if strings.IndexByte(x, '&') >= 0 {
+			if _, ok := jwkText(unescape(nil, []byte(x))); ok {
+				return "private JSON Web Key", true
+			}
 		}
 	case map[string]any:
 		if IsPrivateJWK(x) {

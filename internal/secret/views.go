@@ -80,8 +80,9 @@ func percentDecode(out, data []byte, plus bool) []byte {
 // that JSON encoders do not write for ordinary text but that spells what
 // the detectors look for: \u00XX of printable ASCII other than the '&',
 // '<' and '>' that Go's encoding/json escapes (\u006b for k, \u0022 for a
-// quote), or \/ (PHP's json_encode writes it in every URL, and it splits
-// a base64 run). Whether throughViews reads its JSON view.
+// quote), \/ (PHP's json_encode writes it in every URL, and it splits
+// a base64 run), or \\\" (a quote escaped twice). Whether throughViews
+// reads its JSON view.
 func jsonEscaped(data []byte) bool {
 	i := bytes.IndexByte(data, '\\')
 	return i >= 0 && jsonEscapedFrom(data, i)
@@ -96,6 +97,12 @@ func jsonEscapedFrom(data []byte, i int) bool {
 		switch data[i+1] {
 		case '/':
 			return true
+		case '\\':
+			// \\\" is a quote escaped twice: a JSON string inside a
+			// JSON string, as a log line or an event body shows one.
+			if i+3 < len(data) && data[i+2] == '\\' && data[i+3] == '"' {
+				return true
+			}
 		case 'u':
 			if i+5 < len(data) && data[i+2] == '0' && data[i+3] == '0' && isHexDigit(data[i+4]) && isHexDigit(data[i+5]) {
 				c := unhex(data[i+4])<<4 | unhex(data[i+5])
