@@ -81,7 +81,7 @@ func jsonEscapedReference(data []byte) bool {
 		if data[i] != '\\' {
 			continue
 		}
-		if data[i+1] == '/' {
+		if data[i+1] == '/' || strings.HasPrefix(string(data[i:]), `\\\"`) {
 			return true
 		}
 		if data[i+1] == 'u' && i+6 <= len(data) && string(data[i+2:i+4]) == "00" {
@@ -95,9 +95,10 @@ func jsonEscapedReference(data []byte) bool {
 
 // FuzzJSONUnescape: jsonUnescape decodes a JSON string's contents as
 // encoding/json does, never grows a text, and jsonEscaped says whether it
-// holds an escape of printable ASCII (but &, < and >) or \/.
+// holds an escape of printable ASCII (but &, < and >), \/ or a quote
+// escaped twice.
 func FuzzJSONUnescape(f *testing.F) {
-	for _, s := range []string{"", `\`, `\u`, `\u00`, `\u006bty`, `\"\\\/\b\f\n\r\t`, `\ud83d\ude00`, `\ud83d`, `\ude00\ud83d`, `\ud83d\u0041`, `\x41`, `caf\u00e9 \u2028`, `\\u0064`, `\uZZZZ`, "é\xff"} {
+	for _, s := range []string{"", `\`, `\u`, `\u00`, `\u006bty`, `\"\\\/\b\f\n\r\t`, `\ud83d\ude00`, `\ud83d`, `\ude00\ud83d`, `\ud83d\u0041`, `\x41`, `caf\u00e9 \u2028`, `\\u0064`, `\uZZZZ`, "é\xff", `{\\\"kty\\\"}`, `\\\`, `\\"`} {
 		f.Add([]byte(s), []byte("prefix"))
 	}
 	f.Fuzz(func(t *testing.T, data, prefix []byte) {
