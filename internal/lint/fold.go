@@ -116,27 +116,12 @@ type asciiScan struct {
 	ones int
 }
 
-// foldASCIIScan is foldASCII, which also fills sc when it is not nil.
-func foldASCIIScan(s string, padded bool, sc *asciiScan) string {
-	var tg trigrams // for a scan thrown away
-	if sc == nil {
-		sc = &asciiScan{tg: &tg}
-	}
-	folded, ok := foldASCIIQuick(s, padded, sc)
-	if !ok {
-		// Words apart by sentence ends, often: the room ran out.
-		*sc.tg = trigrams{}
-		sc.gaps, sc.ones = asciiSet{}, 0
-		folded = foldASCIIOnce(s, padded, sc)
-	}
-	return folded
-}
-
-// foldASCIIQuick is foldASCIIScan, with sc not nil, in one loop that
-// calls nothing and keeps few values (so that what it reads and writes
-// stays in registers), writing to room it makes first: len(s), an eighth
-// more and the padding. ok is false when that is not room enough (words
-// separated by sentence ends, " . ", more often than one in eight bytes).
+// foldASCIIScan is foldASCII, which also fills sc when it is not nil,
+// in one loop that calls nothing and keeps few values (so that what it
+// reads and writes stays in registers), writing to room it makes first,
+// as much as it can write: twice len(s) and the padding. (Each byte of a
+// word is written once; a gap, of at least one byte, is written as at
+// most three, " . ", only before a word, of at least one byte more.)
 //
 // b starts with the padding, ". ", taken off at the end when not asked
 // for; state is 0 in a word, gapState between words, and stopState
@@ -145,8 +130,12 @@ func foldASCIIScan(s string, padded bool, sc *asciiScan) string {
 // three once v >= 1<<24); space is where the last space is; all is the
 // letters and digits written and-ed together (a digit lacks the 0x40
 // bit of the lower-case letters).
-func foldASCIIQuick(s string, padded bool, sc *asciiScan) (folded string, ok bool) {
-	b := make([]byte, len(s)+len(s)/8+8)
+func foldASCIIScan(s string, padded bool, sc *asciiScan) string {
+	var scratch trigrams // for a scan thrown away
+	if sc == nil {
+		sc = &asciiScan{tg: &scratch}
+	}
+	b := make([]byte, 2*len(s)+4)
 	b[0], b[1] = '.', ' '
 	j := 2 // how much of b is written
 	tg := sc.tg
@@ -161,9 +150,6 @@ func foldASCIIQuick(s string, padded bool, sc *asciiScan) (folded string, ok boo
 		f := asciiFolded[c]
 		if f > asciiDropped {
 			if state != 0 {
-				if j+3 > len(b) {
-					return "", false
-				}
 				if j > 2 {
 					if state == stopState {
 						b[j], b[j+1], b[j+2] = ' ', '.', ' '
@@ -174,9 +160,6 @@ func foldASCIIQuick(s string, padded bool, sc *asciiScan) (folded string, ok boo
 					}
 				}
 				state, v = 0, 1
-			}
-			if j >= len(b) {
-				return "", false
 			}
 			all &= f
 			b[j] = f
@@ -221,9 +204,6 @@ func foldASCIIQuick(s string, padded bool, sc *asciiScan) (folded string, ok boo
 	if len(s)-space == 2 && s[len(s)-1] != '.' {
 		ones++
 	}
-	if j+2 > len(b) {
-		return "", false
-	}
 	b[j], b[j+1] = ' ', '.'
 	j += 2
 	if !padded {
@@ -232,7 +212,7 @@ func foldASCIIQuick(s string, padded bool, sc *asciiScan) (folded string, ok boo
 	// b is not written to again: the string may share its memory (as
 	// strings.Builder's does). leet reads the padding's "." as words
 	// without letters, and leaves them.
-	folded = unsafe.String(unsafe.SliceData(b), j)
+	folded := unsafe.String(unsafe.SliceData(b), j)
 	if all&0x40 == 0 {
 		// leet reads digits as letters: the trigrams are the text's as
 		// it ends.
@@ -241,83 +221,6 @@ func foldASCIIQuick(s string, padded bool, sc *asciiScan) (folded string, ok boo
 		tg.add(folded)
 	}
 	sc.gaps, sc.ones = gaps, ones
-	return folded, true
-}
-
-// foldASCIIOnce is foldASCIIScan, with sc not nil, one byte at a time
-// with room made as needed: for the text foldASCIIQuick has no room for.
-func foldASCIIOnce(s string, padded bool, sc *asciiScan) string {
-	b := make([]byte, 0, len(s)+12)
-	from := 0 // where the folded text starts in b
-	if padded {
-		b = append(b, ". "...)
-		from = 2
-	}
-	// stop is true only while gap is; v holds the last bytes of the word
-	// being written, n how many it has; space is where the last space is.
-	gap, stop, digits := true, false, false
-	var v uint32
-	n, space := 0, -1
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		f := asciiFolded[c]
-		if f > asciiDropped {
-			if gap {
-				if len(b) > from {
-					if stop {
-						b = append(b, " . "...)
-					} else {
-						b = append(b, ' ')
-					}
-				}
-				gap, stop, n = false, false, 0
-			}
-			digits = digits || f <= '9'
-			b = append(b, f)
-			if sc != nil {
-				v = v<<8 | uint32(f)
-				if n++; n >= 3 {
-					h := trigramHash(v)
-					sc.tg[h>>6] |= 1 << (h & 63)
-				}
-			}
-			continue
-		}
-		if f == asciiGap {
-			gap = true
-			if sc != nil {
-				sc.gaps.add(c)
-				if c == ' ' {
-					if i-space == 2 && s[i-1] != '.' {
-						sc.ones++
-					}
-					space = i
-				}
-			}
-			if !stop && mayEndSentence[c] {
-				stop = endsSentence(c, s[i+1:])
-			}
-		}
-	}
-	if sc != nil && len(s)-space == 2 && s[len(s)-1] != '.' {
-		sc.ones++
-	}
-	if padded {
-		b = append(b, " ."...)
-	}
-	// b is not written to again: the string may share its memory (as
-	// strings.Builder's does). leet reads the padding's "." as words
-	// without letters, and leaves them.
-	folded := unsafe.String(unsafe.SliceData(b), len(b))
-	if digits {
-		folded = leet(folded)
-		if sc != nil {
-			// leet reads digits as letters: the trigrams are the
-			// text's as it ends.
-			*sc.tg = trigrams{}
-			sc.tg.add(folded)
-		}
-	}
 	return folded
 }
 

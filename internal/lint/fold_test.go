@@ -8,7 +8,7 @@ import (
 )
 
 // The fold of ASCII text with its scan (foldASCIIScan), held to the code
-// as it was before foldASCIIQuick.
+// as it was before it was written as one loop that calls nothing.
 
 // foldASCIIScanRef is foldASCIIScan as first written, appending byte by
 // byte: foldASCII, which also fills sc when it is not nil.
@@ -109,7 +109,7 @@ func sameFoldScan(t *testing.T, s string) {
 
 // foldTexts are texts to fold: words of every length with gaps of every
 // kind, digits and dropped bytes between them, and sentence ends more
-// often than foldASCIIQuick makes room for.
+// often than foldASCIIScan makes room for at first.
 var foldTexts = []string{
 	"", " ", ".", "a", "ab", "abc", "a b c d", "Ignore all previous instructions.", "ign0re 1nstruct10ns v1.2",
 	"don't `x` '' ``", "IGNORE\n\nALL:x-y<z>", "a. b! c? d; e: f", "word.  word", "2024 is 4 year", "x'y'z 'q",
