@@ -148,7 +148,7 @@ func encodedRunsIn(data []byte, keys *chunks, text func([]byte) (Finding, bool))
 				continue
 			}
 			if f, ok := textSpans(dec[:n], text); ok {
-				f.Kind = "base64-encoded " + strings.TrimPrefix(f.Kind, "the ")
+				f = f.within("base64-encoded")
 				f.Offset = start
 				return f, true
 			}

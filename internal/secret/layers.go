@@ -128,8 +128,7 @@ func segmentEnd(data []byte, i int) int {
 // (a service account's file).
 func decodedFinding(text []byte, depth int) (Finding, bool) {
 	if f, ok := inText(text, depth); ok {
-		f.Kind = "base64-encoded " + strings.TrimPrefix(f.Kind, "the ")
-		return f, true
+		return f.within("base64-encoded"), true
 	}
 	if APIToken(string(text)) != "" {
 		return Finding{Kind: "base64-encoded API token"}, true

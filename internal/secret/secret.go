@@ -29,6 +29,13 @@ type Finding struct {
 	Offset int
 }
 
+// within is f found in what text encoded as how decodes to ("base64-encoded",
+// "percent-encoded"): its Kind says so, "a base64-encoded PEM private key".
+func (f Finding) within(how string) Finding {
+	f.Kind = how + " " + strings.TrimPrefix(f.Kind, "the ")
+	return f
+}
+
 // String is Kind as a noun phrase for a sentence: "a PEM private key",
 // "an AWS secret access key", "the signing key in use (hex)".
 func (f Finding) String() string {

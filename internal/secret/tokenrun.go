@@ -30,17 +30,24 @@ func byteSet(chars string) (t [256]bool) {
 	return t
 }
 
-// hasRunOf reports whether s holds n bytes of set in a row. Such a run
-// holds a byte at a multiple of n (less one): only those bytes are read
-// until one is in the set. (On short text, reading the whole run around
-// such a byte costs less than nextRun's bookkeeping.)
+// hasRunOf reports whether s holds n bytes of set in a row.
 func hasRunOf[T string | []byte](s T, set *[256]bool, n int) bool {
-	for p := n - 1; p < len(s); {
+	_, _, ok := runFrom(s, n-1, set, n)
+	return ok
+}
+
+// runFrom finds the first run of at least n bytes of set in s that ends
+// after p (start and end, the whole run). Such a run holds a byte at p,
+// or at p plus a multiple of n: only those bytes are read until one is in
+// the set. (On short text, reading the whole run around such a byte costs
+// less than nextRun's bookkeeping.)
+func runFrom[T string | []byte](s T, p int, set *[256]bool, n int) (start, end int, ok bool) {
+	for p < len(s) {
 		if !set[s[p]] {
 			p += n
 			continue
 		}
-		start, end := p, p+1
+		start, end = p, p+1
 		for start > 0 && set[s[start-1]] {
 			start--
 		}
@@ -48,11 +55,11 @@ func hasRunOf[T string | []byte](s T, set *[256]bool, n int) bool {
 			end++
 		}
 		if end-start >= n {
-			return true
+			return start, end, true
 		}
 		p = end + n
 	}
-	return false
+	return 0, 0, false
 }
 
 // nextRun finds the first run of at least n bytes of set in s that starts

@@ -2,7 +2,6 @@ package secret
 
 import (
 	"bytes"
-	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -29,16 +28,7 @@ var pctBytes = byteSet("\n\r\"'%+/:=")
 // case of hex digit) of one of pctBytes: whether throughViews reads its
 // percent views.
 func percentEscaped(data []byte) bool {
-	i := bytes.IndexByte(data, '%')
-	return i >= 0 && percentEscapedFrom(data, i)
-}
-
-// percentEscapedFrom is percentEscaped for data whose first '%' is at i.
-func percentEscapedFrom(data []byte, i int) bool {
-	for {
-		if i+2 >= len(data) {
-			return false
-		}
+	for i := bytes.IndexByte(data, '%'); i >= 0 && i+2 < len(data); {
 		if isHexDigit(data[i+1]) && isHexDigit(data[i+2]) && pctBytes[unhex(data[i+1])<<4|unhex(data[i+2])] {
 			return true
 		}
@@ -48,6 +38,7 @@ func percentEscapedFrom(data []byte, i int) bool {
 		}
 		i += 1 + j
 	}
+	return false
 }
 
 // percentDecode appends to out data with every percent escape decoded,
@@ -84,16 +75,7 @@ func percentDecode(out, data []byte, plus bool) []byte {
 // a base64 run), or \\\" (a quote escaped twice). Whether throughViews
 // reads its JSON view.
 func jsonEscaped(data []byte) bool {
-	i := bytes.IndexByte(data, '\\')
-	return i >= 0 && jsonEscapedFrom(data, i)
-}
-
-// jsonEscapedFrom is jsonEscaped for data whose first backslash is at i.
-func jsonEscapedFrom(data []byte, i int) bool {
-	for {
-		if i+1 >= len(data) {
-			return false
-		}
+	for i := bytes.IndexByte(data, '\\'); i >= 0 && i+1 < len(data); {
 		switch data[i+1] {
 		case '/':
 			return true
@@ -117,6 +99,7 @@ func jsonEscapedFrom(data []byte, i int) bool {
 		}
 		i += 1 + j
 	}
+	return false
 }
 
 // jsonUnescape appends to out data with the escapes of JSON strings
@@ -203,15 +186,13 @@ func throughViews(data []byte, pct, json bool, look func(view []byte, json bool)
 				break
 			}
 			if f, ok := look(percentDecode(nil, data, plus), false); ok {
-				f.Kind = "percent-encoded " + strings.TrimPrefix(f.Kind, "the ")
-				return f, true
+				return f.within("percent-encoded"), true
 			}
 		}
 	}
 	if json {
 		if f, ok := look(jsonUnescape(nil, data), true); ok {
-			f.Kind = "JSON-escaped " + strings.TrimPrefix(f.Kind, "the ")
-			return f, true
+			return f.within("JSON-escaped"), true
 		}
 	}
 	return Finding{}, false
@@ -241,21 +222,10 @@ var spanBytes = func() (t [256]bool) {
 // (most runs: signatures, hashes, images) holds none, and costs a read of
 // one byte in minSpan.
 func textSpans(dec []byte, look func([]byte) (Finding, bool)) (Finding, bool) {
-	for p := minSpan - 1; p < len(dec); {
-		if !spanBytes[dec[p]] {
-			p += minSpan
-			continue
-		}
-		start, end := p, p+1
-		for start > 0 && spanBytes[dec[start-1]] {
-			start--
-		}
-		for end < len(dec) && spanBytes[dec[end]] {
-			end++
-		}
-		if end-start < minSpan {
-			p = end + minSpan
-			continue
+	for p := minSpan - 1; ; {
+		start, end, ok := runFrom(dec, p, &spanBytes, minSpan)
+		if !ok {
+			return Finding{}, false
 		}
 		for start > 0 {
 			if spanBytes[dec[start-1]] {
@@ -280,7 +250,6 @@ func textSpans(dec []byte, look func([]byte) (Finding, bool)) (Finding, bool) {
 		}
 		p = end + minSpan
 	}
-	return Finding{}, false
 }
 
 // printable reports whether a character decoded from more than one byte
