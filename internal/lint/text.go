@@ -275,7 +275,7 @@ func (l *linter) value(path, key, s string) {
 func (l *linter) checkValue(path, key, s string) {
 	h, allASCII := asciiHidden(s)
 	if !allASCII {
-		h = findHiddenOf(s, false)
+		h = findHiddenOf(s)
 	}
 	if h.count > 0 {
 		l.add(lintrule.HiddenText, path, h.describe())
@@ -518,7 +518,12 @@ func isEmoji(r rune) bool {
 // letters of a script that needs it (Persian, the Indic scripts),
 // ideographic variation selectors after a Han character, and the tag
 // characters of a flag emoji are what they are meant to be, and pass.
-func findHidden(s string) hidden { return findHiddenOf(s, ascii.Is(s)) }
+func findHidden(s string) hidden {
+	if h, allASCII := asciiHidden(s); allASCII {
+		return h
+	}
+	return findHiddenOf(s)
+}
 
 // asciiHidden is findHidden of s and whether s is all ASCII, for ASCII s
 // (for other text, the hidden characters are not looked for: h is zero),
@@ -550,7 +555,7 @@ func asciiHidden(s string) (h hidden, allASCII bool) {
 }
 
 // asciiControls is h with the control characters of ASCII b counted, as
-// findHiddenOf counts them: all but tabs and line breaks.
+// findHidden counts them in ASCII text: all but tabs and line breaks.
 func asciiControls(h hidden, b []byte) hidden {
 	for _, c := range b {
 		if (c < 0x20 || c == 0x7f) && c != '\t' && c != '\n' && c != '\r' {
@@ -563,20 +568,9 @@ func asciiControls(h hidden, b []byte) hidden {
 	return h
 }
 
-// findHiddenOf is findHidden; allASCII says whether s is all ASCII.
-func findHiddenOf(s string, allASCII bool) hidden {
+// findHiddenOf is findHidden for text that is not all ASCII.
+func findHiddenOf(s string) hidden {
 	var h hidden
-	if allASCII {
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; (c < 0x20 || c == 0x7f) && c != '\t' && c != '\n' && c != '\r' {
-				if h.count == 0 {
-					h.first = rune(c)
-				}
-				h.count++
-			}
-		}
-		return h
-	}
 	var tags strings.Builder
 	prev := rune(-1)
 	rtl := strings.ContainsFunc(s, func(r rune) bool {
