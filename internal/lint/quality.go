@@ -141,32 +141,7 @@ func textKey(s string) string { return textKeyOf(s, ascii.Is(s)) }
 // textKeyOf is textKey; allASCII says whether s is all ASCII.
 func textKeyOf(s string, allASCII bool) string {
 	if allASCII {
-		// Runs of letters and digits, lower-cased, one space between:
-		// no longer than s (a space stands for one byte or more), so
-		// written in place, in a loop that calls nothing.
-		b := make([]byte, len(s))
-		j := 0
-		gap := false
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			switch {
-			case 'A' <= c && c <= 'Z':
-				c += 'a' - 'A'
-			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
-			default:
-				gap = true
-				continue
-			}
-			if gap && j > 0 {
-				b[j] = ' '
-				j++
-			}
-			gap = false
-			b[j] = c
-			j++
-		}
-		// b is not written to again: the string may share its memory.
-		return unsafe.String(unsafe.SliceData(b), j)
+		return asciiFieldsLower(s, &textKeyBreaks)
 	}
 	return strings.Join(strings.FieldsFunc(foldCase(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
@@ -266,14 +241,30 @@ func tagKey(tag string) string {
 	if !ascii.Is(tag) {
 		return strings.Join(strings.FieldsFunc(foldCase(tag), isTagBreak), " ")
 	}
-	// ASCII: lower-cased byte by byte, as foldCase does, in place (no
-	// longer than the tag: a space stands for one byte or more).
-	b := make([]byte, len(tag))
+	return asciiFieldsLower(tag, &tagBreaks)
+}
+
+// textKeyBreaks and tagBreaks are the ASCII bytes between the words of a
+// text's key (all but letters and digits) and of a tag's (isTagBreak).
+var textKeyBreaks, tagBreaks = func() (text, tag [256]bool) {
+	for c := range utf8.RuneSelf {
+		text[c] = !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9')
+		tag[c] = isTagBreak(rune(c))
+	}
+	return text, tag
+}()
+
+// asciiFieldsLower is strings.Join(strings.FieldsFunc(s, breaks), " ")
+// lower-cased, for ASCII s (as foldCase lower-cases it): the runs of bytes
+// not in breaks, one space between, written in place, in a loop that
+// calls nothing (no longer than s: a space stands for one byte or more).
+func asciiFieldsLower(s string, breaks *[256]bool) string {
+	b := make([]byte, len(s))
 	j := 0
 	gap := false
-	for i := 0; i < len(tag); i++ {
-		c := tag[i]
-		if isTagBreak(rune(c)) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if breaks[c] {
 			gap = true
 			continue
 		}
