@@ -413,8 +413,9 @@ func matchPaddedPlain(text string, example bool) string {
 			end += lo
 		}
 		if g, _ := gateIndex.get(text[lo:end]); g != nil {
-			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
-			atWord := g.mayMatch(possible, false, example)
+			may := func(i int) bool { return possible[i] }
+			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(may, true, example)
+			atWord := g.mayMatch(may, false, example)
 			if m := matchRef(g, text, lo, end, atSentence, atWord, example); m != "" {
 				return m
 			}

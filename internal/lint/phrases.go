@@ -384,27 +384,25 @@ var phraseSet = sync.OnceValue(func() *prefilter.Set {
 	return prefilter.NewSet(exprs)
 })
 
-// mayMatch reports whether text, of which possible tells which patterns
-// it may hold (phraseSet), may hold one of the word's patterns of the
-// kind asked: at the sentence's start or not, and those a request may
-// say or not (as compile joins them).
-func (g *gateWord) mayMatch(possible []bool, sentence, strict bool) bool {
-	for _, i := range g.patterns {
-		if possible[i] && sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) {
+// mayMatch reports whether text, of which may tells which patterns it
+// may hold (phraseSet's Mark, or phraseMay), may hold one of the word's
+// patterns of the kind asked: at the sentence's start or not, and those
+// a request may say or not (kinds). may is asked only of those.
+func (g *gateWord) mayMatch(may func(int) bool, sentence, strict bool) bool {
+	for _, i := range g.kinds[b2i(sentence)][b2i(strict)] {
+		if may(i) {
 			return true
 		}
 	}
 	return false
 }
 
-// mayMatchLazy is mayMatch, asking pm which patterns the text may hold.
-func (g *gateWord) mayMatchLazy(pm *phraseMay, sentence, strict bool) bool {
-	for _, i := range g.patterns {
-		if sentencePattern(i) == sentence && !(strict && injectionPatterns[i].request) && pm.may(i) {
-			return true
-		}
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	return false
+	return 0
 }
 
 // lazyTextLimit is the longest text whose patterns phraseMay is asked
@@ -561,23 +559,21 @@ func matchPaddedWords(text string, example bool, fw foldedWords) (string, folded
 				run = 0
 			}
 		}
-		if g != nil && lazy {
-			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatchLazy(&pm, true, example)
-			atWord := g.mayMatchLazy(&pm, false, example)
-			if m := g.match(text, lo, end, atSentence, atWord, example, pm.may); m != "" {
-				return m, foldedWords{}
-			}
-		} else if g != nil {
-			if possible == nil {
-				possible = buf[:]
-				if n := phraseSet().Len(); n > len(buf) {
-					possible = make([]bool, n)
+		if g != nil {
+			may := pm.may
+			if !lazy {
+				if possible == nil {
+					possible = buf[:]
+					if n := phraseSet().Len(); n > len(buf) {
+						possible = make([]bool, n)
+					}
+					phraseSet().Mark(text, possible)
 				}
-				phraseSet().Mark(text, possible)
+				may = func(i int) bool { return possible[i] }
 			}
-			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(possible, true, example)
-			atWord := g.mayMatch(possible, false, example)
-			if m := g.match(text, lo, end, atSentence, atWord, example, func(i int) bool { return possible[i] }); m != "" {
+			atSentence := lo >= 2 && text[lo-2:lo] == ". " && g.mayMatch(may, true, example)
+			atWord := g.mayMatch(may, false, example)
+			if m := g.match(text, lo, end, atSentence, atWord, example, may); m != "" {
 				return m, foldedWords{}
 			}
 		}
@@ -596,10 +592,7 @@ func (g *gateWord) match(text string, lo, end int, atSentence, atWord, example b
 	if !atSentence && !atWord {
 		return ""
 	}
-	strict := 0
-	if example {
-		strict = 1
-	}
+	strict := b2i(example)
 	to := windowEnd(text, end)
 	// A match at the sentence's start starts earlier, at its ". ".
 	if atSentence {
