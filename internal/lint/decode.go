@@ -158,11 +158,12 @@ func decodedVariantsOf(s string, allASCII bool, tg *trigrams, present *asciiSet)
 // rotWords and revWords give ROT13 and reversed English away, in
 // lower case.
 var (
-	rotWords      = []string{" gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur "}
-	revWords      = []string{" eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla "}
-	encodedSet    = newLitSet(append(append([]string(nil), rotWords...), revWords...)...)
-	encodedProbes = newProbes(append(append([]string(nil), rotWords...), revWords...), true)
-	rotMask       = uint64(1)<<len(rotWords) - 1
+	rotWords        = []string{" gur ", " naq ", " lbh ", " guvf ", " hfre ", "gur "}
+	revWords        = []string{" eht ", " dna ", " uoy ", " siht ", " resu ", "tnega", " lla "}
+	encodedWordsAll = append(append([]string(nil), rotWords...), revWords...)
+	encodedSet      = newLitSet(encodedWordsAll...)
+	encodedProbes   = newProbes(encodedWordsAll, true)
+	rotMask         = uint64(1)<<len(rotWords) - 1
 )
 
 // encodedWords reports whether s, lower-cased, holds one of rotWords,

@@ -209,31 +209,18 @@ func (ps *probes) keyed(t *trigrams, f func(*probe) bool) bool {
 // strings: false means it holds none. raw is the text the strings are
 // matched against, or "" when it is not at hand (a string without a run
 // of three then may be held).
-func (ps *probes) mayHoldAny(t *trigrams, raw string) bool {
-	if ps.keyed(t, func(*probe) bool { return true }) {
-		return true
-	}
-	for i := range ps.rest {
-		if p := &ps.rest[i]; !p.exact || raw == "" || strings.Contains(raw, p.lit) {
-			return true
-		}
-	}
-	return false
-}
+func (ps *probes) mayHoldAny(t *trigrams, raw string) bool { return ps.mayHoldAnyOf(t, raw, nil) }
 
 // mayHoldAnyOf is mayHoldAny; present, when not nil, is the set of the
 // bytes of ASCII raw that fold reads as gaps, which tells for a string of
 // one such byte whether raw holds it.
 func (ps *probes) mayHoldAnyOf(t *trigrams, raw string, present *asciiSet) bool {
-	if present == nil || raw == "" {
-		return ps.mayHoldAny(t, raw)
-	}
 	if ps.keyed(t, func(*probe) bool { return true }) {
 		return true
 	}
 	for i := range ps.rest {
 		p := &ps.rest[i]
-		if len(p.lit) == 1 && p.lit[0] < utf8.RuneSelf && asciiFolded[p.lit[0]] == asciiGap && p.exact {
+		if present != nil && raw != "" && p.exact && len(p.lit) == 1 && p.lit[0] < utf8.RuneSelf && asciiFolded[p.lit[0]] == asciiGap {
 			if present.mayHold(p.lit[0]) {
 				return true
 			}
