@@ -50,10 +50,8 @@ func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte, doc map[string]any) e
 	}
 	lint.Silence(findings, a.Silenced())
 	l.Add(a.ID, findings)
-	for _, f := range findings {
-		if f.Rule == lintrule.CredentialInCard && f.Severity == lint.Error && f.Silenced == "" {
-			return fmt.Errorf("agent %s: the card would publish a credential: %s; remove it from agents.toml (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", terminal.Escape(a.ID), terminal.Escape(f.String()))
-		}
+	if f, ok := standingCredential(findings); ok {
+		return fmt.Errorf("agent %s: the card would publish a credential: %s; remove it from agents.toml (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", terminal.Escape(a.ID), terminal.Escape(f.String()))
 	}
 	return nil
 }
@@ -70,12 +68,21 @@ func (l *Lint) Upstream(a *manifest.Agent, data []byte) error {
 		return fmt.Errorf("the owner's card it republishes as %s could not be linted (%s); nothing was published", layout.UpstreamCardFile, terminal.Escape(err.Error()))
 	}
 	lint.Silence(findings, a.Silenced())
-	for _, f := range findings {
-		if f.Rule == lintrule.CredentialInCard && f.Severity == lint.Error && f.Silenced == "" {
-			return fmt.Errorf("the owner's card it republishes as %s, byte for byte, would publish a credential: %s; take a snapshot of a card without it, or remove the remote agent (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", layout.UpstreamCardFile, terminal.Escape(f.String()))
-		}
+	if f, ok := standingCredential(findings); ok {
+		return fmt.Errorf("the owner's card it republishes as %s, byte for byte, would publish a credential: %s; take a snapshot of a card without it, or remove the remote agent (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", layout.UpstreamCardFile, terminal.Escape(f.String()))
 	}
 	return nil
+}
+
+// standingCredential is the first credential lint found among findings
+// (credential-in-card) that no silence stands against.
+func standingCredential(findings []lint.Finding) (lint.Finding, bool) {
+	for _, f := range findings {
+		if f.Rule == lintrule.CredentialInCard && f.Severity == lint.Error && f.Silenced == "" {
+			return f, true
+		}
+	}
+	return lint.Finding{}, false
 }
 
 // Add counts the findings of agent id's card.
