@@ -58,25 +58,20 @@ func writeStat(path string, data []byte) (fileStat, error) {
 // written.
 func writeAll(fd int, data []byte) error {
 	const maxRW = 1 << 30
-	if len(data) == 0 {
-		// os.File.Write makes the call even so: a file may refuse it.
-		for {
-			if _, err := syscall.Write(fd, data); err != syscall.EINTR {
-				return err
-			}
-		}
-	}
-	for len(data) > 0 {
+	// At least one write(2), of no bytes too, as os.File.Write makes: a
+	// file may refuse it.
+	for {
 		n, err := syscall.Write(fd, data[:min(len(data), maxRW)])
 		switch {
 		case err == syscall.EINTR:
 			continue
 		case err != nil:
 			return err
-		case n == 0:
+		case n == 0 && len(data) > 0:
 			return io.ErrUnexpectedEOF
 		}
-		data = data[n:]
+		if data = data[n:]; len(data) == 0 {
+			return nil
+		}
 	}
-	return nil
 }
