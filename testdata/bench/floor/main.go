@@ -13,15 +13,12 @@ package main
 
 import (
 	"crypto/ed25519"
-	"encoding/base64"
 	"fmt"
 	"log"
 	"os"
 	"runtime"
 	"sync"
 	"time"
-
-	"github.com/gowebpki/jcs"
 
 	"github.com/agentcards/agentcards/testdata/bench/sitecards"
 )
@@ -68,41 +65,23 @@ type signedCard struct {
 	sigs     []sitecards.Signature
 }
 
-// sign makes the card's signatures again with key: each payload put in
-// RFC 8785 form once, each signature over its signing input.
+// sign makes the card's signatures again with key, each over its signing
+// input (sitecards.SigningInputs).
 func (c signedCard) sign(key ed25519.PrivateKey) {
-	payloads := map[string]string{} // BASE64URL(JCS), by sitecards.Signature.Payload
-	for _, sig := range c.sigs {
-		payload, ok := payloads[sig.Payload]
-		if !ok {
-			input, err := sitecards.Payload(c.unsigned, sig)
-			if err != nil {
-				log.Fatal(err)
-			}
-			canonical, err := jcs.Transform(input)
-			if err != nil {
-				log.Fatal(err)
-			}
-			payload = base64.RawURLEncoding.EncodeToString(canonical)
-			payloads[sig.Payload] = payload
-		}
-		ed25519.Sign(key, []byte(sig.Protected+"."+payload))
+	inputs, err := sitecards.SigningInputs(c.unsigned, c.sigs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, input := range inputs {
+		ed25519.Sign(key, input)
 	}
 }
 
 // readCard reads the card at path.
 func readCard(path string) signedCard {
-	data, err := os.ReadFile(path)
+	unsigned, sigs, err := sitecards.Read(path)
 	if err != nil {
 		log.Fatal(err)
-	}
-	unsigned, raw, err := sitecards.Split(data)
-	if err != nil {
-		log.Fatalf("%s: %v", path, err)
-	}
-	sigs, err := sitecards.Signatures(raw)
-	if err != nil {
-		log.Fatalf("%s: %v", path, err)
 	}
 	return signedCard{unsigned, sigs}
 }

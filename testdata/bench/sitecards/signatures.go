@@ -4,6 +4,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"os"
+
+	"github.com/gowebpki/jcs"
 
 	"github.com/agentcards/agentcards/internal/card"
 )
@@ -57,4 +60,47 @@ func Payload(unsigned []byte, sig Signature) ([]byte, error) {
 	}
 	projected, _, err := card.SDKProjection(unsigned)
 	return projected, err
+}
+
+// Read reads the card at path: the card without its signatures (Split)
+// and its signatures.
+func Read(path string) (unsigned []byte, sigs []Signature, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	unsigned, raw, err := Split(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if sigs, err = Signatures(raw); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return unsigned, sigs, nil
+}
+
+// SigningInputs are the JWS signing inputs of sigs, the signatures of
+// the card unsigned: each signature's protected header as written, '.',
+// and the base64url of the RFC 8785 form (github.com/gowebpki/jcs) of
+// its Payload, each payload put in that form once.
+func SigningInputs(unsigned []byte, sigs []Signature) ([][]byte, error) {
+	payloads := map[string]string{} // by Signature.Payload
+	inputs := make([][]byte, len(sigs))
+	for i, sig := range sigs {
+		payload, ok := payloads[sig.Payload]
+		if !ok {
+			input, err := Payload(unsigned, sig)
+			if err != nil {
+				return nil, err
+			}
+			canonical, err := jcs.Transform(input)
+			if err != nil {
+				return nil, err
+			}
+			payload = base64.RawURLEncoding.EncodeToString(canonical)
+			payloads[sig.Payload] = payload
+		}
+		inputs[i] = []byte(sig.Protected + "." + payload)
+	}
+	return inputs, nil
 }

@@ -15,7 +15,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
@@ -26,8 +25,6 @@ import (
 	"runtime"
 	"sync"
 	"time"
-
-	"github.com/gowebpki/jcs"
 
 	"github.com/agentcards/agentcards/testdata/bench/sitecards"
 )
@@ -92,36 +89,18 @@ type verification struct {
 // header) is checked over that projection, made from the card as read
 // (sitecards.Payload), as verify checks it.
 func check(path string, keys map[string]ed25519.PublicKey) []verification {
-	data, err := os.ReadFile(path)
+	unsigned, sigs, err := sitecards.Read(path)
 	if err != nil {
 		log.Fatal(err)
 	}
-	unsigned, raw, err := sitecards.Split(data)
+	inputs, err := sitecards.SigningInputs(unsigned, sigs)
 	if err != nil {
 		log.Fatalf("%s: %v", path, err)
 	}
-	sigs, err := sitecards.Signatures(raw)
-	if err != nil {
-		log.Fatalf("%s: %v", path, err)
-	}
-	payloads := map[string]string{} // by sitecards.Signature.Payload
-	var checked []verification
-	for _, sig := range sigs {
+	checked := make([]verification, len(sigs))
+	for i, sig := range sigs {
 		if sig.Alg != "EdDSA" {
 			log.Fatalf("%s: alg %q", path, sig.Alg)
-		}
-		payload, ok := payloads[sig.Payload]
-		if !ok {
-			input, err := sitecards.Payload(unsigned, sig)
-			if err != nil {
-				log.Fatalf("%s: %v", path, err)
-			}
-			canonical, err := jcs.Transform(input)
-			if err != nil {
-				log.Fatal(err)
-			}
-			payload = base64.RawURLEncoding.EncodeToString(canonical)
-			payloads[sig.Payload] = payload
 		}
 		key, ok := keys[sig.Kid]
 		if !ok {
@@ -131,14 +110,10 @@ func check(path string, keys map[string]ed25519.PublicKey) []verification {
 		if err != nil {
 			log.Fatalf("%s: %v", path, err)
 		}
-		var input bytes.Buffer
-		input.WriteString(sig.Protected)
-		input.WriteByte('.')
-		input.WriteString(payload)
-		if !ed25519.Verify(key, input.Bytes(), signature) {
+		if !ed25519.Verify(key, inputs[i], signature) {
 			log.Fatalf("%s: signature does not verify", path)
 		}
-		checked = append(checked, verification{key, input.Bytes(), signature})
+		checked[i] = verification{key, inputs[i], signature}
 	}
 	return checked
 }
