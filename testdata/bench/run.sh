@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Benchmark agentcards against Hugo on the same N agents, side by side.
 #
-#   testdata/bench/run.sh N [RUNS]      (RUNS defaults to 5)
+#   testdata/bench/run.sh [-no-hugo] [-prune] N [RUNS]   (RUNS defaults to 5)
+#
+# -no-hugo leaves Hugo out (no install, no Hugo build, no ratio to it), for
+# sizes where Hugo takes too long (100,000 agents: about 11 minutes a
+# build); -prune deletes each run's output folders once its floors are
+# measured, for sizes whose outputs would not all fit (about 3 GB each at
+# 100,000 agents) on a memory-backed TMPDIR, where deleting is cheap.
 #
 # Generates N realistic agents (testdata/bench/gen) as agents.toml and as an
 # equivalent Hugo site (one page per agent plus the paginated list), then:
@@ -28,8 +34,18 @@
 # See testdata/bench/README.md.
 set -euo pipefail
 
-usage() { echo "usage: $0 N [RUNS]" >&2; exit 2; }
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
+usage() { echo "usage: $0 [-no-hugo] [-prune] N [RUNS]" >&2; exit 2; }
+with_hugo=1 prune=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-no-hugo) with_hugo=0 ;;
+	-prune) prune=1 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+	shift
+done
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 N=$1
 RUNS=${2:-5}
 [[ $N =~ ^[1-9][0-9]*$ && $RUNS =~ ^[1-9][0-9]*$ ]] || usage
@@ -46,7 +62,9 @@ command -v perl >/dev/null || { echo "$0: needs perl" >&2; exit 1; }
 # Hugo: the one on PATH if it is v$HUGO_VERSION, else the cached one, else
 # install it into the cache (a plain, non-extended build; a few minutes once).
 is_wanted_hugo() { "$1" version 2>/dev/null | grep -Eq "^hugo v${HUGO_VERSION//./\\.}([-+ ]|$)"; }
-if hugo=$(command -v hugo) && is_wanted_hugo "$hugo"; then
+if [ $with_hugo = 0 ]; then
+	hugo=
+elif hugo=$(command -v hugo) && is_wanted_hugo "$hugo"; then
 	:
 else
 	hugo=$bindir/hugo
@@ -60,7 +78,7 @@ fi
 
 echo "# machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo unknown)), $(uname -sr)"
 echo "# $(go version)"
-echo "# $("$hugo" version)"
+[ $with_hugo = 0 ] && echo "# hugo: left out (-no-hugo)" || echo "# $("$hugo" version)"
 echo "# agentcards: $(cd "$repo" && git rev-parse --short HEAD 2>/dev/null || echo unknown)$(cd "$repo" && git diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)'), $repo"
 echo "# work folder: $work ($(df -PT "$work" | awk 'NR==2 {print $2}'))"
 
@@ -100,7 +118,7 @@ hugo_build=("$hugo" --quiet --source "$in/hugo")
 # the page cache with both programs and their inputs, and fails early if
 # either cannot build.
 measure warmup "${ac_build[@]}"
-measure warmup "${hugo_build[@]}"
+[ $with_hugo = 0 ] || measure warmup "${hugo_build[@]}"
 
 # Each clean build writes into a folder of its own, and nothing is deleted
 # until the end: on ext4 without a journal, creating files just after many
@@ -109,12 +127,15 @@ measure warmup "${hugo_build[@]}"
 for i in $(seq "$RUNS"); do
 	sync
 	measure clean env -u CI XDG_CACHE_HOME="$work/cache/cold-$i" "$ac" build -manifest "$in/agents.toml" -out "$in/clean/ac-$i/public"
-	sync
-	measure hugo "$hugo" --quiet --source "$in/hugo" --destination "$in/clean/hugo-$i"
+	if [ $with_hugo = 1 ]; then
+		sync
+		measure hugo "$hugo" --quiet --source "$in/hugo" --destination "$in/clean/hugo-$i"
+	fi
 	sync
 	measure warm env -u CI XDG_CACHE_HOME="$work/cache/warm" "$ac" build -manifest "$in/agents.toml" -out "$in/clean/warm-$i/public"
 	diff -rq "$in/clean/ac-$i/public" "$in/clean/warm-$i/public" >/dev/null ||
 		{ echo "$0: the builds with a cold and a warm lint cache differ" >&2; exit 1; }
+	[ $prune = 0 ] || rm -rf "$in/clean/warm-$i"
 	# The floors over this run's output, each timed by the program itself
 	# (both read their input first, untimed). The file-system floor: the
 	# same files and folders written from memory on all cores into a new
@@ -130,11 +151,12 @@ for i in $(seq "$RUNS"); do
 	echo "$write_s 0" >>"$work/write"
 	echo "$sign_s 0" >>"$work/sign"
 	awk -v w="$write_s" -v s="$sign_s" 'BEGIN {print w + s, 0}' >>"$work/floors"
+	ac_files=$(find "$in/clean/ac-$i/public" -type f | wc -l)
+	[ "$write_files" -eq "$ac_files" ] ||
+		{ echo "$0: the write floor wrote $write_files files, the build $ac_files" >&2; exit 1; }
+	[ $with_hugo = 0 ] || hugo_files=$(find "$in/clean/hugo-$i" -type f | wc -l)
+	[ $prune = 0 ] || rm -rf "$in/clean/ac-$i" "$in/clean/writefloor-$i" "$in/clean/hugo-$i"
 done
-ac_files=$(find "$in/clean/ac-$RUNS/public" -type f | wc -l)
-[ "$write_files" -eq "$ac_files" ] ||
-	{ echo "$0: the write floor wrote $write_files files, the build $ac_files" >&2; exit 1; }
-hugo_files=$(find "$in/clean/hugo-$RUNS" -type f | wc -l)
 
 # One more clean build, untimed, under testdata/bench/profile (the calls
 # `agentcards build` makes, under a CPU profile): the profile's top 15
@@ -187,11 +209,11 @@ toml_bytes=$(wc -c <"$in/agents.toml")
 echo
 echo "# $N agents, medians of $RUNS runs"
 echo "# input: agents.toml $toml_bytes bytes ($((toml_bytes / N)) per agent); Hugo content $(find "$in/hugo/content" -type f -exec cat {} + | wc -c) bytes"
-echo "# output: agentcards $ac_files files ($write_bytes bytes), Hugo $hugo_files files"
+echo "# output: agentcards $ac_files files ($write_bytes bytes)$([ $with_hugo = 0 ] || echo ", Hugo $hugo_files files")"
 printf '%-40s %8s %13s\n' "" "wall s" "peak RSS MiB"
 row "agentcards build, clean (cold lint)" clean
 row "agentcards build, clean (warm lint)" warm
-row "hugo, clean" hugo
+[ $with_hugo = 0 ] || row "hugo, clean" hugo
 floorrow() { printf '%-40s %8.2f %13s\n' "$1" "$(col "$2" 1)" "-"; }
 floorrow "floor: write the output, all cores" write
 floorrow "floor: JCS + Ed25519 per signature, all cores" sign
@@ -202,13 +224,13 @@ floorrow "floor: verify (read, JCS, Ed25519), all cores" vfloor
 floorrow "floor: Ed25519 verify alone, all cores" edfloor
 for kind in clean warm; do
 	[ $kind = clean ] && label="cold lint cache" || label="warm lint cache"
-	printf 'ratio agentcards/hugo, clean build, %s: wall %.2f, peak RSS %.2f\n' "$label" \
+	[ $with_hugo = 0 ] || printf 'ratio agentcards/hugo, clean build, %s: wall %.2f, peak RSS %.2f\n' "$label" \
 		"$(awk -v a="$(col $kind 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')" \
 		"$(awk -v a="$(col $kind 2)" -v b="$(col hugo 2)" 'BEGIN {print a / b}')"
 	printf 'ratio agentcards/(write floor + sign floor), clean build, %s: wall %.2f\n' "$label" \
 		"$(awk -v a="$(col $kind 1)" -v b="$(col floors 1)" 'BEGIN {print a / b}')"
 done
-printf 'ratio (write floor + sign floor)/hugo: wall %.2f\n' \
+[ $with_hugo = 0 ] || printf 'ratio (write floor + sign floor)/hugo: wall %.2f\n' \
 	"$(awk -v a="$(col floors 1)" -v b="$(col hugo 1)" 'BEGIN {print a / b}')"
 printf 'ratio agentcards verify/verify floor: wall %.2f\n' \
 	"$(awk -v a="$(col verify 1)" -v b="$(col vfloor 1)" 'BEGIN {print a / b}')"
