@@ -78,6 +78,12 @@ func TestScanLeavesRealisticPagesAlone(t *testing.T) {
 		"jwk-esc2":  template.HTMLEscapeString(pubJWK),
 		"pctpct":    strings.Repeat("%25", 100) + " 100%% done %2525",
 		"backslash": strings.Repeat(`\\`, 500) + `\u0041\u0042 \/`,
+		// A page that shows the site's public keys and, near them, a
+		// request of its own whose members happen to be named as a
+		// private JWK's are ("q", "p", "d", "k"): other objects.
+		"jwks-and-query": `{"keys":[` + pubJWK + `,{"kty":"OKP","crv":"Ed25519","x":"` + u(pub[1:33]) + `"}]}` + "\n\nSearch with `{\"q\": \"weather in Paris\"}`, page with `{\"p\": \"2\"}`, " +
+			"`{\"d\": \"2026-01-01\", \"k\": \"5\"}`.",
+		"query-then-jwk": `POST /search {"q": "weather", "filters": {"k": "10"}}` + "\nKeys: " + pubJWK,
 	}
 	s := otherKeyScanner(t)
 	for name, c := range cases {

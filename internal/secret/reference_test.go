@@ -71,22 +71,42 @@ func jwkTextReference(data []byte) (Finding, bool) {
 	}
 	data = asciiLower(data)
 	privs := membersNamed(data, isPrivateMember)
-	p := 0
 	for off := 0; off < len(data) && len(privs) > 0; {
 		kty := ktyMember(data[off:])
 		if kty < 0 {
 			break
 		}
 		kty += off
-		for p < len(privs) && privs[p] < kty-jwkReach {
-			p++
-		}
-		if p < len(privs) && privs[p] <= kty+jwkReach {
-			return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+		for _, q := range privs {
+			if q >= kty-jwkReach && q <= kty+jwkReach && sameObject(data, kty, q) {
+				return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+			}
 		}
 		off = kty + 3
 	}
 	return Finding{}, false
+}
+
+// sameObject reports whether offsets i and j of data lie in the same
+// object, read plainly: between them braces balance and the count never
+// drops below where it started.
+func sameObject(data []byte, i, j int) bool {
+	if i > j {
+		i, j = j, i
+	}
+	depth := 0
+	for _, c := range data[i:j] {
+		switch c {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }
 
 // ktyCasesReference are "kty" in every letter case.

@@ -189,8 +189,12 @@ func jwkText(data []byte) (Finding, bool) {
 	// The private member belongs to the same key: within jwkReach of its
 	// kty (a 4096-bit RSA JWK holds its d within about 1,400 characters of
 	// kty, whatever the member order), not anywhere on a page that also
-	// says x.d = "1". Both lists are in order: one pass over each.
+	// says x.d = "1", and in the same object, not in a request beside a
+	// public JWK ({"q": "weather"}). Both lists are in order: one pass
+	// over each, and the objects are told apart only for a kty with a
+	// private member within reach.
 	privs := membersNamed(data, isPrivateMember)
+	var ktys, near []int
 	p := 0
 	for off := 0; off < len(data) && len(privs) > 0; {
 		kty := ktyMember(data[off:])
@@ -202,11 +206,59 @@ func jwkText(data []byte) (Finding, bool) {
 			p++
 		}
 		if p < len(privs) && privs[p] <= kty+jwkReach {
-			return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+			ktys, near = append(ktys, kty), append(near, p)
 		}
 		off = kty + 3
 	}
+	if len(ktys) == 0 {
+		return Finding{}, false
+	}
+	ktyObj, privObj := objectsAt(data, ktys), objectsAt(data, privs)
+	for i, kty := range ktys {
+		for q := near[i]; q < len(privs) && privs[q] <= kty+jwkReach; q++ {
+			if privObj[q] == ktyObj[i] {
+				return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+			}
+		}
+	}
 	return Finding{}, false
+}
+
+// objectsAt returns, for each offset of at (in ascending order), the
+// object of data it lies in: a number for the innermost '{' before it
+// still open, the same for every offset in that object and not in one
+// nested in it. An unmatched '}' ends what came before too, so two
+// offsets share a number exactly when the braces between them are
+// balanced and none closes more than the text between them opened
+// (sameObject in the tests states it so). Braces in strings count as
+// well: a JWK's members hold base64url, never a brace.
+func objectsAt(data []byte, at []int) []int {
+	ids := make([]int, len(at))
+	var open []int // the objects enclosing the current one
+	cur, last, k := 0, 0, 0
+	for i := 0; i < len(data) && k < len(at); i++ {
+		for k < len(at) && at[k] == i {
+			ids[k] = cur
+			k++
+		}
+		switch data[i] {
+		case '{':
+			open = append(open, cur)
+			last++
+			cur = last
+		case '}':
+			if n := len(open); n > 0 {
+				cur, open = open[n-1], open[:n-1]
+			} else {
+				last++
+				cur = last
+			}
+		}
+	}
+	for ; k < len(at); k++ {
+		ids[k] = cur
+	}
+	return ids
 }
 
 // jwkReach is how far from kty jwkText looks for a private member.

@@ -1,0 +1,74 @@
+package secret
+
+import (
+	"encoding/json"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestJWKTextSameObject holds jwkText to a private member of the kty's
+// own object, wherever it stands in it, and to nothing in a neighbour.
+func TestJWKTextSameObject(t *testing.T) {
+	d := strings.Repeat("A", 43)
+	found := map[string]string{
+		"d last":          `{"kty":"EC","crv":"P-256","x":"` + d + `","y":"` + d + `","d":"` + d + `"}`,
+		"d first":         `{"d":"` + d + `","crv":"P-256","kty":"EC","x":"` + d + `"}`,
+		"second of jwks":  `{"keys":[{"kty":"EC","x":"` + d + `"},{"kty":"EC","x":"` + d + `","d":"` + d + `"}]}`,
+		"nested between":  `{"kty":"RSA","n":"` + d + `","oth":[{"r":"` + d + `","t":"` + d + `"}],"q":"` + d + `"}`,
+		"escaped in json": `{"config":"{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"d\":\"` + d + `\"}"}`,
+		"toml inline":     `signing = { kty = "OKP", crv = "Ed25519", x = "` + d + `", d = "` + d + `" }`,
+		"toml table":      "[jwk]\nkty = \"OKP\"\ncrv = \"Ed25519\"\nd = \"" + d + "\"\n",
+		"after a query":   `{"q": "weather"} then {"kty":"EC","d":"` + d + `"}`,
+	}
+	for name, text := range found {
+		if _, ok := jwkText([]byte(text)); !ok {
+			t.Errorf("%s: not found in %s", name, text)
+		}
+		if _, ok := jwkTextReference([]byte(text)); !ok {
+			t.Errorf("%s: the reference does not find it in %s", name, text)
+		}
+	}
+	apart := map[string]string{
+		"query after":   `{"kty":"EC","x":"` + d + `","y":"` + d + `"} and {"q": "weather"}`,
+		"query before":  `{"q": "weather", "k": "5"} {"kty":"OKP","x":"` + d + `"}`,
+		"nested query":  `{"kty":"EC","x":"` + d + `","example":{"d":"2026-01-01"}}`,
+		"stray closing": `"kty":"EC","x":"` + d + `"} "d":"` + d + `"`,
+	}
+	for name, text := range apart {
+		if f, ok := jwkText([]byte(text)); ok {
+			t.Errorf("%s: found %v in %s", name, f, text)
+		}
+	}
+}
+
+// FuzzObjectsAt holds objectsAt to sameObject: two offsets share an
+// object number exactly when the plain reading says they are in the same
+// object.
+func FuzzObjectsAt(f *testing.F) {
+	for _, s := range []string{`{"a":{"b":1},"c":2}`, `}{`, `{{}}}{`, `x{y}z`, `{"kty":"EC"} {"d":"x"}`} {
+		f.Add(s, int64(1))
+	}
+	f.Fuzz(func(t *testing.T, s string, seed int64) {
+		data := []byte(s)
+		if len(data) == 0 {
+			return
+		}
+		r := rand.New(rand.NewSource(seed))
+		at := make([]int, 1+r.Intn(8))
+		for i := range at {
+			at[i] = r.Intn(len(data))
+		}
+		slices.Sort(at)
+		ids := objectsAt(data, at)
+		for i := range at {
+			for j := range at {
+				if got, want := ids[i] == ids[j], sameObject(data, at[i], at[j]); got != want {
+					b, _ := json.Marshal(s)
+					t.Fatalf("%s: offsets %d and %d: same object %v, want %v", b, at[i], at[j], got, want)
+				}
+			}
+		}
+	})
+}
