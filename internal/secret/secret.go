@@ -37,11 +37,14 @@ func (f Finding) within(how string) Finding {
 }
 
 // String is Kind as a noun phrase for a sentence: "a PEM private key",
-// "an AWS secret access key", "the signing key in use (hex)".
+// "an AWS secret access key", "a URL with a password in its user
+// information", "the signing key in use (hex)".
 func (f Finding) String() string {
 	switch {
 	case strings.HasPrefix(f.Kind, "the "):
 		return f.Kind
+	case strings.HasPrefix(f.Kind, "URL"):
+		return "a " + f.Kind // "you-are-ell"
 	case f.Kind != "" && strings.ContainsRune("AEIOUaeiou", rune(f.Kind[0])):
 		return "an " + f.Kind
 	}

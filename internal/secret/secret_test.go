@@ -507,3 +507,20 @@ func FuzzEncodedRuns(f *testing.F) {
 		}
 	})
 }
+
+// TestFindingString holds the article of each kind of finding to how
+// the kind is read aloud.
+func TestFindingString(t *testing.T) {
+	for kind, want := range map[string]string{
+		"PEM private key":                             "a PEM private key",
+		"AWS secret access key":                       "an AWS secret access key",
+		"EC private key":                              "an EC private key",
+		"URL with a password in its user information": "a URL with a password in its user information",
+		"the signing key in use (hex)":                "the signing key in use (hex)",
+		"private JSON Web Key":                        "a private JSON Web Key",
+	} {
+		if got := (Finding{Kind: kind}).String(); got != want {
+			t.Errorf("Finding{Kind: %q}.String() = %q, want %q", kind, got, want)
+		}
+	}
+}
