@@ -38,20 +38,20 @@ type finding struct {
 // Inspect lints one agent's public card (site.Options.Inspect). A
 // credential lint finds in it (credential-in-card, not silenced) fails
 // the build: whatever lint reports as a credential is never published;
-// so does a card that cannot be linted.
-// doc is unsigned decoded (card.Decode, card.Strict), or nil; it is not
+// so does a card that cannot be linted. (The build names the agent in
+// front of the error.) doc is unsigned decoded (card.Decode, card.Strict), or nil; it is not
 // changed.
 func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte, doc map[string]any) error {
 	findings, err := l.Cache.Findings(unsigned, doc)
 	if err != nil {
 		// A card that cannot be linted cannot be shown to hold no
 		// credential: it is not published.
-		return fmt.Errorf("agent %s: the card could not be linted (%s); nothing was published", terminal.Escape(a.ID), terminal.Escape(err.Error()))
+		return fmt.Errorf("the card could not be linted (%s); nothing was published", terminal.Escape(err.Error()))
 	}
 	lint.Silence(findings, a.Silenced())
 	l.Add(a.ID, findings)
 	if f, ok := standingCredential(findings); ok {
-		return fmt.Errorf("agent %s: the card would publish a credential: %s; remove it from agents.toml (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", terminal.Escape(a.ID), terminal.Escape(f.String()))
+		return fmt.Errorf("the card would publish a credential: %s; remove it from agents.toml (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", terminal.Escape(f.String()))
 	}
 	return nil
 }
