@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentcards/agentcards/internal/card"
 	"github.com/agentcards/agentcards/internal/layout"
 	"github.com/agentcards/agentcards/internal/lint"
 	"github.com/agentcards/agentcards/internal/lintcache"
@@ -21,6 +22,8 @@ import (
 type Lint struct {
 	// Cache, when set, keeps the findings of cards linted before.
 	Cache *lintcache.Cache
+	// documents lints the owners' JWKS of remote agents (Upstream).
+	documents lint.Linter
 
 	mu          sync.Mutex
 	errs, warns int
@@ -56,22 +59,43 @@ func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte, doc map[string]any) e
 	return nil
 }
 
-// Upstream checks the owner's card that remote agent a republishes
-// beside its own (site.Options.InspectUpstream) as Inspect checks the
-// agent's card: a credential lint finds in it, not silenced for a, fails
-// the build, and so does a card that cannot be linted. Its other findings
-// are its owner's, for the owner to mend: they are not counted.
+// Upstream checks what remote agent a republishes of its owner's, byte
+// for byte, beside its own card (site.Options.InspectUpstream): the
+// owner's card (owner) as Inspect checks the agent's card, and the owner's JWKS
+// (jwks, when not empty) with the rules for text of any published
+// document. A credential lint finds in either, not silenced for a, fails
+// the build, and so does a file that cannot be linted. The card's other
+// findings are its owner's, for the owner to mend: they are not counted.
 // (The build names the agent in front of the error.)
-func (l *Lint) Upstream(a *manifest.Agent, data []byte) error {
-	findings, err := l.Cache.Findings(data, nil)
+func (l *Lint) Upstream(a *manifest.Agent, owner, jwks []byte) error {
+	findings, err := l.Cache.Findings(owner, nil)
+	if err == nil {
+		lint.Silence(findings, a.Silenced())
+		err = refuseCredential(findings, "card", layout.UpstreamCardFile, "take a snapshot of a card without it")
+	} else {
+		err = fmt.Errorf("the owner's card it republishes as %s could not be linted (%s); nothing was published", layout.UpstreamCardFile, terminal.Escape(err.Error()))
+	}
+	if err != nil || len(jwks) == 0 {
+		return err
+	}
+	doc, err := card.Decode(jwks, card.Strict)
 	if err != nil {
-		return fmt.Errorf("the owner's card it republishes as %s could not be linted (%s); nothing was published", layout.UpstreamCardFile, terminal.Escape(err.Error()))
+		return fmt.Errorf("the owner's JWKS it republishes as %s could not be linted (%s); nothing was published", layout.UpstreamJWKSFile, terminal.Escape(err.Error()))
 	}
+	findings = l.documents.Document(doc)
 	lint.Silence(findings, a.Silenced())
-	if f, ok := standingCredential(findings); ok {
-		return fmt.Errorf("the owner's card it republishes as %s, byte for byte, would publish a credential: %s; take a snapshot of a card without it, or remove the remote agent (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", layout.UpstreamCardFile, terminal.Escape(f.String()))
+	return refuseCredential(findings, "JWKS", layout.UpstreamJWKSFile, "take a snapshot whose keys do not carry it")
+}
+
+// refuseCredential is the error for the first credential among the
+// findings of the owner's what (card, JWKS) that a remote agent
+// republishes as name, or nil; mend says what to do instead.
+func refuseCredential(findings []lint.Finding, what, name, mend string) error {
+	f, ok := standingCredential(findings)
+	if !ok {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("the owner's %s it republishes as %s, byte for byte, would publish a credential: %s; %s, or remove the remote agent (if it is none, silence credential-in-card for this agent with the reason, README \"Linting\")", what, name, terminal.Escape(f.String()), mend)
 }
 
 // standingCredential is the first credential lint found among findings

@@ -102,3 +102,33 @@ func TestInspectRefusesWhatItCannotLint(t *testing.T) {
 		t.Errorf("Inspect of a card that decodes: %v", err)
 	}
 }
+
+// TestUpstreamRefusesCredentialInJWKS: the owner's JWKS, republished byte
+// for byte beside a remote agent's card, is linted as a document: a
+// credential in it (a token in a key's x5u) fails the build unless
+// silenced for the agent; an ordinary JWKS passes.
+func TestUpstreamRefusesCredentialInJWKS(t *testing.T) {
+	card := []byte(`{"name":"Partner","description":"Answers questions about orders.","version":"1.0.0"}`)
+	jwk := `{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"k1","alg":"EdDSA","use":"sig"`
+	plain := []byte(`{"keys":[` + jwk + `}]}`)
+	token := []byte(`{"keys":[` + jwk + `,"x5u":"https://partner.example.test/certs/k1.pem?access_token=sk_live_4eC39HqLyjWDarjtT1zdp7dc"}]}`)
+	l := &Lint{}
+	a := &manifest.Agent{ID: "partner"}
+	if err := l.Upstream(a, card, plain); err != nil {
+		t.Errorf("Upstream with an ordinary JWKS: %v", err)
+	}
+	err := l.Upstream(a, card, token)
+	if err == nil || !strings.Contains(err.Error(), "upstream-jwks.json") || !strings.Contains(err.Error(), "credential-in-card") {
+		t.Fatalf("Upstream with a token in the JWKS: error %v, want one naming upstream-jwks.json and credential-in-card", err)
+	}
+	if strings.Contains(err.Error(), "4eC39HqLyjWDarjtT1zdp7dc") {
+		t.Errorf("the error repeats the token: %v", err)
+	}
+	if err := l.Upstream(a, card, []byte(`{"keys":[`)); err == nil {
+		t.Errorf("Upstream with a JWKS that cannot be read: no error")
+	}
+	a.Lint = &manifest.Lint{Silence: map[string]string{"credential-in-card": "the partner's own demo token"}}
+	if err := l.Upstream(a, card, token); err != nil {
+		t.Errorf("Upstream with the rule silenced: %v", err)
+	}
+}

@@ -215,7 +215,7 @@ func (b *builder) buildAgent(a *manifest.Agent) (*agentOutput, error) {
 		}
 	}
 	if a.Remote != nil && b.opts.InspectUpstream != nil {
-		if err := b.opts.InspectUpstream(a, []byte(a.Remote.Upstream.Card)); err != nil {
+		if err := b.opts.InspectUpstream(a, []byte(a.Remote.Upstream.Card), []byte(a.Remote.Upstream.JWKS)); err != nil {
 			return nil, err
 		}
 	}

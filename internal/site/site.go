@@ -51,12 +51,13 @@ type Options struct {
 	// build decoded to sign the card and still reads: Inspect must not
 	// change it.
 	Inspect func(a *manifest.Agent, unsigned []byte, doc map[string]any) error
-	// InspectUpstream, when set, is shown the owner's card each remote
-	// agent the build signs republishes beside its own, byte for byte
-	// (layout.UpstreamCardFile), with Inspect's rules: called from many
-	// goroutines at once; an error fails the build, and nothing is
-	// published.
-	InspectUpstream func(a *manifest.Agent, card []byte) error
+	// InspectUpstream, when set, is shown what each remote agent the
+	// build signs republishes of its owner's beside its own, byte for
+	// byte: the owner's card (layout.UpstreamCardFile), with Inspect's
+	// rules, and the owner's JWKS (layout.UpstreamJWKSFile; empty when
+	// the snapshot has none): called from many goroutines at once; an
+	// error fails the build, and nothing is published.
+	InspectUpstream func(a *manifest.Agent, card, jwks []byte) error
 }
 
 // Report says what a build did.
