@@ -14,8 +14,10 @@ import (
 
 // scriptLink matches a Markdown or HTML link, or a bare URL, whose scheme
 // runs script or carries a document: rendered in a client's answer, it
-// runs there.
-var scriptLink = lazyRegexp(`(?:\]\(\s*|href\s*=\s*["']?\s*|src\s*=\s*["']?\s*)(?:javascript|vbscript|livescript|data)\s*:`)
+// runs there. It reads text lower-cased as ASCII (asciiLower), where it
+// is where it was, and finds what it would in the text lower-cased
+// (strings.ToLower), which reads İ as i.
+var scriptLink = lazyRegexp(`(?:\]\(\s*|href\s*=\s*["']?\s*|src\s*=\s*["']?\s*)(?:javascr[iİ]pt|vbscr[iİ]pt|l[iİ]vescr[iİ]pt|data)\s*:`)
 
 // urlTemplate matches a URL with a slot for the model to fill in: a
 // template ({user_email}, {{x}}, $(x), ${x}, <...>) or a placeholder in
@@ -49,8 +51,7 @@ func linkOrderOf(s string, present *asciiSet) string {
 	// ASCII text holds the schemes lower-cased when scriptLinkSchemes says
 	// so, without a lower-cased copy (s is ASCII when present is known).
 	if tASCII := present != nil && t == s || ascii.Is(t); tASCII && scriptLinkSchemes.inLower(t) != 0 || !tASCII && containsAny(strings.ToLower(t), "script:", "data:") {
-		lower := strings.ToLower(t)
-		if loc := scriptLink().FindStringIndex(lower); loc != nil {
+		if loc := scriptLink().FindStringIndex(asciiLower(t)); loc != nil {
 			end := min(len(t), loc[1]+40)
 			return "a link that runs script: " + strings.TrimSpace(t[loc[0]:end])
 		}
@@ -66,6 +67,24 @@ func linkOrderOf(s string, present *asciiSet) string {
 		}
 	}
 	return ""
+}
+
+// asciiLower is s with A to Z lower-cased and every other byte as it is.
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		b.WriteByte(lowerByte(s[i]))
+	}
+	return b.String()
 }
 
 // scriptLinkSchemes are the ends of the schemes scriptLink finds.

@@ -6,13 +6,15 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // linkOrder, held to the code as first written.
 
 // linkOrderRef is linkOrder as first written, reading every text lower-cased
-// for the schemes: a link in s that runs script or carries a template of
-// what the model knows, or "".
+// for the schemes, and quoting a link from where it is in s: a link in s
+// that runs script or carries a template of what the model knows, or "".
 func linkOrderRef(s string) string {
 	if !strings.Contains(s, ":") {
 		return ""
@@ -26,10 +28,10 @@ func linkOrderRef(s string) string {
 			t = d
 		}
 	}
-	if lower := strings.ToLower(t); strings.Contains(lower, "script:") || strings.Contains(lower, "data:") {
+	if lower, at := lowerAt(t); strings.Contains(lower, "script:") || strings.Contains(lower, "data:") {
 		if loc := scriptLink().FindStringIndex(lower); loc != nil {
-			end := min(len(t), loc[1]+40)
-			return "a link that runs script: " + strings.TrimSpace(t[loc[0]:end])
+			end := min(len(t), at[loc[1]]+40)
+			return "a link that runs script: " + strings.TrimSpace(t[at[loc[0]]:end])
 		}
 	}
 	if strings.Contains(t, "http") && (strings.ContainsAny(t, "{$<_") || strings.Contains(t, "=")) {
@@ -43,6 +45,21 @@ func linkOrderRef(s string) string {
 		}
 	}
 	return ""
+}
+
+// lowerAt returns strings.ToLower(t) and, for each of its bytes, where
+// in t the rune it is of starts, and len(t) after them.
+func lowerAt(t string) (string, []int) {
+	var lower []byte
+	var at []int
+	for i, r := range t {
+		n := len(lower)
+		lower = utf8.AppendRune(lower, unicode.ToLower(r))
+		for range len(lower) - n {
+			at = append(at, i)
+		}
+	}
+	return string(lower), append(at, len(t))
 }
 
 // linkTexts are links that run script or carry a template, in any letter
@@ -63,7 +80,7 @@ func TestLinkOrderSameAsRef(t *testing.T) {
 		}
 	}
 	pieces := []string{"[x](", "href=", "src=", "java", "JAVA", "script", "SCRIPT", ":", "data", "Data", " ", "&#", "%", "https://x.example.com/",
-		"{", "}", "$", "<", ">", "_", "=", "EMAIL", "\u0130", "\u212a", "é"}
+		"{", "}", "$", "<", ">", "_", "=", "EMAIL", "\u0130", "\u212a", "é", "\u023a", "\xff"}
 	rng := rand.New(rand.NewPCG(15, 16))
 	found := 0
 	for range 30000 {
@@ -91,4 +108,17 @@ func FuzzLinkOrder(f *testing.F) {
 			t.Fatalf("linkOrder(%q) = %q, as first written %q", s, got, want)
 		}
 	})
+}
+
+// TestLinkOrderQuotesTheLink: a link after letters that lower-case to
+// more or fewer bytes (Ⱥ, İ, the Kelvin sign) or after invalid UTF-8 is
+// quoted from where it is in the text.
+func TestLinkOrderQuotesTheLink(t *testing.T) {
+	for _, before := range []string{"\u023a", "\u0130", "\u212a", "\xff"} {
+		s := strings.Repeat(before, 20) + " [x](javascript:alert(1)) and more"
+		want := "a link that runs script: ](javascript:alert(1)) and more"
+		if got := linkOrder(s); got != want {
+			t.Errorf("linkOrder(%q) = %q, want %q", s, got, want)
+		}
+	}
 }
