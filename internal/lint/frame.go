@@ -4,20 +4,51 @@ import (
 	"html"
 	"net/url"
 	"strings"
-
-	"github.com/agentcards/agentcards/internal/ascii"
 )
 
 // Text dressed as something it is not: links that run script or carry a
 // template of what the model knows, and messages dressed as another
 // role's (a tool's result, the platform, a system turn, a role-play).
 
-// scriptLink matches a Markdown or HTML link, or a bare URL, whose scheme
-// runs script or carries a document: rendered in a client's answer, it
-// runs there. It reads text lower-cased as ASCII (asciiLower), where it
-// is where it was, and finds what it would in the text lower-cased
-// (strings.ToLower), which reads İ as i.
-var scriptLink = lazyRegexp(`(?:\]\(\s*|href\s*=\s*["']?\s*|src\s*=\s*["']?\s*)(?:javascr[iİ]pt|vbscr[iİ]pt|l[iİ]vescr[iİ]pt|data)\s*:`)
+// scriptLink matches a link whose scheme runs script or carries a
+// document (javascript:, vbscript:, livescript:, data:): rendered in a
+// client's answer, it runs there. A link is a Markdown link's or image's
+// destination ("](", in <> too), the value of an HTML attribute that
+// takes a URL (href, xlink:href, src, action, formaction; quoted or not),
+// a Markdown reference definition's destination (a word after "[x]: " at
+// a line's start) or an autolink (<javascript:...>). URL parsers trim
+// controls and spaces before a URL and drop tabs and line ends anywhere
+// in it: scriptLink reads past controls and spaces between a link's
+// start and its scheme, and past tabs and line ends between the
+// scheme's letters.
+//
+// It reads text lower-cased as ASCII (asciiLower), where every byte is
+// where it was, and finds what it would in the text lower-cased by
+// strings.ToLower, which reads İ as i.
+var scriptLink = lazyRegexp(`(?:\]\(\s*<?|(?:href|src|act[iİ]on)\s*=\s*["']?)[\x00-\x20]*` + scriptSchemeExpr + `\s*:` +
+	`|(?:^|\n)[ \t]*\[[^\]\n]*\]:\s*<?[\x00-\x20]*` + scriptSchemeExpr + `:[^\x00-\x20]` +
+	`|<` + scriptSchemeExpr + `:[^\x00-\x20<>]*>`)
+
+// scriptSchemeExpr is an expression for the schemes scriptLink finds,
+// lower-cased, with tabs and line ends between their letters.
+var scriptSchemeExpr = "(?:" + gapped("javascript") + "|" + gapped("vbscript") + "|" + gapped("livescript") + "|" + gapped("data") + ")"
+
+// gapped is an expression for the lower-case word, with tabs and line
+// ends between its letters and İ for i.
+func gapped(word string) string {
+	var b strings.Builder
+	for i, c := range word {
+		if i > 0 {
+			b.WriteString(`[\t\n\r]*`)
+		}
+		if c == 'i' {
+			b.WriteString(`[iİ]`)
+		} else {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
 
 // urlTemplate matches a URL with a slot for the model to fill in: a
 // template ({user_email}, {{x}}, $(x), ${x}, <...>) or a placeholder in
@@ -35,27 +66,53 @@ func linkOrder(s string) string { return linkOrderOf(s, nil) }
 
 // linkOrderOf is linkOrder; present, when not nil, is the set of the
 // bytes of ASCII s that fold reads as gaps.
+//
+// Links are read with their character references decoded (&#58;, &#58,
+// &Tab;, &colon;, as browsers and Markdown renderers decode them), then their
+// percent-escapes; URL templates, as first written, with numeric
+// references decoded alone, and only in text that holds a colon.
 func linkOrderOf(s string, present *asciiSet) string {
+	refs := present.mayHold('&') && mayHoldRef(s)
+	if !refs && !present.mayHold(':') && !present.mayHold('%') {
+		return ""
+	}
+	v := s
+	if refs {
+		v = unescapeRefs(s)
+	}
+	// A scheme ends with a colon; percent-escapes may spell one.
+	colon := (refs || present.mayHold(':')) && strings.Contains(v, ":")
+	if (refs || present.mayHold('%')) && strings.Contains(v, "%") && (colon || strings.Contains(v, "%3")) {
+		if d, err := url.PathUnescape(v); err == nil {
+			v, colon = d, true
+		}
+	}
+	if colon {
+		if m := scriptLinkIn(v); m != "" {
+			return m
+		}
+	}
 	if !present.mayHold(':') || !strings.Contains(s, ":") {
 		return ""
 	}
-	t := s
-	if strings.Contains(t, "&#") {
-		t = html.UnescapeString(t)
-	}
-	if strings.Contains(t, "%") {
-		if d, err := url.PathUnescape(t); err == nil {
-			t = d
+	t := v
+	if refs {
+		t = s
+		if strings.Contains(t, "&#") {
+			t = html.UnescapeString(t)
+		}
+		if strings.Contains(t, "%") {
+			if d, err := url.PathUnescape(t); err == nil {
+				t = d
+			}
 		}
 	}
-	// ASCII text holds the schemes lower-cased when scriptLinkSchemes says
-	// so, without a lower-cased copy (s is ASCII when present is known).
-	if tASCII := present != nil && t == s || ascii.Is(t); tASCII && scriptLinkSchemes.inLower(t) != 0 || !tASCII && containsAny(strings.ToLower(t), "script:", "data:") {
-		if loc := scriptLink().FindStringIndex(asciiLower(t)); loc != nil {
-			end := min(len(t), loc[1]+40)
-			return "a link that runs script: " + strings.TrimSpace(t[loc[0]:end])
-		}
-	}
+	return urlTemplateIn(t)
+}
+
+// urlTemplateIn returns a URL in t with a slot for what the model knows,
+// or "".
+func urlTemplateIn(t string) string {
 	if strings.Contains(t, "http") && (strings.ContainsAny(t, "{$<_") || strings.Contains(t, "=")) {
 		if strings.Contains(t, "{") {
 			// An API's path parameters (/orders/{orderId}) name a
@@ -67,6 +124,97 @@ func linkOrderOf(s string, present *asciiSet) string {
 		}
 	}
 	return ""
+}
+
+// unescapeRefs is html.UnescapeString, which also decodes a numeric
+// reference of one digit without ";" (java&#9script), as browsers do and
+// html.UnescapeString does not.
+func unescapeRefs(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := strings.Index(s, "&#"); i >= 0; {
+		if end := i + 3; end <= len(s) && isDigitByte(s[i+2]) && (end == len(s) || s[end] != ';' && !isDigitByte(s[end])) {
+			b.WriteString(s[last:end])
+			b.WriteByte(';')
+			last = end
+		}
+		n := strings.Index(s[i+2:], "&#")
+		if n < 0 {
+			break
+		}
+		i += 2 + n
+	}
+	if last > 0 {
+		b.WriteString(s[last:])
+		s = b.String()
+	}
+	return html.UnescapeString(s)
+}
+
+// isDigitByte reports whether c is an ASCII digit.
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
+
+// mayHoldRef reports whether s may hold a character reference, one
+// html.UnescapeString decodes: an & before a # or two ASCII letters (as
+// every named reference starts), not the & of "R&D" or "Q&A".
+func mayHoldRef(s string) bool {
+	for i := strings.IndexByte(s, '&'); i >= 0 && i+2 < len(s); {
+		if s[i+1] == '#' || isLetterByte(s[i+1]) && isLetterByte(s[i+2]) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '&')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// scriptLinkIn returns scriptLink's leftmost match in v, with what
+// follows it, or "".
+func scriptLinkIn(v string) string {
+	if !mayEndScheme(v) {
+		return ""
+	}
+	if loc := scriptLink().FindStringIndex(asciiLower(v)); loc != nil {
+		end := min(len(v), loc[1]+40)
+		return "a link that runs script: " + strings.TrimSpace(v[loc[0]:end])
+	}
+	return ""
+}
+
+// mayEndScheme reports whether a colon in s may end a scheme scriptLink
+// finds: whether, but for white space before it, it follows "pt" or
+// "ta" in any letter case, tabs and line ends between them.
+func mayEndScheme(s string) bool {
+	for i := strings.IndexByte(s, ':'); i >= 0; {
+		j := i - 1
+		for j >= 0 && isRegexpSpace(s[j]) {
+			j--
+		}
+		if j >= 1 {
+			last := s[j] | 0x20
+			k := j - 1
+			for k > 0 && (s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
+				k--
+			}
+			if before := s[k] | 0x20; last == 't' && before == 'p' || last == 'a' && before == 't' {
+				return true
+			}
+		}
+		n := strings.IndexByte(s[i+1:], ':')
+		if n < 0 {
+			break
+		}
+		i += 1 + n
+	}
+	return false
+}
+
+// isRegexpSpace reports whether c is white space as \s reads it.
+func isRegexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // asciiLower is s with A to Z lower-cased and every other byte as it is.
@@ -86,9 +234,6 @@ func asciiLower(s string) string {
 	}
 	return b.String()
 }
-
-// scriptLinkSchemes are the ends of the schemes scriptLink finds.
-var scriptLinkSchemes = newLitSet("script:", "data:")
 
 // roleFrame matches text dressed as a message from a role other than the
 // card's writer: a tool's result, the platform, an operator, a system
