@@ -20,13 +20,13 @@ import (
 // controls and spaces before a URL and drop tabs and line ends anywhere
 // in it: scriptLink reads past controls and spaces between a link's
 // start and its scheme, and past tabs and line ends between the
-// scheme's letters.
+// scheme's letters; and reads its colon escaped ("\:") as Markdown does.
 //
 // It reads text lower-cased as ASCII (asciiLower), where every byte is
 // where it was, and finds what it would in the text lower-cased by
 // strings.ToLower, which reads İ as i.
-var scriptLink = lazyRegexp(`(?:\]\(\s*<?|(?:href|src|act[iİ]on)\s*=\s*["']?)[\x00-\x20]*` + scriptSchemeExpr + `\s*:` +
-	`|(?:^|\n)[ \t]*\[[^\]\n]*\]:\s*<?[\x00-\x20]*` + scriptSchemeExpr + `:[^\x00-\x20]` +
+var scriptLink = lazyRegexp(`(?:\]\(\s*<?|(?:href|src|act[iİ]on)\s*=\s*["']?)[\x00-\x20]*` + scriptSchemeExpr + `\s*\\?:` +
+	`|(?:^|\n)[ \t]*\[[^\]\n]*\]:\s*<?[\x00-\x20]*` + scriptSchemeExpr + `\\?:[^\x00-\x20]` +
 	`|<` + scriptSchemeExpr + `:[^\x00-\x20<>]*>`)
 
 // scriptSchemeExpr is an expression for the schemes scriptLink finds,
@@ -185,11 +185,15 @@ func scriptLinkIn(v string) string {
 }
 
 // mayEndScheme reports whether a colon in s may end a scheme scriptLink
-// finds: whether, but for white space before it, it follows "pt" or
-// "ta" in any letter case, tabs and line ends between them.
+// finds: whether, but for a backslash and white space before it, it
+// follows "pt" or "ta" in any letter case, tabs and line ends between
+// them.
 func mayEndScheme(s string) bool {
 	for i := strings.IndexByte(s, ':'); i >= 0; {
 		j := i - 1
+		if j >= 0 && s[j] == '\\' {
+			j--
+		}
 		for j >= 0 && isRegexpSpace(s[j]) {
 			j--
 		}

@@ -114,7 +114,7 @@ func TestLinkOrderSameAsRef(t *testing.T) {
 		{"[x](", "href=", "src=", "java", "JAVA", "script", "SCRIPT", ":", "data", "Data", " ", "&#", "%", "https://x.example.com/",
 			"{", "}", "$", "<", ">", "_", "=", "EMAIL", "\u0130", "\u212a", "é", "\u023a", "\xff"},
 		{"[x](", "](<", "\n[x]: ", "<", ">", "href=", "action=", "\"", "java", "scr", "ipt", "SCRIPT", "data", ":", " ",
-			"&", "&#58", "&#9", ";", "&Tab;", "&colon;", "&amp;", "&lt", "R&D", "&x", "&#x", "\t", "\n", "\r", "\x01", "%09", "%3A", "https://x.example.com/?q=EMAIL"},
+			"&", "&#58", "&#9", ";", "&Tab;", "&colon;", "&amp;", "&lt", "R&D", "&x", "&#x", "\\", "\t", "\n", "\r", "\x01", "%09", "%3A", "https://x.example.com/?q=EMAIL"},
 	} {
 		rng := rand.New(rand.NewPCG(15, uint64(16+i)))
 		found := 0
@@ -201,6 +201,8 @@ var scriptLinkForms = []string{
 	"<a href=\"&#14;javascript:alert(1)\">docs</a>",
 	"[docs](\x1fjavascript:alert(1))",
 	"[docs](<javascript:alert(1)>)",
+	"[docs](javascript\\:alert(1))",
+	"[docs]: javascript\\:alert(1)",
 	"[docs]: javascript:alert(1)",
 	"See the docs.\n[docs]:\n  <javascript:alert(1)>",
 	"<javascript:alert(1)>",
