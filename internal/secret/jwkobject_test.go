@@ -1,8 +1,11 @@
 package secret
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"html/template"
 	"math/rand"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -21,6 +24,16 @@ func TestJWKTextSameObject(t *testing.T) {
 		"toml inline":     `signing = { kty = "OKP", crv = "Ed25519", x = "` + d + `", d = "` + d + `" }`,
 		"toml table":      "[jwk]\nkty = \"OKP\"\ncrv = \"Ed25519\"\nd = \"" + d + "\"\n",
 		"after a query":   `{"q": "weather"} then {"kty":"EC","d":"` + d + `"}`,
+		// Braces in a key's text do not hide its key material.
+		"brace in a note":   `{"kty":"EC","crv":"P-256","x":"` + d + `","use":"sig", "note":"rotate by }", "d":"` + d + `"}`,
+		"brace in kid":      `{"kty":"EC","kid":"key{1","d":"` + d + `"}`,
+		"closing kid":       `{"kty":"EC","kid":"}","d":"` + d + `"}`,
+		"braces before kty": `{"d":"` + d + `","note":"}{","kty":"EC"}`,
+		"nested private":    `{"kty":"EC","x":"` + d + `","private":{"d":"` + d + `"}}`,
+		"toml brace":        "[jwk]\nkty = \"EC\"\nkid = \"{\"\nd = \"" + d + "\"\n",
+		"toml comment":      "kty = \"EC\" # {\nd = \"" + d + "\"\n",
+		"json in json":      `{"doc":"see {\"kty\":\"EC\",\"kid\":\"}\",\"d\":\"` + d + `\"}"}`,
+		"oct k":             `{"kty":"oct","alg":"HS256","note":"}","k":"` + d[:22] + `"}`,
 	}
 	for name, text := range found {
 		if _, ok := jwkText([]byte(text)); !ok {
@@ -34,7 +47,8 @@ func TestJWKTextSameObject(t *testing.T) {
 		"query after":   `{"kty":"EC","x":"` + d + `","y":"` + d + `"} and {"q": "weather"}`,
 		"query before":  `{"q": "weather", "k": "5"} {"kty":"OKP","x":"` + d + `"}`,
 		"nested query":  `{"kty":"EC","x":"` + d + `","example":{"d":"2026-01-01"}}`,
-		"stray closing": `"kty":"EC","x":"` + d + `"} "d":"` + d + `"`,
+		"long query":    `{"kty":"EC","x":"` + d + `"} {"q": "weather in paris tomorrow morning", "p": "20"}`,
+		"short d apart": `"kty":"EC","x":"` + d + `"} "d":"2026-01-01"`,
 	}
 	for name, text := range apart {
 		if f, ok := jwkText([]byte(text)); ok {
@@ -71,4 +85,29 @@ func FuzzObjectsAt(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestScanFindsJWKWithBraces: a private JWK with a brace in its text is
+// found in a page and a JSON file as it is, entity-escaped, base64- and
+// percent-encoded.
+func TestScanFindsJWKWithBraces(t *testing.T) {
+	d := "3q2-7wABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGho"
+	jwk := `{"kty":"EC","crv":"P-256","kid":"}","x":"` + d + `","y":"` + d + `","d":"` + d + `"}`
+	s := otherKeyScanner(t)
+	for name, text := range map[string]string{
+		"plain":   jwk,
+		"entity":  template.HTMLEscapeString(jwk),
+		"base64":  base64.StdEncoding.EncodeToString([]byte(jwk)),
+		"percent": url.QueryEscape(jwk),
+	} {
+		for _, file := range []string{"docs/x/index.html", "x.json"} {
+			data := []byte("<p>Our key:</p><pre>" + text + "</pre>")
+			if file == "x.json" {
+				data, _ = json.Marshal(map[string]string{"description": "Our key: " + text})
+			}
+			if _, ok := s.Scan(file, data); !ok {
+				t.Errorf("Scan %s %s: not found", name, file)
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,7 +79,7 @@ func jwkTextReference(data []byte) (Finding, bool) {
 		}
 		kty += off
 		for _, q := range privs {
-			if q >= kty-jwkReach && q <= kty+jwkReach && sameObject(data, kty, q) {
+			if q >= kty-jwkReach && q <= kty+jwkReach && (sameObject(data, kty, q) || keyValueReference.Match(data[q:])) {
 				return Finding{Kind: "private JSON Web Key", Offset: kty}, true
 			}
 		}
@@ -86,6 +87,11 @@ func jwkTextReference(data []byte) (Finding, bool) {
 	}
 	return Finding{}, false
 }
+
+// keyValueReference matches, at a private member's name (data
+// lower-cased), a value that may be key material: a quoted string that
+// starts with 20 base64 or base64url characters.
+var keyValueReference = regexp.MustCompile(`^[^:=]*[:=][ \t]*\\?["'][a-z0-9+/_-]{20}`)
 
 // sameObject reports whether offsets i and j of data lie in the same
 // object, read plainly: between them braces balance and the count never

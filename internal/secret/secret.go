@@ -192,11 +192,21 @@ func jwkText(data []byte) (Finding, bool) {
 	// The private member belongs to the same key: within jwkReach of its
 	// kty (a 4096-bit RSA JWK holds its d within about 1,400 characters of
 	// kty, whatever the member order), not anywhere on a page that also
-	// says x.d = "1", and in the same object, not in a request beside a
-	// public JWK ({"q": "weather"}). Both lists are in order: one pass
-	// over each, and the objects are told apart only for a kty with a
-	// private member within reach.
+	// says x.d = "1". Its value is key material (keyValue), or it is in
+	// the kty's own object: a short word in another object is a request
+	// beside a public JWK ({"q": "weather"}), but braces in a key's text
+	// ("kid": "}") do not hide key material. Both lists are in order: one
+	// pass over each, and the objects are told apart only for a kty with
+	// a private member within reach whose value is no key material.
 	privs := membersNamed(data, isPrivateMember)
+	// keyed[q] is how many of privs[:q] hold key material.
+	keyed := make([]int, len(privs)+1)
+	for q, at := range privs {
+		keyed[q+1] = keyed[q]
+		if keyValue(data, at) {
+			keyed[q+1]++
+		}
+	}
 	var ktys, near []int
 	p := 0
 	for off := 0; off < len(data) && len(privs) > 0; {
@@ -209,6 +219,13 @@ func jwkText(data []byte) (Finding, bool) {
 			p++
 		}
 		if p < len(privs) && privs[p] <= kty+jwkReach {
+			end := p
+			for end < len(privs) && privs[end] <= kty+jwkReach {
+				end++
+			}
+			if keyed[end] > keyed[p] {
+				return Finding{Kind: "private JSON Web Key", Offset: kty}, true
+			}
 			ktys, near = append(ktys, kty), append(near, p)
 		}
 		off = kty + 3
@@ -225,6 +242,38 @@ func jwkText(data []byte) (Finding, bool) {
 		}
 	}
 	return Finding{}, false
+}
+
+// keyValueRun is the fewest base64 characters a private member's value
+// starts with to be taken for key material: the shortest real one, an
+// oct key's k of 128 bits, has 22.
+const keyValueRun = 20
+
+// keyValue reports whether the member whose name starts at data[i]
+// (membersNamed; data lower-cased) has a value that may be key material:
+// a quoted string that starts with at least keyValueRun base64 or
+// base64url characters.
+func keyValue(data []byte, i int) bool {
+	j := i
+	for j < len(data) && data[j] != ':' && data[j] != '=' {
+		j++
+	}
+	j++
+	for j < len(data) && (data[j] == ' ' || data[j] == '\t') {
+		j++
+	}
+	if j < len(data) && data[j] == '\\' {
+		j++ // an escaped quote, inside a JSON string
+	}
+	if j >= len(data) || data[j] != '"' && data[j] != '\'' {
+		return false
+	}
+	j++
+	n := 0
+	for j+n < len(data) && n < keyValueRun && b64[data[j+n]] != 0 {
+		n++
+	}
+	return n == keyValueRun
 }
 
 // objectsAt returns, for each offset of at (in ascending order), the
