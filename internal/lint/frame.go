@@ -14,9 +14,13 @@ import (
 // document (javascript:, vbscript:, livescript:, data:): rendered in a
 // client's answer, it runs there. A link is a Markdown link's or image's
 // destination ("](", in <> too), the value of an HTML attribute that
-// takes a URL (href, xlink:href, src, action, formaction; quoted or not),
-// a Markdown reference definition's destination (a word after "[x]: " at
-// a line's start) or an autolink (<javascript:...>). URL parsers trim
+// takes a URL (href, xlink:href, src, action, formaction; quoted or not;
+// "action" after white space, a quote, "/" or "<", not in "transaction=" or
+// "?action="), a Markdown
+// reference definition's destination (a word after "[x]: " at a line's
+// start, after a carriage return too, and in block quotes and list items;
+// the label over lines and with escaped brackets) or an autolink
+// (<javascript:...>). URL parsers trim
 // controls and spaces before a URL and drop tabs and line ends anywhere
 // in it: scriptLink reads past controls and spaces between a link's
 // start and its scheme, and past tabs and line ends between the
@@ -25,8 +29,8 @@ import (
 // It reads text lower-cased as ASCII (asciiLower), where every byte is
 // where it was, and finds what it would in the text lower-cased by
 // strings.ToLower, which reads İ as i.
-var scriptLink = lazyRegexp(`(?:\]\(\s*<?|(?:href|src|act[iİ]on)\s*=\s*["']?)[\x00-\x20]*` + scriptSchemeExpr + `\s*\\?:` +
-	`|(?:^|\n)[ \t]*\[[^\]\n]*\]:\s*<?[\x00-\x20]*` + scriptSchemeExpr + `\\?:[^\x00-\x20]` +
+var scriptLink = lazyRegexp(`(?:\]\(\s*<?|(?:href|src|(?:^|[\s"'/<])(?:form)?act[iİ]on)\s*=\s*["']?)[\x00-\x20]*` + scriptSchemeExpr + `\s*\\?:` +
+	`|(?:^|[\n\r])(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))*[ \t]*\[(?:[^\]\\]|\\.)*\]:\s*<?[\x00-\x20]*` + scriptSchemeExpr + `\\?:[^\x00-\x20]` +
 	`|<` + scriptSchemeExpr + `:[^\x00-\x20<>]*>`)
 
 // scriptSchemeExpr is an expression for the schemes scriptLink finds,

@@ -211,6 +211,17 @@ var scriptLinkForms = []string{
 	`<button formaction="javascript:alert(1)">go</button>`,
 	`<form action=javascript:alert(1)><input type=submit></form>`,
 	"<a href=&quot;javascript:alert(1)&quot;>docs</a>",
+	// Reference definitions inside containers, over lines, with escapes,
+	// after a carriage return (a review found each missed).
+	"Intro.\n\n> [x]: javascript:alert(1)\n\nSee [x].",
+	"Intro.\n\n> > [x]: javascript:alert(1)\n\nSee [x].",
+	"Steps:\n\n- [x]: javascript:alert(1)\n\nSee [x].",
+	"Steps:\n\n* [x]: javascript:alert(1)",
+	"Steps:\n\n1. [x]: javascript:alert(1)",
+	"Steps:\n\n2) [x]: javascript:alert(1)",
+	"[click\nhere]: javascript:alert(1)\n\nSee [click here].",
+	"[a\\]b]: javascript:alert(1)\n\nSee [a\\]b].",
+	"Intro.\r[x]: javascript:alert(1)\r\rSee [x].",
 }
 
 // scriptLinkFound are forms linkOrder found before those above, kept
@@ -241,6 +252,10 @@ var scriptLinkProse = []string{
 	"[1]: https://example.com/data\n[2]: https://example.com/script",
 	"[Tip]: JavaScript: write it async.\n[Input]: data: a CSV file.",
 	"<a href=\"https://example.com/java\tscript\">the Java script guide</a>",
+	// "action" inside another word is no attribute.
+	"Export with GET https://api.example.com/run?action=data:export.",
+	"Set transaction=data:batch, or interaction=data:export per event.",
+	"The reaction = data: heavy.",
 }
 
 // TestScriptLinkForms: linkOrder finds a link that runs script in every
