@@ -29,11 +29,14 @@ func TestJWKTextSameObject(t *testing.T) {
 		"brace in kid":      `{"kty":"EC","kid":"key{1","d":"` + d + `"}`,
 		"closing kid":       `{"kty":"EC","kid":"}","d":"` + d + `"}`,
 		"braces before kty": `{"d":"` + d + `","note":"}{","kty":"EC"}`,
-		"nested private":    `{"kty":"EC","x":"` + d + `","private":{"d":"` + d + `"}}`,
 		"toml brace":        "[jwk]\nkty = \"EC\"\nkid = \"{\"\nd = \"" + d + "\"\n",
 		"toml comment":      "kty = \"EC\" # {\nd = \"" + d + "\"\n",
 		"json in json":      `{"doc":"see {\"kty\":\"EC\",\"kid\":\"}\",\"d\":\"` + d + `\"}"}`,
 		"oct k":             `{"kty":"oct","alg":"HS256","note":"}","k":"` + d[:22] + `"}`,
+		"short oct k":       `{"kty":"oct","kid":"}","k":"c2VjcmV0"}`,
+		"escaped line":      `{"kty":"OKP","kid":"}","crv":"Ed25519","d":"\n` + d + `"}`,
+		"single quotes":     `{'kty':'EC','kid':'}','d':'` + d + `'}`,
+		"apostrophe before": `Here's our key: {"kty":"EC","kid":"{","d":"` + d + `"}`,
 	}
 	for name, text := range found {
 		if _, ok := jwkText([]byte(text)); !ok {
@@ -49,6 +52,7 @@ func TestJWKTextSameObject(t *testing.T) {
 		"nested query":  `{"kty":"EC","x":"` + d + `","example":{"d":"2026-01-01"}}`,
 		"long query":    `{"kty":"EC","x":"` + d + `"} {"q": "weather in paris tomorrow morning", "p": "20"}`,
 		"short d apart": `"kty":"EC","x":"` + d + `"} "d":"2026-01-01"`,
+		"brace word":    `{"kty":"EC","x":"` + d + `","kid":"a}b"} {"d":"2024-01-01 daily"}`,
 	}
 	for name, text := range apart {
 		if f, ok := jwkText([]byte(text)); ok {
@@ -59,9 +63,10 @@ func TestJWKTextSameObject(t *testing.T) {
 
 // FuzzObjectsAt holds objectsAt to sameObject: two offsets share an
 // object number exactly when the plain reading says they are in the same
-// object.
+// object, braces in strings and comments left out.
 func FuzzObjectsAt(f *testing.F) {
-	for _, s := range []string{`{"a":{"b":1},"c":2}`, `}{`, `{{}}}{`, `x{y}z`, `{"kty":"EC"} {"d":"x"}`} {
+	for _, s := range []string{`{"a":{"b":1},"c":2}`, `}{`, `{{}}}{`, `x{y}z`, `{"kty":"EC"} {"d":"x"}`,
+		`{"a":"}","b":'{'} # {` + "\n}", `"\"}" '\'' "{` + "\n\"}", `a #{ b` + "\n" + `c'{'d"}"`} {
 		f.Add(s, int64(1))
 	}
 	f.Fuzz(func(t *testing.T, s string, seed int64) {
@@ -108,6 +113,25 @@ func TestScanFindsJWKWithBraces(t *testing.T) {
 			if _, ok := s.Scan(file, data); !ok {
 				t.Errorf("Scan %s %s: not found", name, file)
 			}
+		}
+	}
+}
+
+// TestScanFindsShortJWKDecodedInString: a JWK with a short secret (an
+// oct key's k of 8 characters, no key material by its length) decoded
+// inside a JSON file's string, where its quotes pair with the string's
+// own, is found.
+func TestScanFindsShortJWKDecodedInString(t *testing.T) {
+	jwk := `{"kty":"oct","alg":"HS256","k":"c2VjcmV0"}`
+	s := otherKeyScanner(t)
+	for name, text := range map[string]string{
+		"plain":   jwk,
+		"percent": url.QueryEscape(jwk),
+		"path":    url.PathEscape(jwk),
+	} {
+		data, _ := json.Marshal(map[string]string{"description": "Our key: " + text + " (rotate it)"})
+		if _, ok := s.Scan("x.json", data); !ok {
+			t.Errorf("Scan %s x.json: not found in %s", name, data)
 		}
 	}
 }

@@ -94,25 +94,57 @@ func jwkTextReference(data []byte) (Finding, bool) {
 var keyValueReference = regexp.MustCompile(`^[^:=]*[:=][ \t]*\\?["'][a-z0-9+/_-]{20}`)
 
 // sameObject reports whether offsets i and j of data lie in the same
-// object, read plainly: between them braces balance and the count never
-// drops below where it started.
+// object, read plainly: between them the braces that count (counted)
+// balance and their count never drops below where it started.
 func sameObject(data []byte, i, j int) bool {
 	if i > j {
 		i, j = j, i
 	}
+	counts := counted(data)
 	depth := 0
-	for _, c := range data[i:j] {
-		switch c {
-		case '{':
+	for k := i; k < j; k++ {
+		if !counts[k] {
+			continue
+		}
+		if data[k] == '{' {
 			depth++
-		case '}':
-			depth--
-			if depth < 0 {
-				return false
-			}
+		} else if depth--; depth < 0 {
+			return false
 		}
 	}
 	return depth == 0
+}
+
+// counted marks the braces of data that count, read from its start: not
+// those in a quoted string (from a quote to the next one of its kind on
+// its line not escaped by a backslash; a quote with none starts no
+// string) or in a comment (from a '#' at a line's start or after a space
+// or tab to the line's end).
+func counted(data []byte) []bool {
+	out := make([]bool, len(data))
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(data) && data[j] != '\n' && data[j] != c {
+				if data[j] == '\\' && j+1 < len(data) && data[j+1] != '\n' {
+					j++
+				}
+				j++
+			}
+			if j < len(data) && data[j] == c {
+				i = j
+			}
+		case c == '#' && (i == 0 || data[i-1] == ' ' || data[i-1] == '\t' || data[i-1] == '\n'):
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		case c == '{' || c == '}':
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // ktyCasesReference are "kty" in every letter case.

@@ -193,11 +193,12 @@ func jwkText(data []byte) (Finding, bool) {
 	// kty (a 4096-bit RSA JWK holds its d within about 1,400 characters of
 	// kty, whatever the member order), not anywhere on a page that also
 	// says x.d = "1". Its value is key material (keyValue), or it is in
-	// the kty's own object: a short word in another object is a request
-	// beside a public JWK ({"q": "weather"}), but braces in a key's text
-	// ("kid": "}") do not hide key material. Both lists are in order: one
-	// pass over each, and the objects are told apart only for a kty with
-	// a private member within reach whose value is no key material.
+	// the kty's own object, braces in strings and comments left out
+	// (objectsAt): a short word in another object is a request beside a
+	// public JWK ({"q": "weather"}), but braces in a key's text ("kid":
+	// "}") do not hide it. Both lists are in order: one pass over each,
+	// and the objects are told apart only for a kty with a private member
+	// within reach whose value is no key material.
 	privs := membersNamed(data, isPrivateMember)
 	// keyed[q] is how many of privs[:q] hold key material.
 	keyed := make([]int, len(privs)+1)
@@ -279,38 +280,93 @@ func keyValue(data []byte, i int) bool {
 // objectsAt returns, for each offset of at (in ascending order), the
 // object of data it lies in: a number for the innermost '{' before it
 // still open, the same for every offset in that object and not in one
-// nested in it. An unmatched '}' ends what came before too, so two
-// offsets share a number exactly when the braces between them are
+// nested in it. An unmatched '}' ends what came before too. Braces in a
+// quoted string (from a quote to the next one of its kind on its line
+// not escaped by '\'; a quote with none is no string) or a comment (from
+// a '#' at a line's start or after a space or tab to the line's end)
+// count for nothing: a key's "kid": "}" does not end it. Two offsets
+// share a number exactly when the braces that count between them are
 // balanced and none closes more than the text between them opened
-// (sameObject in the tests states it so). Braces in strings count as
-// well: a JWK's members hold base64url, never a brace.
+// (sameObject in the tests states it so).
 func objectsAt(data []byte, at []int) []int {
 	ids := make([]int, len(at))
 	var open []int // the objects enclosing the current one
 	cur, last, k := 0, 0, 0
+	// noClose[q] is the end of the line that holds no closing quote q
+	// from where it was last looked for: a later quote q on that line
+	// has none either (the same bytes, read the same way, follow it).
+	var noClose [2]int
+	skip := func(to int) { // data[i:to] counts for nothing
+		for k < len(at) && at[k] < to {
+			ids[k] = cur
+			k++
+		}
+	}
 	for i := 0; i < len(data) && k < len(at); i++ {
 		for k < len(at) && at[k] == i {
 			ids[k] = cur
 			k++
 		}
-		switch data[i] {
-		case '{':
+		c := data[i]
+		switch {
+		case c == '{':
 			open = append(open, cur)
 			last++
 			cur = last
-		case '}':
+		case c == '}':
 			if n := len(open); n > 0 {
 				cur, open = open[n-1], open[:n-1]
 			} else {
 				last++
 				cur = last
 			}
+		case c == '"' || c == '\'':
+			q := 0
+			if c == '\'' {
+				q = 1
+			}
+			if i < noClose[q] {
+				continue
+			}
+			if end, ok := quoteEnd(data, i); ok {
+				skip(end + 1)
+				i = end
+			} else {
+				noClose[q] = end
+			}
+		case c == '#' && (i == 0 || data[i-1] == ' ' || data[i-1] == '\t' || data[i-1] == '\n'):
+			end := bytes.IndexByte(data[i:], '\n')
+			if end < 0 {
+				end = len(data) - i
+			}
+			skip(i + end)
+			i += end - 1
 		}
 	}
 	for ; k < len(at); k++ {
 		ids[k] = cur
 	}
 	return ids
+}
+
+// quoteEnd returns the offset of the quote that closes the one at
+// data[i] (the next of its kind on its line, not escaped by '\') and
+// true; or, when there is none, the end of the line and false.
+func quoteEnd(data []byte, i int) (int, bool) {
+	q := data[i]
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\n':
+			return j, false
+		case '\\':
+			if j+1 < len(data) && data[j+1] != '\n' {
+				j++
+			}
+		case q:
+			return j, true
+		}
+	}
+	return len(data), false
 }
 
 // jwkReach is how far from kty jwkText looks for a private member.
