@@ -19,7 +19,8 @@ import (
 // "?action="), a Markdown
 // reference definition's destination (a word after "[x]: " at a line's
 // start, after a carriage return too, and in block quotes and list items;
-// the label over lines and with escaped brackets) or an autolink
+// the label over lines and with escapes, the destination on the next
+// line; data: only before a media type, ',' or ';') or an autolink
 // (<javascript:...>). URL parsers trim
 // controls and spaces before a URL and drop tabs and line ends anywhere
 // in it: scriptLink reads past controls and spaces between a link's
@@ -30,12 +31,24 @@ import (
 // where it was, and finds what it would in the text lower-cased by
 // strings.ToLower, which reads İ as i.
 var scriptLink = lazyRegexp(`(?:\]\(\s*<?|(?:href|src|(?:^|[\s"'/<])(?:form)?act[iİ]on)\s*=\s*["']?)[\x00-\x20]*` + scriptSchemeExpr + `\s*\\?:` +
-	`|(?:^|[\n\r])(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))*[ \t]*\[(?:[^\]\\]|\\.)*\]:\s*<?[\x00-\x20]*` + scriptSchemeExpr + `\\?:[^\x00-\x20]` +
+	`|(?:^|[\n\r])` + containerExpr + `\[(?:[^\]\\]|\\[\s\S])*\]:[ \t]*(?:(?:\r\n?|\n)` + containerExpr + `)?\s*<?[\x00-\x20]*` +
+	`(?:` + runSchemeExpr + `\\?:[^\x00-\x20]|` + gapped("data") + `\\?:(?:[a-z0-9.+-]+/|[,;]))` +
 	`|<` + scriptSchemeExpr + `:[^\x00-\x20<>]*>`)
 
 // scriptSchemeExpr is an expression for the schemes scriptLink finds,
 // lower-cased, with tabs and line ends between their letters.
-var scriptSchemeExpr = "(?:" + gapped("javascript") + "|" + gapped("vbscript") + "|" + gapped("livescript") + "|" + gapped("data") + ")"
+var scriptSchemeExpr = "(?:" + runSchemeExpr + "|" + gapped("data") + ")"
+
+// runSchemeExpr is scriptSchemeExpr's schemes that run script: all but
+// data:, which a reference definition must follow with a media type
+// ("data:text/html,...") or its ',' or ';' to be taken for a link ("[x]:
+// data:read" names a scope).
+var runSchemeExpr = "(?:" + gapped("javascript") + "|" + gapped("vbscript") + "|" + gapped("livescript") + ")"
+
+// containerExpr is an expression for what may stand before a Markdown
+// block at a line's start: indentation, and block quote and list item
+// markers.
+const containerExpr = `(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))*[ \t]*`
 
 // gapped is an expression for the lower-case word, with tabs and line
 // ends between its letters and İ for i.

@@ -222,6 +222,14 @@ var scriptLinkForms = []string{
 	"[click\nhere]: javascript:alert(1)\n\nSee [click here].",
 	"[a\\]b]: javascript:alert(1)\n\nSee [a\\]b].",
 	"Intro.\r[x]: javascript:alert(1)\r\rSee [x].",
+	// The destination on the next line of a block quote, and a label
+	// with an escaped line break (a second review found each missed).
+	"> [a]:\n> javascript:alert(1)\n\n[x][a]",
+	"> [a]:\n>javascript:alert(1)\n\n[x][a]",
+	"> > [a]:\n> > data:text/html;base64,PHNjcmlwdD4=",
+	"> [a]:\n> j&#97;vascript:alert(1)",
+	"Weather agent.\n\n> [docs]:\n> javascript:alert(document.cookie)\n\nSee [the docs][docs].",
+	"[a\\\nb]: javascript:alert(1)\n\n[x][a\\ b]",
 }
 
 // scriptLinkFound are forms linkOrder found before those above, kept
@@ -256,6 +264,11 @@ var scriptLinkProse = []string{
 	"Export with GET https://api.example.com/run?action=data:export.",
 	"Set transaction=data:batch, or interaction=data:export per event.",
 	"The reaction = data: heavy.",
+	// A reference definition of a data: word that is no document.
+	"OAuth scopes:\n\n- [required]: data:read\n- [optional]: data:write",
+	"1. [input]: data:base64 payload",
+	"* [raw]: data:URL of the image",
+	"> [note]: data:export is slow",
 }
 
 // TestScriptLinkForms: linkOrder finds a link that runs script in every
