@@ -26,11 +26,7 @@ import (
 // in it: scriptLink reads past controls and spaces between a link's
 // start and its scheme, and past tabs and line ends between the
 // scheme's letters; and reads its colon escaped ("\:") as Markdown does.
-//
-// It reads text lower-cased as ASCII (asciiLower), where every byte is
-// where it was, and finds what it would in the text lower-cased by
-// strings.ToLower, which reads İ as i.
-var scriptLink = lazyRegexp(`(?:\]\(\s*<?|(?:href|src|(?:^|[\s"'/<])(?:form)?act[iİ]on)\s*=\s*["']?)[\x00-\x20]*` + scriptSchemeExpr + `\s*\\?:` +
+var scriptLink = lazyRegexp(`(?:\]\(\s*<?|(?:href|src|(?:^|[\s"'/<])(?:form)?action)\s*=\s*["']?)[\x00-\x20]*` + scriptSchemeExpr + `\s*\\?:` +
 	`|(?:^|[\n\r])` + containerExpr + `\[(?:[^\]\\]|\\[\s\S])*\]:[ \t]*(?:(?:\r\n?|\n)` + containerExpr + `)?\s*<?[\x00-\x20]*` +
 	`(?:` + runSchemeExpr + `\\?:[^\x00-\x20]|` + gapped("data") + `\\?:(?:[a-z0-9.+-]+/|[,;]))` +
 	`|<` + scriptSchemeExpr + `:[^\x00-\x20<>]*>`)
@@ -51,18 +47,14 @@ var runSchemeExpr = "(?:" + gapped("javascript") + "|" + gapped("vbscript") + "|
 const containerExpr = `(?:[ \t]*(?:>|[-*+]|\d{1,9}[.)]))*[ \t]*`
 
 // gapped is an expression for the lower-case word, with tabs and line
-// ends between its letters and İ for i.
+// ends between its letters.
 func gapped(word string) string {
 	var b strings.Builder
 	for i, c := range word {
 		if i > 0 {
 			b.WriteString(`[\t\n\r]*`)
 		}
-		if c == 'i' {
-			b.WriteString(`[iİ]`)
-		} else {
-			b.WriteRune(c)
-		}
+		b.WriteRune(c)
 	}
 	return b.String()
 }
@@ -194,9 +186,12 @@ func scriptLinkIn(v string) string {
 	if !mayEndScheme(v) {
 		return ""
 	}
-	if loc := scriptLink().FindStringIndex(asciiLower(v)); loc != nil {
-		end := min(len(v), loc[1]+40)
-		return "a link that runs script: " + strings.TrimSpace(v[loc[0]:end])
+	// The link is quoted from v itself: lower case may be longer or
+	// shorter than upper (Ⱥ, ⱥ).
+	lower, from := lowerMapped(v)
+	if loc := scriptLink().FindStringIndex(lower); loc != nil {
+		end := min(len(v), from(loc[1])+40)
+		return "a link that runs script: " + strings.TrimSpace(v[from(loc[0]):end])
 	}
 	return ""
 }
@@ -236,24 +231,6 @@ func mayEndScheme(s string) bool {
 // isRegexpSpace reports whether c is white space as \s reads it.
 func isRegexpSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
-}
-
-// asciiLower is s with A to Z lower-cased and every other byte as it is.
-func asciiLower(s string) string {
-	i := 0
-	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:i])
-	for ; i < len(s); i++ {
-		b.WriteByte(lowerByte(s[i]))
-	}
-	return b.String()
 }
 
 // roleFrame matches text dressed as a message from a role other than the
