@@ -208,8 +208,10 @@ func jwkText(data []byte) (Finding, bool) {
 			keyed[q+1]++
 		}
 	}
-	var ktys, near []int
-	p := 0
+	// privs[from[i]:to[i]] are within reach of ktys[i]; both ends only
+	// move on from one kty to the next.
+	var ktys, from, to []int
+	p, e := 0, 0
 	for off := 0; off < len(data) && len(privs) > 0; {
 		kty := ktyMember(data[off:])
 		if kty < 0 {
@@ -219,15 +221,14 @@ func jwkText(data []byte) (Finding, bool) {
 		for p < len(privs) && privs[p] < kty-jwkReach {
 			p++
 		}
-		if p < len(privs) && privs[p] <= kty+jwkReach {
-			end := p
-			for end < len(privs) && privs[end] <= kty+jwkReach {
-				end++
-			}
-			if keyed[end] > keyed[p] {
+		for e < len(privs) && privs[e] <= kty+jwkReach {
+			e++
+		}
+		if p < e {
+			if keyed[e] > keyed[p] {
 				return Finding{Kind: "private JSON Web Key", Offset: kty}, true
 			}
-			ktys, near = append(ktys, kty), append(near, p)
+			ktys, from, to = append(ktys, kty), append(from, p), append(to, e)
 		}
 		off = kty + 3
 	}
@@ -236,7 +237,7 @@ func jwkText(data []byte) (Finding, bool) {
 	}
 	ktyObj, privObj := objectsAt(data, ktys), objectsAt(data, privs)
 	for i, kty := range ktys {
-		for q := near[i]; q < len(privs) && privs[q] <= kty+jwkReach; q++ {
+		for q := from[i]; q < to[i]; q++ {
 			if privObj[q] == ktyObj[i] {
 				return Finding{Kind: "private JSON Web Key", Offset: kty}, true
 			}
