@@ -42,8 +42,8 @@ type finding struct {
 // credential lint finds in it (credential-in-card, not silenced) fails
 // the build: whatever lint reports as a credential is never published;
 // so does a card that cannot be linted. (The build names the agent in
-// front of the error.) doc is unsigned decoded (card.Decode, card.Strict), or nil; it is not
-// changed.
+// front of the error.) doc is unsigned decoded (card.Decode,
+// card.Strict), or nil; it is not changed.
 func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte, doc map[string]any) error {
 	findings, err := l.Cache.Findings(unsigned, doc)
 	if err != nil {
@@ -61,21 +61,19 @@ func (l *Lint) Inspect(a *manifest.Agent, unsigned []byte, doc map[string]any) e
 
 // Upstream checks what remote agent a republishes of its owner's, byte
 // for byte, beside its own card (site.Options.InspectUpstream): the
-// owner's card (owner) as Inspect checks the agent's card, and the owner's JWKS
-// (jwks, when not empty) with the rules for text of any published
-// document. A credential lint finds in either, not silenced for a, fails
+// owner's card (owner) as Inspect checks the agent's card, and the
+// owner's JWKS (jwks, when not empty) with the rules for text of any
+// published document. A credential lint finds in either, not silenced for a, fails
 // the build, and so does a file that cannot be linted. The card's other
 // findings are its owner's, for the owner to mend: they are not counted.
 // (The build names the agent in front of the error.)
 func (l *Lint) Upstream(a *manifest.Agent, owner, jwks []byte) error {
 	findings, err := l.Cache.Findings(owner, nil)
-	if err == nil {
-		lint.Silence(findings, a.Silenced())
-		err = refuseCredential(findings, "card", layout.UpstreamCardFile, "take a snapshot of a card without it")
-	} else {
-		err = fmt.Errorf("the owner's card it republishes as %s could not be linted (%s); nothing was published", layout.UpstreamCardFile, terminal.Escape(err.Error()))
+	if err != nil {
+		return fmt.Errorf("the owner's card it republishes as %s could not be linted (%s); nothing was published", layout.UpstreamCardFile, terminal.Escape(err.Error()))
 	}
-	if err != nil || len(jwks) == 0 {
+	lint.Silence(findings, a.Silenced())
+	if err := refuseCredential(findings, "card", layout.UpstreamCardFile, "take a snapshot of a card without it"); err != nil || len(jwks) == 0 {
 		return err
 	}
 	doc, err := card.Decode(jwks, card.Strict)
